@@ -1,0 +1,117 @@
+#include "ops/op_schema.hpp"
+
+#include <mosaic/reference/kernels.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+namespace mosaic::ops {
+
+namespace {
+
+template <typename Out>
+std::vector<Out> convert_values(const KnownValue& v) {
+    const int64_t n = shape_size(v.shape);
+    std::vector<Out> out(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+        const auto* p = static_cast<const uint8_t*>(v.data) + i * element_size(v.type);
+        Out x{};
+        switch (v.type) {
+            case ElementType::f32: { float f; std::memcpy(&f, p, 4); x = static_cast<Out>(f); break; }
+            case ElementType::f64: { double d; std::memcpy(&d, p, 8); x = static_cast<Out>(d); break; }
+            case ElementType::f16: { uint16_t h; std::memcpy(&h, p, 2); x = static_cast<Out>(f16_to_f32(h)); break; }
+            case ElementType::bf16: { uint16_t h; std::memcpy(&h, p, 2); x = static_cast<Out>(bf16_to_f32(h)); break; }
+            case ElementType::i8: x = static_cast<Out>(*reinterpret_cast<const int8_t*>(p)); break;
+            case ElementType::u8: case ElementType::boolean: x = static_cast<Out>(*p); break;
+            case ElementType::i16: { int16_t t; std::memcpy(&t, p, 2); x = static_cast<Out>(t); break; }
+            case ElementType::u16: { uint16_t t; std::memcpy(&t, p, 2); x = static_cast<Out>(t); break; }
+            case ElementType::i32: { int32_t t; std::memcpy(&t, p, 4); x = static_cast<Out>(t); break; }
+            case ElementType::u32: { uint32_t t; std::memcpy(&t, p, 4); x = static_cast<Out>(t); break; }
+            case ElementType::i64: { int64_t t; std::memcpy(&t, p, 8); x = static_cast<Out>(t); break; }
+            case ElementType::u64: { uint64_t t; std::memcpy(&t, p, 8); x = static_cast<Out>(t); break; }
+            case ElementType::undefined: break;
+        }
+        out[static_cast<size_t>(i)] = x;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<int64_t> KnownValue::as_ints() const { return convert_values<int64_t>(*this); }
+std::vector<double> KnownValue::as_floats() const { return convert_values<double>(*this); }
+
+std::vector<int64_t> InferContext::const_ints(size_t i, std::string_view what) const {
+    const KnownValue* v = input_value(i);
+    if (!v)
+        fail("input " + std::to_string(i) + " (" + std::string(what) +
+             ") must be a constant or computable from constants and static shapes");
+    return v->as_ints();
+}
+
+std::vector<double> InferContext::const_floats(size_t i, std::string_view what) const {
+    const KnownValue* v = input_value(i);
+    if (!v)
+        fail("input " + std::to_string(i) + " (" + std::string(what) +
+             ") must be a constant or computable from constants and static shapes");
+    return v->as_floats();
+}
+
+void OpRegistry::add(OpSchema schema) {
+    for (const auto& version : schema.versions)
+        if (find(schema.type, version))
+            throw std::logic_error("op schema " + schema.type + "-" + version + " registered twice");
+    schemas_.push_back(std::move(schema));
+}
+
+const OpSchema* OpRegistry::find(std::string_view type, std::string_view version) const {
+    for (const auto& s : schemas_)
+        if (s.type == type && std::find(s.versions.begin(), s.versions.end(), version) != s.versions.end())
+            return &s;
+    return nullptr;
+}
+
+bool OpRegistry::has_type(std::string_view type) const {
+    return std::any_of(schemas_.begin(), schemas_.end(), [&](const OpSchema& s) { return s.type == type; });
+}
+
+std::vector<std::string> OpRegistry::versions_of(std::string_view type) const {
+    std::vector<std::string> out;
+    for (const auto& s : schemas_)
+        if (s.type == type) out.insert(out.end(), s.versions.begin(), s.versions.end());
+    return out;
+}
+
+const OpRegistry& OpRegistry::instance() {
+    static const OpRegistry registry = [] {
+        OpRegistry r;
+        register_graph_ops(r);
+        register_elementwise_ops(r);
+        register_nn_ops(r);
+        register_data_movement_ops(r);
+        return r;
+    }();
+    return registry;
+}
+
+Shape broadcast_shapes(const InferContext& ctx, const Shape& a, const Shape& b) {
+    const size_t rank = std::max(a.size(), b.size());
+    Shape out(rank);
+    for (size_t i = 0; i < rank; ++i) {
+        int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+        int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+        if (da != db && da != 1 && db != 1)
+            ctx.fail("shapes " + to_string(a) + " and " + to_string(b) + " cannot be broadcast together");
+        out[i] = da == 1 ? db : da;
+    }
+    return out;
+}
+
+int64_t normalize_axis(const InferContext& ctx, int64_t axis, int64_t rank, std::string_view what) {
+    if (axis < -rank || axis >= rank)
+        ctx.fail(std::string(what) + " " + std::to_string(axis) + " is out of range for rank " +
+                 std::to_string(rank));
+    return axis < 0 ? axis + rank : axis;
+}
+
+}  // namespace mosaic::ops
