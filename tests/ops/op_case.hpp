@@ -124,10 +124,13 @@ inline std::vector<OpCaseSpec> load_op_cases(const std::string& dir) {
                 c.id = sanitize(file.stem().string() + "_" + j.at("name").get<std::string>());
                 c.op = j.at("op").get<std::string>();
                 c.version = j.value("version", "opset1");
-                for (const auto& [k, v] : j.value("attrs", nlohmann::json::object()).items())
+                const nlohmann::json attrs = j.value("attrs", nlohmann::json::object());
+                for (const auto& [k, v] : attrs.items())
                     c.attrs.set(k, v.is_string() ? v.get<std::string>() : v.dump());
-                for (const auto& t : j.value("inputs", nlohmann::json::array())) c.inputs.push_back(parse_tensor(t));
-                for (const auto& t : j.value("outputs", nlohmann::json::array())) c.outputs.push_back(parse_tensor(t));
+                const nlohmann::json inputs = j.value("inputs", nlohmann::json::array());
+                const nlohmann::json outputs = j.value("outputs", nlohmann::json::array());
+                for (const auto& t : inputs) c.inputs.push_back(parse_tensor(t));
+                for (const auto& t : outputs) c.outputs.push_back(parse_tensor(t));
                 c.rtol = j.value("rtol", 1e-5);
                 c.atol = j.value("atol", 1e-6);
                 c.error = j.value("error", "");

@@ -1,8 +1,16 @@
-// Op schemas of the nn group. (Filled in by the op-set work.)
-#include "ops/op_schema.hpp"
+// Op schemas of the nn group: each family lives in its own nn_*.cpp file.
+#include "ops/nn_ops.hpp"
 
 namespace mosaic::ops {
 
-void register_nn_ops(OpRegistry&) {}
+void register_nn_ops(OpRegistry& r) {
+    register_nn_convolution_ops(r);
+    register_nn_matmul_ops(r);
+    register_nn_pooling_ops(r);
+    register_nn_softmax_ops(r);
+    register_nn_normalization_ops(r);
+    register_nn_interpolate_ops(r);
+    register_nn_topk_ops(r);
+}
 
 }  // namespace mosaic::ops

@@ -1,8 +1,16 @@
-// Reference kernels of the elementwise group. (Filled in by the op-set work.)
-#include "kernel_groups.hpp"
+// Reference kernels of the elementwise group: arithmetic, comparison, logical, unary math,
+// activations, conversion, selection and reductions. Each concept lives in its own file.
+#include "elementwise_kernels.hpp"
 
 namespace mosaic::reference {
 
-void register_elementwise_kernels(KernelRegistry&) {}
+void register_elementwise_kernels(KernelRegistry& r) {
+    register_binary_arithmetic_kernels(r);
+    register_comparison_logical_kernels(r);
+    register_unary_math_kernels(r);
+    register_activation_kernels(r);
+    register_convert_select_kernels(r);
+    register_reduction_kernels(r);
+}
 
 }  // namespace mosaic::reference

@@ -14,6 +14,7 @@
 
 #include <mosaic/attributes.hpp>
 #include <mosaic/element_type.hpp>
+#include <mosaic/tensor_view.hpp>
 
 #include <cstdint>
 #include <string>
@@ -22,23 +23,8 @@
 
 namespace mosaic::reference {
 
-struct ConstTensorView {
-    ElementType type = ElementType::undefined;
-    Shape shape;
-    const void* data = nullptr;
-
-    template <typename T> const T* as() const { return static_cast<const T*>(data); }
-    int64_t size() const { return shape_size(shape); }
-};
-
-struct TensorView {
-    ElementType type = ElementType::undefined;
-    Shape shape;
-    void* data = nullptr;
-
-    template <typename T> T* as() const { return static_cast<T*>(data); }
-    int64_t size() const { return shape_size(shape); }
-};
+using mosaic::ConstTensorView;
+using mosaic::TensorView;
 
 struct KernelArgs {
     std::string_view op_type;  // e.g. "Convolution"

@@ -1,0 +1,49 @@
+// A model compiled for one device. Thread-safe: requests may be created from several threads.
+#pragma once
+
+#include <mosaic/element_type.hpp>
+#include <mosaic/infer_request.hpp>
+#include <mosaic/properties.hpp>
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace mosaic {
+
+// A model input or output as compiled.
+struct PortDesc {
+    std::string name;                // first tensor name, else the Parameter's/Result's friendly name
+    std::vector<std::string> names;  // every name it answers to
+    ElementType type = ElementType::undefined;
+    Shape shape;
+};
+
+class CompiledModel {
+public:
+    CompiledModel() = default;
+
+    const std::vector<PortDesc>& inputs() const;
+    const std::vector<PortDesc>& outputs() const;
+    const std::string& device() const;
+
+    InferRequest create_infer_request();
+
+    // The device's compiled-model properties plus OPTIMAL_NUMBER_OF_INFER_REQUESTS,
+    // EXECUTION_DEVICES, NETWORK_NAME and SUPPORTED_PROPERTIES.
+    PropertyValue get_property(const std::string& key) const;
+
+    // Writes a blob that Core::import_model reads back; throws when the device cannot export.
+    void export_model(std::ostream& out) const;
+
+    explicit operator bool() const { return impl_ != nullptr; }
+
+    class Impl;
+    explicit CompiledModel(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+private:
+    std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace mosaic

@@ -1,0 +1,76 @@
+// Core: the entry point of an application. Owns the plugin registry and the loaded devices.
+// Thread-safe: every member may be called from several threads.
+#pragma once
+
+#include <mosaic/compiled_model.hpp>
+#include <mosaic/model.hpp>
+#include <mosaic/properties.hpp>
+
+#include <istream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mosaic {
+
+// A registry entry that cannot be used, and why. Other devices keep working.
+struct RegistryProblem {
+    std::string device;   // may be empty when the entry has no device name
+    std::string source;   // the registry file, or "register_plugin"
+    std::string message;  // what is wrong and what to do
+};
+
+struct QueryResult {
+    std::map<std::string, std::string> affinity;  // op friendly name -> device
+    // Ops no device supports, with each device's reason: name -> (device -> reason).
+    std::map<std::string, std::map<std::string, std::string>> unsupported;
+};
+
+class Core {
+public:
+    // Reads the registry named by $MOSAIC_PLUGINS, else the installed one beside libmosaic
+    // (<libdir>/mosaic/plugins.json). A registry that is not valid JSON throws, naming the file.
+    Core();
+    explicit Core(const std::string& registry_path);
+    ~Core();
+    Core(const Core&) = delete;
+    Core& operator=(const Core&) = delete;
+
+    const std::string& registry_path() const;
+
+    // Devices that load, with ids ("GPU.0", "GPU.1") when a plugin reports several instances.
+    // Loads every registered plugin; broken entries are left out and listed by problems().
+    std::vector<std::string> get_available_devices();
+    std::vector<RegistryProblem> problems() const;
+
+    // Adds a device backed by a plugin library (absolute, or relative to the working directory).
+    // The plugin is loaded at once so a bad library is reported here.
+    void register_plugin(const std::string& library_path, const std::string& device_name,
+                         const AnyMap& properties = {});
+    // Forgets the device; the library is unloaded once no compiled model uses it.
+    void unload_plugin(const std::string& device_name);
+
+    void set_property(const std::string& device, const AnyMap& properties);
+    PropertyValue get_property(const std::string& device, const std::string& key);
+
+    // IR (.xml with its .bin) or, by content, another supported format.
+    std::shared_ptr<Model> read_model(const std::string& path, const std::string& weights_path = "") const;
+
+    // Which device runs each op. For a single device, ops it does not support are in `unsupported`.
+    QueryResult query_model(const std::shared_ptr<const Model>& model, const std::string& device,
+                            const AnyMap& properties = {});
+
+    CompiledModel compile_model(const std::shared_ptr<const Model>& model, const std::string& device,
+                                const AnyMap& properties = {});
+    CompiledModel compile_model(const std::string& model_path, const std::string& device,
+                                const AnyMap& properties = {});
+    CompiledModel import_model(std::istream& blob, const std::string& device, const AnyMap& properties = {});
+
+    class Impl;
+
+private:
+    std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace mosaic

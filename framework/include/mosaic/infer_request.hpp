@@ -1,0 +1,62 @@
+// One inference's state: its input and output tensors and a request on the device.
+// An InferRequest is used by one thread at a time; different requests of one CompiledModel may
+// run concurrently from different threads.
+#pragma once
+
+#include <mosaic/tensor.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mosaic {
+
+struct ProfilingInfo {
+    enum class Status { executed, not_run, optimized_out };
+    std::string node_name;
+    std::string node_type;
+    std::string exec_type;
+    Status status = Status::executed;
+    std::chrono::microseconds real_time{0};
+    std::chrono::microseconds cpu_time{0};
+};
+
+class InferRequest {
+public:
+    InferRequest() = default;
+
+    // By input/output name (tensor name or friendly name). set_tensor checks the element type and
+    // shape against the compiled model and throws std::invalid_argument naming both when they differ.
+    void set_tensor(const std::string& name, const Tensor& tensor);
+    Tensor get_tensor(const std::string& name) const;
+    void set_input_tensor(size_t index, const Tensor& tensor);
+    void set_input_tensor(const Tensor& tensor) { set_input_tensor(0, tensor); }
+    Tensor get_input_tensor(size_t index = 0) const;
+    Tensor get_output_tensor(size_t index = 0) const;
+
+    void infer();
+    // Starts inference and returns; wait() or the callback learns the outcome.
+    void start_async();
+    // Waits for the running inference; rethrows its error. Returns at once when none runs.
+    void wait();
+    // Returns false when `timeout` elapsed first.
+    bool wait_for(std::chrono::milliseconds timeout);
+    // Called on completion of each start_async() with nullptr or the error; runs on a device thread.
+    void set_callback(std::function<void(std::exception_ptr)> callback);
+
+    std::vector<ProfilingInfo> get_profiling_info() const;
+
+    explicit operator bool() const { return impl_ != nullptr; }
+
+    class Impl;
+    explicit InferRequest(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+private:
+    std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace mosaic

@@ -1,0 +1,81 @@
+// A host tensor: element type, static shape and a buffer. Copies of a Tensor share the buffer
+// (handle semantics, like ov::Tensor); clone() copies the data.
+#pragma once
+
+#include <mosaic/element_type.hpp>
+
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mosaic {
+
+class Tensor {
+public:
+    Tensor() = default;
+
+    // Allocates a zero-filled buffer (64-byte aligned, which vectorised kernels expect).
+    Tensor(ElementType type, const Shape& shape) : type_(type), shape_(shape) {
+        check_shape();
+        const size_t bytes = byte_size();
+        const size_t padded = (bytes + 63) / 64 * 64;
+        void* p = padded ? std::aligned_alloc(64, padded) : nullptr;
+        if (padded && !p) throw std::bad_alloc();
+        if (p) std::memset(p, 0, padded);
+        storage_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+        data_ = p;
+    }
+
+    // Wraps memory the caller owns and keeps alive for the Tensor's lifetime.
+    Tensor(ElementType type, const Shape& shape, void* external) : type_(type), shape_(shape), data_(external) {
+        check_shape();
+    }
+
+    template <typename T>
+    static Tensor from_vector(const Shape& shape, ElementType type, const std::vector<T>& values) {
+        Tensor t(type, shape);
+        if (values.size() * sizeof(T) != t.byte_size())
+            throw std::invalid_argument("Tensor::from_vector: " + std::to_string(values.size()) +
+                                        " values do not fill shape " + to_string(shape) + " of " + to_string(type));
+        std::memcpy(t.data(), values.data(), t.byte_size());
+        return t;
+    }
+
+    explicit operator bool() const { return type_ != ElementType::undefined; }
+    ElementType element_type() const { return type_; }
+    const Shape& shape() const { return shape_; }
+    size_t size() const { return static_cast<size_t>(shape_size(shape_)); }
+    size_t byte_size() const { return size() * element_size(type_); }
+
+    void* data() { return data_; }
+    const void* data() const { return data_; }
+    template <typename T> T* data() { return static_cast<T*>(data_); }
+    template <typename T> const T* data() const { return static_cast<const T*>(data_); }
+
+    template <typename T> std::vector<T> to_vector() const {
+        if (sizeof(T) != element_size(type_))
+            throw std::invalid_argument("Tensor::to_vector: element size mismatch for " + std::string(to_string(type_)));
+        const T* p = data<T>();
+        return std::vector<T>(p, p + size());
+    }
+
+    Tensor clone() const {
+        Tensor t(type_, shape_);
+        if (byte_size()) std::memcpy(t.data(), data_, byte_size());
+        return t;
+    }
+
+private:
+    void check_shape() const {
+        if (!is_static(shape_)) throw std::invalid_argument("Tensor shape " + to_string(shape_) + " is not static");
+    }
+
+    ElementType type_ = ElementType::undefined;
+    Shape shape_;
+    std::shared_ptr<void> storage_;
+    void* data_ = nullptr;
+};
+
+}  // namespace mosaic

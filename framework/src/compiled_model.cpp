@@ -1,0 +1,147 @@
+#include "compiled_model_impl.hpp"
+
+#include <mosaic/sdk/status.hpp>
+
+#include <istream>
+#include <ostream>
+#include <sstream>
+
+namespace mosaic {
+
+namespace {
+
+constexpr const char* kExportMagic = "MOSAIC-COMPILED-MODEL 1";
+
+std::vector<PortDesc> describe_inputs(const HostGraph& g) {
+    std::vector<PortDesc> out;
+    for (const Node* p : g.model().parameters()) {
+        PortDesc d{Model::input_name(*p), p->output_names(0), p->output_type(0), p->output_shape(0)};
+        if (std::find(d.names.begin(), d.names.end(), p->name()) == d.names.end()) d.names.push_back(p->name());
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+std::vector<PortDesc> describe_outputs(const HostGraph& g) {
+    std::vector<PortDesc> out;
+    for (const Node* r : g.model().results()) {
+        const Output& src = r->input(0);
+        PortDesc d{Model::output_name(*r), src.node->output_names(src.index), src.type(), src.shape()};
+        if (std::find(d.names.begin(), d.names.end(), r->name()) == d.names.end()) d.names.push_back(r->name());
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+nlohmann::json port_json(const std::vector<PortDesc>& ports) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& p : ports)
+        j.push_back({{"name", p.name}, {"names", p.names}, {"type", to_string(p.type)}, {"shape", p.shape}});
+    return j;
+}
+
+std::vector<PortDesc> ports_from_json(const nlohmann::json& j) {
+    std::vector<PortDesc> out;
+    for (const auto& p : j)
+        out.push_back({p.at("name"), p.at("names").get<std::vector<std::string>>(),
+                       element_type_from_string(p.at("type").get<std::string>()), p.at("shape").get<Shape>()});
+    return out;
+}
+
+}  // namespace
+
+CompiledModel::Impl::Impl(std::shared_ptr<DeviceHandle> device, std::unique_ptr<HostGraph> graph,
+                          mosaic_compiled_model* compiled, std::string device_string, std::vector<PortDesc> inputs,
+                          std::vector<PortDesc> outputs)
+    : device_(std::move(device)), graph_(std::move(graph)), compiled_(compiled),
+      device_string_(std::move(device_string)), inputs_(std::move(inputs)), outputs_(std::move(outputs)) {
+    if (graph_) {
+        inputs_ = describe_inputs(*graph_);
+        outputs_ = describe_outputs(*graph_);
+    }
+}
+
+CompiledModel::Impl::~Impl() {
+    // The plugin's model goes before the graph whose constants it may point into.
+    device_->api().release_compiled_model(compiled_);
+}
+
+PropertyValue CompiledModel::Impl::property(const std::string& key) const {
+    if (key == "SUPPORTED_PROPERTIES")
+        return nlohmann::json::array({"OPTIMAL_NUMBER_OF_INFER_REQUESTS", "EXECUTION_DEVICES", "NETWORK_NAME"});
+    std::string text;
+    mosaic_status* status = device_->api().compiled_property(compiled_, key.c_str(), sdk::string_sink(text));
+    if (!status) return nlohmann::json::parse(text);
+    // Defaults the host can answer for devices that do not.
+    if (status->code == MOSAIC_ERROR_NOT_FOUND) {
+        if (key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS") { status->release(status); return 1; }
+        if (key == "EXECUTION_DEVICES") { status->release(status); return nlohmann::json::array({device_->name()}); }
+        if (key == "NETWORK_NAME" && graph_) { status->release(status); return graph_->model().name(); }
+    }
+    device_->check(status, "reading compiled-model property '" + key + "'");
+    return nullptr;
+}
+
+void CompiledModel::Impl::export_to(std::ostream& out) const {
+    if (!device_->library().has_export())
+        throw std::runtime_error("device '" + device_->name() + "' cannot export compiled models");
+    std::string blob;
+    device_->check(device_->api().export_model(compiled_, sdk::string_sink(blob)), "exporting the compiled model");
+    nlohmann::json header = {{"device", device_->name()}, {"inputs", port_json(inputs_)},
+                             {"outputs", port_json(outputs_)}, {"size", blob.size()}};
+    out << kExportMagic << "\n" << header.dump() << "\n";
+    out.write(blob.data(), static_cast<std::streamsize>(blob.size()));
+    if (!out) throw std::runtime_error("writing the exported model failed");
+}
+
+CompiledModel CompiledModel::Impl::import_from(std::shared_ptr<DeviceHandle> device, std::istream& in,
+                                               const std::string& device_string, const nlohmann::json& properties) {
+    std::string magic, header_line;
+    std::getline(in, magic);
+    if (magic != kExportMagic)
+        throw std::runtime_error("import_model: the stream is not a Mosaic compiled model (expected '" +
+                                 std::string(kExportMagic) + "' first)");
+    std::getline(in, header_line);
+    nlohmann::json header;
+    try {
+        header = nlohmann::json::parse(header_line);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(std::string("import_model: corrupt header: ") + e.what());
+    }
+    if (header.value("device", "") != device->name())
+        throw std::runtime_error("import_model: the blob was exported from device '" + header.value("device", "") +
+                                 "', not '" + device->name() + "'");
+    if (!device->library().has_import())
+        throw std::runtime_error("device '" + device->name() + "' cannot import compiled models");
+    std::string blob(header.at("size").get<size_t>(), '\0');
+    in.read(blob.data(), static_cast<std::streamsize>(blob.size()));
+    if (static_cast<size_t>(in.gcount()) != blob.size())
+        throw std::runtime_error("import_model: the blob is truncated (" + std::to_string(in.gcount()) + " of " +
+                                 std::to_string(blob.size()) + " bytes)");
+    mosaic_compiled_model* compiled = nullptr;
+    device->check(device->api().import_model(device->raw(), blob.data(), blob.size(), properties.dump().c_str(), &compiled),
+                  "importing a compiled model");
+    return CompiledModel(std::make_shared<Impl>(device, nullptr, compiled, device_string,
+                                                ports_from_json(header.at("inputs")), ports_from_json(header.at("outputs"))));
+}
+
+// ---- public wrapper ----
+
+namespace {
+CompiledModel::Impl& checked(const std::shared_ptr<CompiledModel::Impl>& impl) {
+    if (!impl) throw std::logic_error("CompiledModel is empty; get one from Core::compile_model");
+    return *impl;
+}
+}  // namespace
+
+const std::vector<PortDesc>& CompiledModel::inputs() const { return checked(impl_).inputs(); }
+const std::vector<PortDesc>& CompiledModel::outputs() const { return checked(impl_).outputs(); }
+const std::string& CompiledModel::device() const { return checked(impl_).device_string(); }
+InferRequest CompiledModel::create_infer_request() {
+    checked(impl_);
+    return InferRequest(std::make_shared<InferRequest::Impl>(impl_));
+}
+PropertyValue CompiledModel::get_property(const std::string& key) const { return checked(impl_).property(key); }
+void CompiledModel::export_model(std::ostream& out) const { checked(impl_).export_to(out); }
+
+}  // namespace mosaic

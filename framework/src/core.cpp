@@ -1,0 +1,223 @@
+#include "core_impl.hpp"
+
+#include "compiled_model_impl.hpp"
+#include "model_reader.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+namespace mosaic {
+
+DeviceSpec parse_device_spec(const std::string& text) {
+    DeviceSpec spec;
+    const size_t colon = text.find(':');
+    std::string head = text.substr(0, colon);
+    if (colon != std::string::npos) spec.list = text.substr(colon + 1);
+    const size_t dot = head.find('.');
+    spec.name = head.substr(0, dot);
+    if (dot != std::string::npos) spec.id = head.substr(dot + 1);
+    if (spec.name.empty()) throw std::runtime_error("device '" + text + "': the device name is empty");
+    return spec;
+}
+
+nlohmann::json to_json(const AnyMap& map) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [k, v] : map) j[k] = v;
+    return j;
+}
+
+Core::Impl::Impl(std::string registry_path) : registry_path_(std::move(registry_path)) {
+    host_api_ = make_core_host_api(this);
+    RegistryFile file = read_registry(registry_path_);
+    for (auto& e : file.entries) entries_.push_back({std::move(e), nullptr});
+    file_problems_ = std::move(file.problems);
+}
+
+Core::Impl::Entry* Core::Impl::find(const std::string& name) {
+    for (auto& e : entries_)
+        if (e.registry.device == name) return &e;
+    return nullptr;
+}
+
+void Core::Impl::load(Entry& entry) {
+    if (entry.handle || !entry.registry.problem.empty()) return;
+    try {
+        auto library = PluginLibrary::load(entry.registry.library);
+        entry.handle = std::make_shared<DeviceHandle>(library, &host_api_, entry.registry.device, entry.registry.properties);
+    } catch (const std::exception& e) {
+        entry.registry.problem = "device '" + entry.registry.device + "' (registry entry " + entry.registry.source +
+                                 ") is unavailable: " + e.what();
+    }
+}
+
+std::shared_ptr<DeviceHandle> Core::Impl::device(const std::string& name) {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    Entry* entry = find(name);
+    if (!entry) {
+        std::string known;
+        for (const auto& e : entries_) known += (known.empty() ? "" : ", ") + e.registry.device;
+        for (const auto& p : file_problems_)
+            if (p.device == name) throw std::runtime_error(p.message);
+        throw std::runtime_error("device '" + name + "' is not registered in '" + registry_path_ + "' (registered: " +
+                                 (known.empty() ? std::string("none") : known) +
+                                 "); add it to the registry or call Core::register_plugin");
+    }
+    load(*entry);
+    if (!entry->handle) throw std::runtime_error(entry->registry.problem);
+    return entry->handle;
+}
+
+std::vector<std::string> Core::Impl::available_devices() {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    std::vector<std::string> out;
+    for (auto& e : entries_) {
+        load(e);
+        if (!e.handle) continue;
+        std::vector<std::string> ids;
+        try {
+            ids = e.handle->ids();
+        } catch (const std::exception& ex) {
+            e.registry.problem = ex.what();
+            e.handle.reset();
+            continue;
+        }
+        if (ids.size() <= 1) out.push_back(e.registry.device);
+        for (const auto& id : ids.size() > 1 ? ids : std::vector<std::string>{}) out.push_back(e.registry.device + "." + id);
+    }
+    return out;
+}
+
+std::vector<RegistryProblem> Core::Impl::problems() const {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    std::vector<RegistryProblem> out = file_problems_;
+    for (const auto& e : entries_)
+        if (!e.registry.problem.empty()) out.push_back({e.registry.device, registry_path_, e.registry.problem});
+    return out;
+}
+
+void Core::Impl::register_plugin(const std::string& library, const std::string& name, const nlohmann::json& properties) {
+    if (std::string bad = device_name_problem(name); !bad.empty()) throw std::runtime_error("register_plugin: " + bad);
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    if (find(name))
+        throw std::runtime_error("register_plugin: device '" + name + "' is already registered; unload_plugin it first");
+    Entry entry;
+    entry.registry.device = name;
+    entry.registry.library = std::filesystem::absolute(library).lexically_normal().string();
+    entry.registry.properties = properties;
+    entry.registry.source = "register_plugin";
+    // Loaded at once so that a bad library is reported to the caller, not on first use.
+    auto lib = PluginLibrary::load(entry.registry.library);
+    entry.handle = std::make_shared<DeviceHandle>(lib, &host_api_, name, properties);
+    entries_.push_back(std::move(entry));
+}
+
+void Core::Impl::unload_plugin(const std::string& name) {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.registry.device == name; });
+    if (it == entries_.end()) throw std::runtime_error("unload_plugin: device '" + name + "' is not registered");
+    entries_.erase(it);
+}
+
+nlohmann::json Core::Impl::call_properties(const DeviceSpec& spec, const AnyMap& given) {
+    nlohmann::json props = to_json(given);
+    if (!spec.list.empty()) {
+        if (props.contains("MULTI_DEVICE_PRIORITIES") && props["MULTI_DEVICE_PRIORITIES"] != spec.list)
+            throw std::runtime_error("device '" + spec.name + ":" + spec.list + "' disagrees with MULTI_DEVICE_PRIORITIES=" +
+                                     props["MULTI_DEVICE_PRIORITIES"].dump() + "; give the device list once");
+        props["MULTI_DEVICE_PRIORITIES"] = spec.list;
+    }
+    if (!spec.id.empty()) {
+        std::vector<std::string> ids = device(spec.name)->ids();
+        if (std::find(ids.begin(), ids.end(), spec.id) == ids.end()) {
+            std::string known;
+            for (const auto& id : ids) known += (known.empty() ? "" : ", ") + spec.name + "." + id;
+            throw std::runtime_error("device '" + spec.name + "." + spec.id + "' does not exist (" +
+                                     (known.empty() ? spec.name + " has no numbered instances" : "available: " + known) + ")");
+        }
+        props["DEVICE_ID"] = spec.id;
+    }
+    return props;
+}
+
+// ---- Core ----
+
+namespace {
+std::string registry_from_environment() {
+    const char* env = std::getenv("MOSAIC_PLUGINS");
+    return env && *env ? std::string(env) : default_registry_path();
+}
+}  // namespace
+
+Core::Core() : Core(registry_from_environment()) {}
+Core::Core(const std::string& registry_path) : impl_(std::make_shared<Impl>(registry_path)) {}
+Core::~Core() = default;
+
+const std::string& Core::registry_path() const { return impl_->registry_path(); }
+std::vector<std::string> Core::get_available_devices() { return impl_->available_devices(); }
+std::vector<RegistryProblem> Core::problems() const { return impl_->problems(); }
+
+void Core::register_plugin(const std::string& library_path, const std::string& device_name, const AnyMap& properties) {
+    impl_->register_plugin(library_path, device_name, to_json(properties));
+}
+
+void Core::unload_plugin(const std::string& device_name) { impl_->unload_plugin(device_name); }
+
+void Core::set_property(const std::string& device, const AnyMap& properties) {
+    DeviceSpec spec = parse_device_spec(device);
+    impl_->device(spec.name)->set_properties(to_json(properties));
+}
+
+PropertyValue Core::get_property(const std::string& device, const std::string& key) {
+    DeviceSpec spec = parse_device_spec(device);
+    return impl_->device(spec.name)->get_property(key);
+}
+
+std::shared_ptr<Model> Core::read_model(const std::string& path, const std::string& weights_path) const {
+    return mosaic::read_model_file(path, weights_path);
+}
+
+QueryResult Core::query_model(const std::shared_ptr<const Model>& model, const std::string& device,
+                              const AnyMap& properties) {
+    if (!model) throw std::invalid_argument("query_model: the model is null");
+    DeviceSpec spec = parse_device_spec(device);
+    nlohmann::json props = impl_->call_properties(spec, properties);
+    std::shared_ptr<DeviceHandle> handle = impl_->device(spec.name);
+    HostGraph graph(*model);
+    std::vector<DeviceHandle::Support> support = handle->query(graph.view(), graph.nodes().size(), props);
+    QueryResult result;
+    for (size_t n = 0; n < support.size(); ++n) {
+        const Node* node = graph.nodes()[n];
+        if (support[n].supported) {
+            // An orchestrator answers with the device it placed the node on in the reason field.
+            result.affinity[node->name()] = support[n].reason.empty() ? device : support[n].reason;
+        } else {
+            result.unsupported[node->name()][device] = support[n].reason;
+        }
+    }
+    return result;
+}
+
+CompiledModel Core::compile_model(const std::shared_ptr<const Model>& model, const std::string& device,
+                                  const AnyMap& properties) {
+    if (!model) throw std::invalid_argument("compile_model: the model is null");
+    DeviceSpec spec = parse_device_spec(device);
+    nlohmann::json props = impl_->call_properties(spec, properties);
+    std::shared_ptr<DeviceHandle> handle = impl_->device(spec.name);
+    auto graph = std::make_unique<HostGraph>(*model);
+    mosaic_compiled_model* compiled = handle->compile(graph->view(), props);
+    return CompiledModel(std::make_shared<CompiledModel::Impl>(handle, std::move(graph), compiled, device));
+}
+
+CompiledModel Core::compile_model(const std::string& model_path, const std::string& device, const AnyMap& properties) {
+    return compile_model(read_model(model_path), device, properties);
+}
+
+CompiledModel Core::import_model(std::istream& blob, const std::string& device, const AnyMap& properties) {
+    DeviceSpec spec = parse_device_spec(device);
+    nlohmann::json props = impl_->call_properties(spec, properties);
+    return CompiledModel::Impl::import_from(impl_->device(spec.name), blob, device, props);
+}
+
+}  // namespace mosaic

@@ -1,0 +1,64 @@
+// Core's state: the registry entries, the devices loaded from them, and the host services those
+// devices get. Shared by core.cpp, host_services.cpp and the compiled-model code.
+#pragma once
+
+#include <mosaic/core.hpp>
+
+#include "device_handle.hpp"
+#include "graph_view.hpp"
+#include "registry.hpp"
+
+#include <mutex>
+
+namespace mosaic {
+
+// "GPU" / "GPU.1" / "HETERO:GPU,CPU", split.
+struct DeviceSpec {
+    std::string name;  // registry device name
+    std::string id;    // after '.', may be empty
+    std::string list;  // after ':', may be empty
+};
+DeviceSpec parse_device_spec(const std::string& text);
+
+class Core::Impl {
+public:
+    explicit Impl(std::string registry_path);
+
+    const std::string& registry_path() const { return registry_path_; }
+
+    // The loaded device for a registry name (loading it on first use). Throws with the entry's
+    // problem when it is broken, or "not registered" listing the known devices.
+    std::shared_ptr<DeviceHandle> device(const std::string& name);
+
+    std::vector<std::string> available_devices();
+    std::vector<RegistryProblem> problems() const;
+    void register_plugin(const std::string& library, const std::string& name, const nlohmann::json& properties);
+    void unload_plugin(const std::string& name);
+
+    // Properties for a call on `spec`: DEVICE_ID and MULTI_DEVICE_PRIORITIES from the device string
+    // added to what the caller gave.
+    nlohmann::json call_properties(const DeviceSpec& spec, const AnyMap& given);
+
+    const mosaic_host_api* host_api() const { return &host_api_; }
+
+private:
+    struct Entry {
+        RegistryEntry registry;
+        std::shared_ptr<DeviceHandle> handle;
+    };
+    Entry* find(const std::string& name);
+    void load(Entry& entry);
+
+    std::string registry_path_;
+    mutable std::recursive_mutex mutex_;  // recursive: orchestrators call back into Core while loading
+    std::vector<Entry> entries_;
+    std::vector<RegistryProblem> file_problems_;
+    mosaic_host_api host_api_{};
+};
+
+// Host services bound to one Core (host_services.cpp).
+mosaic_host_api make_core_host_api(Core::Impl* core);
+
+nlohmann::json to_json(const AnyMap& map);
+
+}  // namespace mosaic

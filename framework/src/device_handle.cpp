@@ -1,0 +1,75 @@
+#include "device_handle.hpp"
+
+#include <mosaic/sdk/status.hpp>
+
+#include <stdexcept>
+
+namespace mosaic {
+
+DeviceHandle::DeviceHandle(std::shared_ptr<PluginLibrary> library, const mosaic_host_api* host,
+                           const std::string& name, const nlohmann::json& properties)
+    : library_(std::move(library)), name_(name) {
+    check(api().create_device(host, name.c_str(), properties.dump().c_str(), &device_),
+          "creating the device from '" + library_->path() + "'");
+}
+
+DeviceHandle::~DeviceHandle() {
+    if (device_) api().release_device(device_);
+}
+
+void DeviceHandle::check(mosaic_status* status, const std::string& context) const {
+    if (!status) return;
+    std::string message = status->message ? status->message : "(no message)";
+    status->release(status);
+    throw std::runtime_error(context + " on device '" + name_ + "': " + message);
+}
+
+std::vector<std::string> DeviceHandle::ids() const {
+    if (!library_->has_device_ids()) return {};
+    std::string text;
+    check(api().device_ids(device_, sdk::string_sink(text)), "listing device ids");
+    try {
+        return nlohmann::json::parse(text).get<std::vector<std::string>>();
+    } catch (const std::exception& e) {
+        throw std::runtime_error("device '" + name_ + "' listed its ids as " + text + ", not a JSON array of strings");
+    }
+}
+
+void DeviceHandle::set_properties(const nlohmann::json& properties) {
+    check(api().set_properties(device_, properties.dump().c_str()), "setting properties");
+}
+
+nlohmann::json DeviceHandle::get_property(const std::string& key) const {
+    std::string text;
+    check(api().get_property(device_, key.c_str(), sdk::string_sink(text)), "reading property '" + key + "'");
+    return nlohmann::json::parse(text);
+}
+
+std::vector<DeviceHandle::Support> DeviceHandle::query(mosaic_graph_view graph, size_t node_count,
+                                                       const nlohmann::json& properties) const {
+    std::vector<Support> result(node_count);
+    std::vector<bool> answered(node_count, false);
+    struct Ctx {
+        std::vector<Support>* result;
+        std::vector<bool>* answered;
+    } ctx{&result, &answered};
+    mosaic_query_sink sink{&ctx, [](void* c, size_t node, int supported, const char* reason) {
+                               auto* x = static_cast<Ctx*>(c);
+                               if (node >= x->result->size()) return;
+                               (*x->result)[node] = {supported != 0, reason ? reason : ""};
+                               (*x->answered)[node] = true;
+                           }};
+    check(api().query(device_, graph, properties.dump().c_str(), sink), "querying the model");
+    for (size_t n = 0; n < node_count; ++n)
+        if (!answered[n]) result[n] = {false, "the device did not answer for this node"};
+    return result;
+}
+
+mosaic_compiled_model* DeviceHandle::compile(mosaic_graph_view graph, const nlohmann::json& properties) const {
+    mosaic_compiled_model* out = nullptr;
+    check(api().compile(device_, graph, properties.dump().c_str(), &out), "compiling the model");
+    if (!out) throw std::runtime_error("device '" + name_ + "' reported success compiling but returned no model");
+    return out;
+}
+
+}  // namespace mosaic

@@ -1,0 +1,51 @@
+// A device instance created by a plugin for one registry entry of one Core, and the C++ face of
+// the plugin ABI calls on it. Compiled models hold a shared_ptr to it, so the device and its
+// library outlive unload_plugin() until their last compiled model is gone.
+#pragma once
+
+#include "plugin_library.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mosaic {
+
+class DeviceHandle {
+public:
+    // Creates the device; throws std::runtime_error naming the device when the plugin refuses.
+    DeviceHandle(std::shared_ptr<PluginLibrary> library, const mosaic_host_api* host, const std::string& name,
+                 const nlohmann::json& properties);
+    ~DeviceHandle();
+    DeviceHandle(const DeviceHandle&) = delete;
+    DeviceHandle& operator=(const DeviceHandle&) = delete;
+
+    const std::string& name() const { return name_; }
+    const PluginLibrary& library() const { return *library_; }
+    const mosaic_plugin_api& api() const { return library_->api(); }
+    mosaic_device* raw() const { return device_; }
+
+    std::vector<std::string> ids() const;
+    void set_properties(const nlohmann::json& properties);
+    nlohmann::json get_property(const std::string& key) const;
+
+    // Per node of the view: supported, or the reason.
+    struct Support {
+        bool supported = false;
+        std::string reason;
+    };
+    std::vector<Support> query(mosaic_graph_view graph, size_t node_count, const nlohmann::json& properties) const;
+    mosaic_compiled_model* compile(mosaic_graph_view graph, const nlohmann::json& properties) const;
+
+    // Throws std::runtime_error "<context> on device '<name>': <status message>" for an error status.
+    void check(mosaic_status* status, const std::string& context) const;
+
+private:
+    std::shared_ptr<PluginLibrary> library_;
+    std::string name_;
+    mosaic_device* device_ = nullptr;
+};
+
+}  // namespace mosaic

@@ -1,0 +1,84 @@
+#include "graph_view.hpp"
+
+#include <algorithm>
+
+namespace mosaic {
+
+struct HostGraphAccess {
+    static const HostGraph& g(const mosaic_graph* graph) { return *reinterpret_cast<const HostGraph*>(graph); }
+    static const Node& node(const mosaic_graph* graph, size_t n) { return *g(graph).nodes_.at(n); }
+};
+
+namespace {
+
+using A = HostGraphAccess;
+
+const mosaic_graph_api kGraphApi = [] {
+    mosaic_graph_api t{};
+    t.struct_size = sizeof(mosaic_graph_api);
+    t.version = (MOSAIC_ABI_VERSION_MAJOR << 16) | MOSAIC_ABI_VERSION_MINOR;
+    t.name = [](const mosaic_graph* g) { return A::g(g).model().name().c_str(); };
+    t.node_count = [](const mosaic_graph* g) { return A::g(g).nodes().size(); };
+    t.node_type = [](const mosaic_graph* g, size_t n) { return A::node(g, n).type().c_str(); };
+    t.node_version = [](const mosaic_graph* g, size_t n) { return A::node(g, n).version().c_str(); };
+    t.node_name = [](const mosaic_graph* g, size_t n) { return A::node(g, n).name().c_str(); };
+    t.input_count = [](const mosaic_graph* g, size_t n) { return A::node(g, n).input_count(); };
+    t.input_source = [](const mosaic_graph* g, size_t n, size_t i) {
+        const Output& src = A::node(g, n).input(i);
+        return mosaic_port_ref{A::g(g).index_of(src.node), src.index};
+    };
+    t.output_count = [](const mosaic_graph* g, size_t n) { return A::node(g, n).output_count(); };
+    t.output_type = [](const mosaic_graph* g, size_t n, size_t o) {
+        return static_cast<mosaic_element_type>(A::node(g, n).output_type(o));
+    };
+    t.output_shape = [](const mosaic_graph* g, size_t n, size_t o, uint32_t* rank) {
+        const Shape& s = A::node(g, n).output_shape(o);
+        *rank = static_cast<uint32_t>(s.size());
+        return s.data();
+    };
+    t.attr_count = [](const mosaic_graph* g, size_t n) { return A::node(g, n).attrs().size(); };
+    t.attr_name = [](const mosaic_graph* g, size_t n, size_t a) {
+        return A::node(g, n).attrs().entries().at(a).first.c_str();
+    };
+    t.attr_value = [](const mosaic_graph* g, size_t n, size_t a) {
+        return A::node(g, n).attrs().entries().at(a).second.c_str();
+    };
+    t.rt_info = [](const mosaic_graph* g, size_t n, const char* key) -> const char* {
+        const auto& info = A::node(g, n).rt_info();
+        auto it = info.find(key);
+        return it == info.end() ? nullptr : it->second.c_str();
+    };
+    t.constant_data = [](const mosaic_graph* g, size_t n, size_t* size) -> const void* {
+        const auto& data = A::node(g, n).constant_data();
+        if (size) *size = data ? data->size() : 0;
+        return data ? data->data() : nullptr;
+    };
+    return t;
+}();
+
+}  // namespace
+
+HostGraph::HostGraph(const Model& model) : model_(model.clone()) {
+    std::vector<Node*> order = model_->topological_order();
+    // Results go last, in the model's output order, so plugins see outputs in a stable order.
+    std::stable_partition(order.begin(), order.end(), [](const Node* n) { return !n->is_result(); });
+    const std::vector<Node*> results = model_->results();
+    std::copy(results.begin(), results.end(), order.end() - static_cast<std::ptrdiff_t>(results.size()));
+    for (const Node* n : order) {
+        for (size_t o = 0; o < n->output_count(); ++o)
+            if (!is_static(n->output_shape(o)))
+                throw ModelError("model '" + model_->name() + "' has a dynamic shape " + to_string(n->output_shape(o)) +
+                                 " at node '" + n->name() + "'; set static input shapes with Model::reshape (CLI: --shape) before compiling");
+        if (n->output_count() == 0 && !n->is_result())
+            throw ModelError("model '" + model_->name() + "' is not validated: node '" + n->name() +
+                             "' has no inferred outputs; call Model::validate()");
+        index_[n] = nodes_.size();
+        nodes_.push_back(n);
+    }
+}
+
+mosaic_graph_view HostGraph::view() const {
+    return {&kGraphApi, reinterpret_cast<const mosaic_graph*>(this)};
+}
+
+}  // namespace mosaic

@@ -1,0 +1,34 @@
+// The host's implementation of the ABI's read-only graph view over a snapshot of a Model.
+// The snapshot (a clone sharing constant buffers) keeps weights alive for as long as a compiled
+// model built from the view exists, which is what lets plugins use constant data without copying.
+#pragma once
+
+#include <mosaic/model.hpp>
+#include <mosaic/plugin_abi.h>
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace mosaic {
+
+class HostGraph {
+public:
+    // Snapshots `model`, which must be validated with static shapes (throws ModelError otherwise).
+    explicit HostGraph(const Model& model);
+
+    mosaic_graph_view view() const;
+    const Model& model() const { return *model_; }
+    // Nodes in view order: topological, Parameters in input order, Results last in output order.
+    const std::vector<const Node*>& nodes() const { return nodes_; }
+    size_t index_of(const Node* node) const { return index_.at(node); }
+
+private:
+    friend struct HostGraphAccess;
+    std::shared_ptr<Model> model_;
+    std::vector<const Node*> nodes_;
+    std::unordered_map<const Node*, size_t> index_;
+};
+
+}  // namespace mosaic

@@ -1,0 +1,112 @@
+// The host services a Core hands to each device it creates: logging, and for orchestrators such as
+// HETERO, querying and compiling (sub)graphs on the Core's other devices and running them.
+#include "core_impl.hpp"
+#include "logging.hpp"
+
+#include <mosaic/sdk/status.hpp>
+
+namespace mosaic {
+
+// A model compiled on another device for an orchestrator.
+struct mosaic_host_compiled_impl {
+    std::shared_ptr<DeviceHandle> device;
+    mosaic_compiled_model* compiled = nullptr;
+    ~mosaic_host_compiled_impl() {
+        if (compiled) device->api().release_compiled_model(compiled);
+    }
+};
+
+struct mosaic_host_request_impl {
+    std::shared_ptr<DeviceHandle> device;
+    mosaic_infer_request* request = nullptr;
+    ~mosaic_host_request_impl() {
+        if (request) device->api().release_request(request);
+    }
+};
+
+namespace {
+
+Core::Impl& core(void* ctx) { return *static_cast<Core::Impl*>(ctx); }
+mosaic_host_compiled_impl* compiled(mosaic_host_compiled* c) { return reinterpret_cast<mosaic_host_compiled_impl*>(c); }
+mosaic_host_request_impl* request(mosaic_host_request* r) { return reinterpret_cast<mosaic_host_request_impl*>(r); }
+
+nlohmann::json parse(const char* json) {
+    return json && *json ? nlohmann::json::parse(json) : nlohmann::json::object();
+}
+
+}  // namespace
+
+mosaic_host_api make_core_host_api(Core::Impl* core_impl) {
+    mosaic_host_api h{};
+    h.struct_size = sizeof(mosaic_host_api);
+    h.version = (MOSAIC_ABI_VERSION_MAJOR << 16) | MOSAIC_ABI_VERSION_MINOR;
+    h.host_context = core_impl;
+    h.log = [](void*, mosaic_log_level level, const char* device, const char* message) {
+        log_message(level, device ? device : "", message ? message : "");
+    };
+    h.query_device = [](void* ctx, const char* device, mosaic_graph_view graph, const char* props,
+                        mosaic_query_sink sink) {
+        return sdk::guard([&] {
+            auto handle = core(ctx).device(device);
+            sdk::check(handle->api().query(handle->raw(), graph, props ? props : "{}", sink),
+                       std::string("querying device '") + device + "'");
+        });
+    };
+    h.compile_on_device = [](void* ctx, const char* device, mosaic_graph_view graph, const char* props,
+                             mosaic_host_compiled** out) {
+        return sdk::guard([&] {
+            auto result = std::make_unique<mosaic_host_compiled_impl>();
+            result->device = core(ctx).device(device);
+            result->compiled = result->device->compile(graph, parse(props));
+            *out = reinterpret_cast<mosaic_host_compiled*>(result.release());
+        });
+    };
+    h.release_compiled = [](void*, mosaic_host_compiled* c) { delete compiled(c); };
+    h.compiled_property = [](void*, mosaic_host_compiled* c, const char* key, mosaic_sink sink) {
+        return sdk::guard([&] {
+            sdk::check(compiled(c)->device->api().compiled_property(compiled(c)->compiled, key, sink));
+        });
+    };
+    h.create_request = [](void*, mosaic_host_compiled* c, mosaic_host_request** out) {
+        return sdk::guard([&] {
+            auto result = std::make_unique<mosaic_host_request_impl>();
+            result->device = compiled(c)->device;
+            sdk::check(result->device->api().create_request(compiled(c)->compiled, &result->request));
+            *out = reinterpret_cast<mosaic_host_request*>(result.release());
+        });
+    };
+    h.release_request = [](void*, mosaic_host_request* r) { delete request(r); };
+    h.infer = [](void*, mosaic_host_request* r, const mosaic_tensor* in, size_t n_in, const mosaic_tensor* out,
+                 size_t n_out) {
+        return request(r)->device->api().infer(request(r)->request, in, n_in, out, n_out);
+    };
+    h.start_async = [](void*, mosaic_host_request* r, const mosaic_tensor* in, size_t n_in, const mosaic_tensor* out,
+                       size_t n_out, mosaic_completion_fn done, void* user_data) -> mosaic_status* {
+        const auto& device = *request(r)->device;
+        if (device.library().has_start_async())
+            return device.api().start_async(request(r)->request, in, n_in, out, n_out, done, user_data);
+        // No asynchronous path in that plugin: complete synchronously, on the caller's thread.
+        done(user_data, device.api().infer(request(r)->request, in, n_in, out, n_out));
+        return nullptr;
+    };
+    h.request_profiling = [](void*, mosaic_host_request* r, mosaic_profiling_sink sink) {
+        return request(r)->device->api().profiling(request(r)->request, sink);
+    };
+    h.device_properties = [](void* ctx, const char* device, mosaic_sink sink) {
+        return sdk::guard([&] {
+            auto handle = core(ctx).device(device);
+            nlohmann::json all = nlohmann::json::object();
+            for (const auto& entry : handle->get_property("SUPPORTED_PROPERTIES")) {
+                const std::string key = entry.at("name");
+                all[key] = handle->get_property(key);
+            }
+            sdk::write_to(sink, all.dump());
+        });
+    };
+    h.make_status = [](void*, mosaic_status_code code, const char* message) {
+        return sdk::make_status(code, message ? message : "");
+    };
+    return h;
+}
+
+}  // namespace mosaic

@@ -1,0 +1,210 @@
+#include "compiled_model_impl.hpp"
+
+#include <mosaic/sdk/status.hpp>
+
+#include <stdexcept>
+
+namespace mosaic {
+
+namespace {
+
+mosaic_tensor descriptor(Tensor& t) {
+    mosaic_tensor d{};
+    d.struct_size = sizeof(mosaic_tensor);
+    d.element_type = static_cast<mosaic_element_type>(t.element_type());
+    d.rank = static_cast<uint32_t>(t.shape().size());
+    d.dims = t.shape().data();
+    d.data = t.data();
+    d.byte_size = t.byte_size();
+    d.memory_kind = MOSAIC_MEMORY_HOST;
+    return d;
+}
+
+std::string status_text(mosaic_status* status) {
+    std::string message = status->message ? status->message : "(no message)";
+    status->release(status);
+    return message;
+}
+
+}  // namespace
+
+InferRequest::Impl::Impl(std::shared_ptr<CompiledModel::Impl> model) : model_(std::move(model)) {
+    model_->device().check(model_->device().api().create_request(model_->raw(), &request_), "creating an infer request");
+    for (const auto& p : model_->inputs()) inputs_.emplace_back(p.type, p.shape);
+    for (const auto& p : model_->outputs()) outputs_.emplace_back(p.type, p.shape);
+}
+
+InferRequest::Impl::~Impl() {
+    // An inference still running owns the request; let it finish first (its error is dropped).
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        done_cv_.wait(lock, [&] { return !running_; });
+    }
+    if (fallback_.joinable()) fallback_.join();
+    model_->device().api().release_request(request_);
+}
+
+void InferRequest::Impl::check_idle(const char* what) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (running_) throw std::logic_error(std::string(what) + ": the request is running; wait() for it first");
+}
+
+std::pair<size_t, bool> InferRequest::Impl::find(const std::string& name) const {
+    std::string known;
+    for (bool is_input : {true, false}) {
+        const auto& ports = is_input ? model_->inputs() : model_->outputs();
+        for (size_t i = 0; i < ports.size(); ++i) {
+            for (const auto& n : ports[i].names)
+                if (n == name) return {i, is_input};
+            known += (known.empty() ? "" : ", ") + ports[i].name;
+        }
+    }
+    throw std::invalid_argument("the model has no input or output named '" + name + "' (it has: " + known + ")");
+}
+
+Tensor& InferRequest::Impl::tensor(size_t index, bool is_input) {
+    auto& list = is_input ? inputs_ : outputs_;
+    if (index >= list.size())
+        throw std::out_of_range(std::string(is_input ? "input" : "output") + " index " + std::to_string(index) +
+                                " is out of range; the model has " + std::to_string(list.size()));
+    return list[index];
+}
+
+void InferRequest::Impl::set_tensor(size_t index, bool is_input, const Tensor& t) {
+    check_idle("set_tensor");
+    Tensor& slot = tensor(index, is_input);
+    const PortDesc& port = (is_input ? model_->inputs() : model_->outputs())[index];
+    if (t.element_type() != port.type || t.shape() != port.shape)
+        throw std::invalid_argument(std::string(is_input ? "input '" : "output '") + port.name + "' expects " +
+                                    to_string(port.type) + " " + to_string(port.shape) + " but the tensor is " +
+                                    to_string(t.element_type()) + " " + to_string(t.shape()));
+    if (!t.data() && t.byte_size()) throw std::invalid_argument("tensor for '" + port.name + "' has no data");
+    slot = t;
+}
+
+void InferRequest::Impl::build_descriptors() {
+    in_desc_.clear();
+    out_desc_.clear();
+    for (auto& t : inputs_) in_desc_.push_back(descriptor(t));
+    for (auto& t : outputs_) out_desc_.push_back(descriptor(t));
+}
+
+void InferRequest::Impl::infer() {
+    check_idle("infer");
+    build_descriptors();
+    const auto& api = model_->device().api();
+    mosaic_status* status = api.infer(request_, in_desc_.data(), in_desc_.size(), out_desc_.data(), out_desc_.size());
+    if (status)
+        throw std::runtime_error("inference on device '" + model_->device().name() + "' failed: " + status_text(status));
+}
+
+void InferRequest::Impl::complete(mosaic_status* status) {
+    std::exception_ptr error;
+    if (status)
+        error = std::make_exception_ptr(std::runtime_error("inference on device '" + model_->device().name() +
+                                                           "' failed: " + status_text(status)));
+    std::function<void(std::exception_ptr)> callback;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        running_ = false;
+        error_ = error;
+        callback = callback_;
+    }
+    // The callback may start the request again; waiters then keep waiting for that run.
+    if (callback) callback(error);
+    done_cv_.notify_all();
+}
+
+void InferRequest::Impl::start_async() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (running_) throw std::logic_error("start_async: the request is already running; wait() for it first");
+        running_ = true;
+        error_ = nullptr;
+    }
+    build_descriptors();
+    const auto& api = model_->device().api();
+    if (model_->device().library().has_start_async()) {
+        mosaic_status* status = api.start_async(
+            request_, in_desc_.data(), in_desc_.size(), out_desc_.data(), out_desc_.size(),
+            [](void* self, mosaic_status* s) { static_cast<Impl*>(self)->complete(s); }, this);
+        if (status) complete(status);
+        return;
+    }
+    // No asynchronous path in the plugin: run the synchronous one on a thread of ours.
+    if (fallback_.joinable()) fallback_.join();
+    fallback_ = std::thread([this, &api] {
+        complete(api.infer(request_, in_desc_.data(), in_desc_.size(), out_desc_.data(), out_desc_.size()));
+    });
+}
+
+bool InferRequest::Impl::wait_for(std::chrono::milliseconds timeout, bool forever) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    auto idle = [&] { return !running_; };
+    if (forever)
+        done_cv_.wait(lock, idle);
+    else if (!done_cv_.wait_for(lock, timeout, idle))
+        return false;
+    if (error_) {
+        std::exception_ptr e = error_;
+        error_ = nullptr;
+        std::rethrow_exception(e);
+    }
+    return true;
+}
+
+void InferRequest::Impl::set_callback(std::function<void(std::exception_ptr)> callback) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    callback_ = std::move(callback);
+}
+
+std::vector<ProfilingInfo> InferRequest::Impl::profiling() const {
+    check_idle("get_profiling_info");
+    std::vector<ProfilingInfo> out;
+    mosaic_profiling_sink sink{&out, [](void* ctx, const mosaic_profiling_record* r) {
+                                   ProfilingInfo p;
+                                   p.node_name = r->node_name ? r->node_name : "";
+                                   p.node_type = r->node_type ? r->node_type : "";
+                                   p.exec_type = r->exec_type ? r->exec_type : "";
+                                   p.status = r->status == MOSAIC_PROFILING_NOT_RUN ? ProfilingInfo::Status::not_run
+                                              : r->status == MOSAIC_PROFILING_OPTIMIZED_OUT
+                                                  ? ProfilingInfo::Status::optimized_out
+                                                  : ProfilingInfo::Status::executed;
+                                   p.real_time = std::chrono::microseconds(r->real_time_us);
+                                   p.cpu_time = std::chrono::microseconds(r->cpu_time_us);
+                                   static_cast<std::vector<ProfilingInfo>*>(ctx)->push_back(std::move(p));
+                               }};
+    model_->device().check(model_->device().api().profiling(request_, sink), "reading profiling records");
+    return out;
+}
+
+// ---- public wrapper ----
+
+namespace {
+InferRequest::Impl& checked(const std::shared_ptr<InferRequest::Impl>& impl) {
+    if (!impl) throw std::logic_error("InferRequest is empty; get one from CompiledModel::create_infer_request");
+    return *impl;
+}
+}  // namespace
+
+void InferRequest::set_tensor(const std::string& name, const Tensor& tensor) {
+    auto [index, is_input] = checked(impl_).find(name);
+    impl_->set_tensor(index, is_input, tensor);
+}
+Tensor InferRequest::get_tensor(const std::string& name) const {
+    auto [index, is_input] = checked(impl_).find(name);
+    return impl_->tensor(index, is_input);
+}
+void InferRequest::set_input_tensor(size_t index, const Tensor& tensor) { checked(impl_).set_tensor(index, true, tensor); }
+Tensor InferRequest::get_input_tensor(size_t index) const { return checked(impl_).tensor(index, true); }
+Tensor InferRequest::get_output_tensor(size_t index) const { return checked(impl_).tensor(index, false); }
+void InferRequest::infer() { checked(impl_).infer(); }
+void InferRequest::start_async() { checked(impl_).start_async(); }
+void InferRequest::wait() { checked(impl_).wait_for(std::chrono::milliseconds(0), true); }
+bool InferRequest::wait_for(std::chrono::milliseconds timeout) { return checked(impl_).wait_for(timeout, false); }
+void InferRequest::set_callback(std::function<void(std::exception_ptr)> callback) {
+    checked(impl_).set_callback(std::move(callback));
+}
+std::vector<ProfilingInfo> InferRequest::get_profiling_info() const { return checked(impl_).profiling(); }
+
+}  // namespace mosaic

@@ -1,0 +1,38 @@
+#include "model_reader.hpp"
+
+#include "ir/ir.hpp"
+
+#include <mosaic/serialize.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace mosaic {
+
+namespace {
+
+// The format is told by content: IR is XML whose root is <net>.
+bool looks_like_ir(const std::string& head) {
+    size_t start = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+    return start != std::string::npos && head.compare(start, 1, "<") == 0 && head.find("<net") != std::string::npos;
+}
+
+}  // namespace
+
+std::shared_ptr<Model> read_model_file(const std::string& path, const std::string& weights_path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ModelError("model file '" + path + "' cannot be opened: " + std::strerror(errno));
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    if (looks_like_ir(head) || (head.find("<?xml") != std::string::npos)) return ir::read_ir(path, weights_path);
+    throw ModelError("model file '" + path +
+                     "' is not in a format Mosaic reads (expected OpenVINO IR: an .xml whose root element is <net>)");
+}
+
+void serialize(const Model& model, const std::string& xml_path, const std::string& bin_path) {
+    ir::write_ir(model, xml_path, bin_path);
+}
+
+}  // namespace mosaic

@@ -1,0 +1,60 @@
+// Schemas of the binary elementwise ops (arithmetic, comparison, logical) and Select. All take
+// the auto_broadcast attribute: "numpy" (default) or "none".
+#include "ops/elementwise_ops.hpp"
+
+namespace mosaic::ops {
+
+namespace {
+
+// Two numeric inputs of one type; the output has that type.
+std::vector<PortInfo> infer_arithmetic(const InferContext& ctx) {
+    const ElementType t = require_numeric(ctx, 0);
+    require_same_type(ctx, 0, 1);
+    return {{t, elementwise_shape(ctx, {0, 1})}};
+}
+
+std::vector<PortInfo> infer_divide(const InferContext& ctx) {
+    for (const char* name : {"m_pythondiv", "pythondivision", "m_pythondivision"}) bool_attr(ctx, name, true);
+    return infer_arithmetic(ctx);
+}
+
+// Two inputs of any one type; the output is boolean.
+std::vector<PortInfo> infer_comparison(const InferContext& ctx) {
+    require_same_type(ctx, 0, 1);
+    return {{ElementType::boolean, elementwise_shape(ctx, {0, 1})}};
+}
+
+std::vector<PortInfo> infer_logical(const InferContext& ctx) {
+    require_boolean(ctx, 0);
+    require_boolean(ctx, 1);
+    return {{ElementType::boolean, elementwise_shape(ctx, {0, 1})}};
+}
+
+std::vector<PortInfo> infer_logical_not(const InferContext& ctx) {
+    require_boolean(ctx, 0);
+    return {{ElementType::boolean, ctx.input_shape(0)}};
+}
+
+// Select(condition, then, else): a boolean condition picks between two inputs of one type; all
+// three broadcast together.
+std::vector<PortInfo> infer_select(const InferContext& ctx) {
+    require_boolean(ctx, 0);
+    require_same_type(ctx, 1, 2);
+    return {{ctx.input_type(1), elementwise_shape(ctx, {0, 1, 2})}};
+}
+
+}  // namespace
+
+void register_binary_elementwise_ops(OpRegistry& r) {
+    for (const char* type : {"Add", "Subtract", "Multiply", "Power", "Maximum", "Minimum", "SquaredDifference",
+                             "FloorMod", "Mod"})
+        r.add({type, {"opset1"}, 2, 2, infer_arithmetic});
+    r.add({"Divide", {"opset1"}, 2, 2, infer_divide});
+    for (const char* type : {"Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual"})
+        r.add({type, {"opset1"}, 2, 2, infer_comparison});
+    for (const char* type : {"LogicalAnd", "LogicalOr", "LogicalXor"}) r.add({type, {"opset1"}, 2, 2, infer_logical});
+    r.add({"LogicalNot", {"opset1"}, 1, 1, infer_logical_not});
+    r.add({"Select", {"opset1"}, 3, 3, infer_select});
+}
+
+}  // namespace mosaic::ops

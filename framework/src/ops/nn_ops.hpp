@@ -1,0 +1,68 @@
+// The nn group's schema files (ops/nn_*.cpp) and the helpers they share: attribute parsing for
+// sliding-window ops (auto_pad, strides, pads) and element-type checks.
+#pragma once
+
+#include "ops/op_schema.hpp"
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mosaic::ops {
+
+void register_nn_convolution_ops(OpRegistry&);    // nn_convolution.cpp
+void register_nn_matmul_ops(OpRegistry&);         // nn_matmul.cpp
+void register_nn_pooling_ops(OpRegistry&);        // nn_pooling.cpp
+void register_nn_softmax_ops(OpRegistry&);        // nn_softmax.cpp
+void register_nn_normalization_ops(OpRegistry&);  // nn_normalization.cpp
+void register_nn_interpolate_ops(OpRegistry&);    // nn_interpolate.cpp
+void register_nn_topk_ops(OpRegistry&);           // nn_topk.cpp
+
+namespace nn {
+
+// A string attribute that must be one of `choices` (compared case-insensitively); returns it in
+// lower case. `fallback` is used when the attribute is absent; without one the attribute is required.
+std::string choice_attr(const InferContext& ctx, const char* name, std::initializer_list<const char*> choices,
+                        std::optional<std::string> fallback = std::nullopt);
+
+enum class AutoPad { explicit_pads, same_upper, same_lower, valid };
+// `auto_pad`: explicit (default; "notset" is a synonym), same_upper, same_lower or valid.
+AutoPad auto_pad_attr(const InferContext& ctx);
+
+// A per-spatial-axis list attribute (strides, dilations, pads, kernel) with exactly `count`
+// values, each >= min_value. Absent: `fallback` repeated, or an error when there is none.
+std::vector<int64_t> spatial_attr(const InferContext& ctx, const char* name, size_t count, int64_t min_value,
+                                  std::optional<int64_t> fallback = std::nullopt);
+
+struct Padding {
+    std::vector<int64_t> begin, end;
+};
+
+// Pads of a forward sliding window (Convolution, pooling) per auto_pad: the explicit attributes,
+// zeros for `valid`, or what keeps ceil(in / stride) outputs for `same_*` (the odd pad goes to the
+// end for same_upper, to the beginning for same_lower). Dynamic input dims get zero pads.
+Padding forward_padding(const InferContext& ctx, AutoPad auto_pad, const Shape& in_spatial,
+                        const std::vector<int64_t>& kernel, const std::vector<int64_t>& strides,
+                        const std::vector<int64_t>& dilations);
+
+// (in + pads - dilated kernel) / stride + 1 with floor or ceil division; fails when the dilated
+// kernel does not fit in the padded input. Propagates a dynamic input dim.
+int64_t window_output_dim(const InferContext& ctx, int64_t in, int64_t pad_begin, int64_t pad_end, int64_t kernel,
+                          int64_t stride, int64_t dilation, bool ceil_mode, size_t axis);
+
+void check_floating(const InferContext& ctx, size_t input, const char* what);
+// Any type but boolean and undefined.
+void check_numeric(const InferContext& ctx, size_t input, const char* what);
+void check_integer(const InferContext& ctx, size_t input, const char* what);
+void check_same_type(const InferContext& ctx, size_t a, size_t b);
+void check_rank(const InferContext& ctx, size_t input, const char* what, int64_t min_rank, int64_t max_rank = -1);
+
+// Normalises and validates a list of axes: each in [-rank, rank), no repeats.
+std::vector<int64_t> normalize_axes(const InferContext& ctx, const std::vector<int64_t>& axes, int64_t rank,
+                                    const char* what);
+
+std::string join(const std::vector<int64_t>& values);
+
+}  // namespace nn
+}  // namespace mosaic::ops

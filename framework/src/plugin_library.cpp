@@ -1,0 +1,125 @@
+#include "plugin_library.hpp"
+
+#include "logging.hpp"
+
+#include <mosaic/sdk/status.hpp>
+
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+namespace mosaic {
+
+namespace {
+
+std::string version_text(uint32_t major, uint32_t minor) { return std::to_string(major) + "." + std::to_string(minor); }
+
+[[noreturn]] void refuse(const std::string& path, const std::string& why) {
+    throw std::runtime_error("plugin library '" + path + "' " + why);
+}
+
+void check_table(const std::string& path, const mosaic_plugin_api* api) {
+    if (!api) refuse(path, "returned no function table from mosaic_plugin_entry");
+    if (api->struct_size < offsetof(mosaic_plugin_api, abi_minor) + sizeof(api->abi_minor))
+        refuse(path, "returned a function table of " + std::to_string(api->struct_size) + " bytes, too small to hold a version");
+    if (api->abi_major != MOSAIC_ABI_VERSION_MAJOR)
+        refuse(path, "was built for plugin ABI " + version_text(api->abi_major, api->abi_minor) + " but this Mosaic has ABI " +
+                         version_text(MOSAIC_ABI_VERSION_MAJOR, MOSAIC_ABI_VERSION_MINOR) +
+                         "; the ABI major version must match: rebuild the plugin against this Mosaic's plugin_sdk");
+    if (api->struct_size < MOSAIC_PLUGIN_API_SIZE_1_0)
+        refuse(path, "returned a function table of " + std::to_string(api->struct_size) + " bytes; ABI " +
+                         version_text(api->abi_major, api->abi_minor) + " needs at least " +
+                         std::to_string(MOSAIC_PLUGIN_API_SIZE_1_0));
+    const struct { const void* fn; const char* name; } required[] = {
+        {reinterpret_cast<const void*>(api->create_device), "create_device"},
+        {reinterpret_cast<const void*>(api->release_device), "release_device"},
+        {reinterpret_cast<const void*>(api->set_properties), "set_properties"},
+        {reinterpret_cast<const void*>(api->get_property), "get_property"},
+        {reinterpret_cast<const void*>(api->query), "query"},
+        {reinterpret_cast<const void*>(api->compile), "compile"},
+        {reinterpret_cast<const void*>(api->release_compiled_model), "release_compiled_model"},
+        {reinterpret_cast<const void*>(api->compiled_property), "compiled_property"},
+        {reinterpret_cast<const void*>(api->create_request), "create_request"},
+        {reinterpret_cast<const void*>(api->release_request), "release_request"},
+        {reinterpret_cast<const void*>(api->infer), "infer"},
+        {reinterpret_cast<const void*>(api->profiling), "profiling"},
+    };
+    for (const auto& r : required)
+        if (!r.fn) refuse(path, std::string("leaves the required function '") + r.name + "' empty");
+}
+
+std::mutex& cache_mutex() {
+    static std::mutex m;
+    return m;
+}
+
+std::map<std::string, std::weak_ptr<PluginLibrary>>& cache() {
+    static std::map<std::string, std::weak_ptr<PluginLibrary>> c;
+    return c;
+}
+
+}  // namespace
+
+mosaic_status* host_status(mosaic_status_code code, const std::string& message) {
+    return sdk::make_status(code, message);
+}
+
+const mosaic_host_api* process_host_api() {
+    static const mosaic_host_api api = [] {
+        mosaic_host_api h{};
+        h.struct_size = sizeof(mosaic_host_api);
+        h.version = (MOSAIC_ABI_VERSION_MAJOR << 16) | MOSAIC_ABI_VERSION_MINOR;
+        h.host_context = nullptr;
+        h.log = [](void*, mosaic_log_level level, const char* device, const char* message) {
+            log_message(level, device ? device : "", message ? message : "");
+        };
+        h.query_device = [](void*, const char*, mosaic_graph_view, const char*, mosaic_query_sink) {
+            return host_status(MOSAIC_ERROR_NOT_SUPPORTED, "query_device needs the host table given to create_device");
+        };
+        h.compile_on_device = [](void*, const char*, mosaic_graph_view, const char*, mosaic_host_compiled**) {
+            return host_status(MOSAIC_ERROR_NOT_SUPPORTED, "compile_on_device needs the host table given to create_device");
+        };
+        h.make_status = [](void*, mosaic_status_code code, const char* message) {
+            return host_status(code, message ? message : "");
+        };
+        return h;
+    }();
+    return &api;
+}
+
+std::shared_ptr<PluginLibrary> PluginLibrary::load(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        refuse(path, "does not exist; check the \"library\" path (relative paths are resolved against the registry file)");
+    const std::string key = std::filesystem::weakly_canonical(path, ec).string();
+
+    std::lock_guard<std::mutex> lock(cache_mutex());
+    if (auto existing = cache()[key].lock()) return existing;
+
+    std::shared_ptr<PluginLibrary> lib(new PluginLibrary());
+    lib->path_ = path;
+    try {
+        lib->library_.load(path, boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local);
+    } catch (const std::exception& e) {
+        refuse(path, std::string("cannot be loaded as a shared library: ") + e.what());
+    }
+    if (!lib->library_.has(MOSAIC_PLUGIN_ENTRY_SYMBOL))
+        refuse(path, "does not export the entry symbol " MOSAIC_PLUGIN_ENTRY_SYMBOL
+                     "; is it a Mosaic plugin? Define it with MOSAIC_DEFINE_PLUGIN or export it as extern \"C\"");
+    auto entry = lib->library_.get<std::remove_pointer_t<mosaic_plugin_entry_fn>>(MOSAIC_PLUGIN_ENTRY_SYMBOL);
+    const mosaic_plugin_api* api = nullptr;
+    if (mosaic_status* status = entry(process_host_api(), &api)) {
+        std::string message = status->message ? status->message : "(no message)";
+        status->release(status);
+        refuse(path, "refused to load: " + message);
+    }
+    check_table(path, api);
+    lib->api_ = api;
+    cache()[key] = lib;
+    return lib;
+}
+
+PluginLibrary::~PluginLibrary() = default;
+
+}  // namespace mosaic

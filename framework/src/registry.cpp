@@ -1,0 +1,120 @@
+#include "registry.hpp"
+
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace mosaic {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Reads a JSON file; on failure returns false and says why in `error`.
+bool read_json(const std::string& path, nlohmann::json& out, std::string& error) {
+    std::ifstream in(path);
+    if (!in) {
+        error = "'" + path + "' cannot be read: " + std::strerror(errno);
+        return false;
+    }
+    try {
+        out = nlohmann::json::parse(in);
+        return true;
+    } catch (const nlohmann::json::parse_error& e) {
+        error = "'" + path + "' is not valid JSON: " + e.what();
+        return false;
+    }
+}
+
+}  // namespace
+
+std::string device_name_problem(const std::string& name) {
+    if (name.empty()) return "the device name is empty";
+    for (char c : name)
+        if (c == '.' || c == ':' || c == ',' || c == ' ')
+            return "device name '" + name + "' contains '" + std::string(1, c) +
+                   "', which is reserved for device ids (GPU.1) and device lists (HETERO:GPU,CPU)";
+    return "";
+}
+
+std::string default_registry_path() {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&default_registry_path), &info) && info.dli_fname)
+        return (fs::path(info.dli_fname).parent_path() / "mosaic" / "plugins.json").string();
+    return "plugins.json";
+}
+
+RegistryFile read_registry(const std::string& path) {
+    nlohmann::json doc;
+    std::string error;
+    if (!read_json(path, doc, error)) throw std::runtime_error("plugin registry " + error);
+    if (!doc.is_object() || !doc.contains("plugins") || !doc["plugins"].is_array())
+        throw std::runtime_error("plugin registry '" + path +
+                                 "' must be a JSON object with a \"plugins\" array: {\"plugins\": [{\"device\": ..., "
+                                 "\"library\": ...}]}");
+    if (doc.contains("version") && doc["version"] != 1)
+        throw std::runtime_error("plugin registry '" + path + "' has version " + doc["version"].dump() +
+                                 "; this Mosaic reads version 1");
+
+    const fs::path dir = fs::path(path).parent_path();
+    RegistryFile file;
+    std::map<std::string, std::string> first_source;
+    const auto& plugins = doc["plugins"];
+    for (size_t i = 0; i < plugins.size(); ++i) {
+        const auto& e = plugins[i];
+        const std::string where = "'" + path + "' plugins[" + std::to_string(i) + "]";
+        auto problem = [&](const std::string& device, const std::string& message) {
+            file.problems.push_back({device, path, "registry entry " + where + ": " + message});
+        };
+        if (!e.is_object()) { problem("", "must be an object with \"device\" and \"library\""); continue; }
+        if (!e.contains("device") || !e["device"].is_string()) {
+            problem("", "has no \"device\" string; give the device name, e.g. \"device\": \"CPU\"");
+            continue;
+        }
+        const std::string device = e["device"].get<std::string>();
+        if (std::string bad = device_name_problem(device); !bad.empty()) { problem(device, bad); continue; }
+        if (first_source.count(device)) {
+            problem(device, "device '" + device + "' is defined twice (first at " + first_source[device] +
+                                "); the first definition is used: rename or remove one");
+            continue;
+        }
+        first_source[device] = where;
+
+        RegistryEntry entry;
+        entry.device = device;
+        entry.source = where;
+        entry.properties = nlohmann::json::object();
+        if (!e.contains("library") || !e["library"].is_string()) {
+            entry.problem = "registry entry " + where + " for device '" + device +
+                            "' has no \"library\" string; give the plugin's path relative to the registry file";
+        } else {
+            fs::path lib = e["library"].get<std::string>();
+            entry.library = (lib.is_absolute() ? lib : dir / lib).lexically_normal().string();
+        }
+        if (e.contains("properties")) {
+            if (!e["properties"].is_object())
+                entry.problem = "registry entry " + where + " for device '" + device + "': \"properties\" must be an object";
+            else
+                entry.properties = e["properties"];
+        }
+        const fs::path device_file = dir / "devices" / (device + ".json");
+        if (entry.problem.empty() && fs::exists(device_file)) {
+            nlohmann::json extra;
+            if (!read_json(device_file.string(), extra, error))
+                entry.problem = "device property file " + error;
+            else if (!extra.is_object())
+                entry.problem = "device property file '" + device_file.string() + "' must be a JSON object of properties";
+            else
+                for (const auto& [k, v] : extra.items()) entry.properties[k] = v;
+        }
+        file.entries.push_back(std::move(entry));
+    }
+    return file;
+}
+
+}  // namespace mosaic

@@ -1,0 +1,365 @@
+/* Mosaic plugin ABI: the stable C interface between the Mosaic host (libmosaic) and a device plugin.
+ *
+ * A plugin is a shared library exporting one symbol, MOSAIC_PLUGIN_ENTRY_SYMBOL, of type
+ * mosaic_plugin_entry_fn. Everything else is reached through function tables.
+ *
+ * Versioning. MOSAIC_ABI_VERSION_MAJOR changes only when an existing member changes meaning or
+ * position; the host refuses a plugin whose major differs. The minor grows when members are
+ * appended to the end of a table. Every table starts with struct_size and a version, and a reader
+ * checks MOSAIC_HAS_MEMBER(table, member) before touching a member newer than 1.0, so a host and a
+ * plugin built against different minors work together. Members marked "optional" may be NULL; the
+ * comment on each says what the host does then. Function tables grow by appending members; data
+ * structs that travel in arrays or by value (tensors, records, statuses) keep reserved members so
+ * they can grow without changing their stride. Reserved members must be NULL / zero.
+ *
+ * Ownership. Nothing C++ crosses: no exceptions, no STL, no memory freed by the other side.
+ *  - Objects (devices, compiled models, requests, statuses) are created by one side and released
+ *    through a function that the same side provides.
+ *  - Strings and blobs produced for the other side are written into a caller-provided sink
+ *    (mosaic_sink): the producer calls write() any number of times during the call; the bytes are
+ *    the caller's. "const char*" arguments are valid only for the duration of the call unless the
+ *    function states otherwise.
+ *  - Errors: a function returns mosaic_status*; NULL is success. A non-NULL status was allocated
+ *    by the side that returns it and is released by the receiver with status->release(status).
+ *
+ * Threads. Unless a function says otherwise: functions on different objects may run concurrently;
+ * functions on one device or compiled model may run concurrently (the plugin synchronises);
+ * functions on one infer request are called by one thread at a time.
+ */
+#ifndef MOSAIC_PLUGIN_ABI_H
+#define MOSAIC_PLUGIN_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MOSAIC_ABI_VERSION_MAJOR 1
+/* 1.0: the base tables. 1.1: mosaic_plugin_api.estimate_cost (per-op cost, for placement). */
+#define MOSAIC_ABI_VERSION_MINOR 1
+
+#if defined(_WIN32)
+#define MOSAIC_PLUGIN_EXPORT __declspec(dllexport)
+#else
+#define MOSAIC_PLUGIN_EXPORT __attribute__((visibility("default")))
+#endif
+
+#define MOSAIC_PLUGIN_ENTRY_SYMBOL "mosaic_plugin_entry"
+
+/* True when a table of type `type` read from the other side is large enough to contain `member`. */
+#define MOSAIC_HAS_MEMBER(type, table_ptr, member) \
+    ((table_ptr)->struct_size >= offsetof(type, member) + sizeof((table_ptr)->member))
+
+/* ------------------------------------------------------------------------------------------- */
+/* Status                                                                                       */
+
+typedef enum mosaic_status_code {
+    MOSAIC_OK = 0,
+    MOSAIC_ERROR_GENERAL = 1,
+    MOSAIC_ERROR_INVALID_ARGUMENT = 2,  /* a bad property, tensor, graph... from the caller */
+    MOSAIC_ERROR_NOT_SUPPORTED = 3,     /* e.g. an op or an optional feature the device lacks */
+    MOSAIC_ERROR_NOT_FOUND = 4,         /* an unknown property key or device id */
+    MOSAIC_ERROR_OUT_OF_MEMORY = 5,
+    MOSAIC_ERROR_DEVICE = 6,            /* the device or its driver failed */
+    MOSAIC_ERROR_CANCELLED = 7
+} mosaic_status_code;
+
+typedef struct mosaic_status mosaic_status;
+struct mosaic_status {
+    uint32_t struct_size;
+    mosaic_status_code code;
+    /* UTF-8, NUL-terminated, owned by the status; says what went wrong and what to do. */
+    const char* message;
+    /* Frees the status; provided by whoever allocated it. Never NULL. */
+    void (*release)(mosaic_status* self);
+    void* reserved[2];
+};
+
+/* ------------------------------------------------------------------------------------------- */
+/* Sinks: caller-allocated outputs for strings and blobs.                                       */
+
+typedef struct mosaic_sink {
+    void* context;
+    /* Appends `size` bytes. The producer may call it several times. Returns 0 on success, non-zero
+     * if the consumer cannot take the bytes (the producer then stops and fails). */
+    int (*write)(void* context, const void* data, size_t size);
+} mosaic_sink;
+
+/* ------------------------------------------------------------------------------------------- */
+/* Element types and tensors                                                                    */
+
+typedef enum mosaic_element_type {
+    MOSAIC_ELEMENT_UNDEFINED = 0,
+    MOSAIC_ELEMENT_F32 = 1,
+    MOSAIC_ELEMENT_F16 = 2,
+    MOSAIC_ELEMENT_BF16 = 3,
+    MOSAIC_ELEMENT_F64 = 4,
+    MOSAIC_ELEMENT_I8 = 5,
+    MOSAIC_ELEMENT_U8 = 6,
+    MOSAIC_ELEMENT_I16 = 7,
+    MOSAIC_ELEMENT_U16 = 8,
+    MOSAIC_ELEMENT_I32 = 9,
+    MOSAIC_ELEMENT_U32 = 10,
+    MOSAIC_ELEMENT_I64 = 11,
+    MOSAIC_ELEMENT_U64 = 12,
+    MOSAIC_ELEMENT_BOOLEAN = 13 /* one byte, 0 or 1 */
+} mosaic_element_type;
+
+typedef enum mosaic_memory_kind {
+    MOSAIC_MEMORY_HOST = 0,   /* data is a host pointer */
+    MOSAIC_MEMORY_DEVICE = 1  /* data is a device handle (e.g. cl_mem) of the device named in the descriptor */
+} mosaic_memory_kind;
+
+/* A tensor descriptor. Dense, row-major. The memory is owned by whoever fills the descriptor and
+ * outlives the call it is passed to (for start_async: until the completion callback returns). */
+typedef struct mosaic_tensor {
+    uint32_t struct_size;
+    mosaic_element_type element_type;
+    uint32_t rank;
+    const int64_t* dims;      /* `rank` dimensions */
+    void* data;
+    size_t byte_size;         /* product(dims) * element size */
+    mosaic_memory_kind memory_kind;
+    const char* memory_device; /* for MOSAIC_MEMORY_DEVICE: the device name; else NULL */
+    void* reserved[2];
+} mosaic_tensor;
+
+/* ------------------------------------------------------------------------------------------- */
+/* Graph view: a read-only model handed to query and compile.                                  */
+
+typedef struct mosaic_graph mosaic_graph; /* opaque to the plugin */
+
+typedef struct mosaic_port_ref {
+    size_t node;  /* node index */
+    size_t port;  /* output index of that node */
+} mosaic_port_ref;
+
+/* Nodes are indexed 0..node_count-1 in a topological order; Parameters appear in the model's
+ * input order and Results in its output order. Every pointer returned stays valid while the graph
+ * is alive: for the whole query/compile call that received it, and no longer. Constant data
+ * (constant_data) stays valid for the lifetime of the compiled model built from the graph: plugins
+ * may keep and use the pointer instead of copying weights. All functions are thread-safe. */
+typedef struct mosaic_graph_api {
+    uint32_t struct_size;
+    uint32_t version; /* (major << 16) | minor of the ABI the host was built with */
+
+    const char* (*name)(const mosaic_graph* g);
+    size_t (*node_count)(const mosaic_graph* g);
+    const char* (*node_type)(const mosaic_graph* g, size_t node);      /* "Convolution" */
+    const char* (*node_version)(const mosaic_graph* g, size_t node);   /* "opset1" */
+    const char* (*node_name)(const mosaic_graph* g, size_t node);      /* friendly name, unique */
+
+    size_t (*input_count)(const mosaic_graph* g, size_t node);
+    mosaic_port_ref (*input_source)(const mosaic_graph* g, size_t node, size_t input);
+
+    size_t (*output_count)(const mosaic_graph* g, size_t node);
+    mosaic_element_type (*output_type)(const mosaic_graph* g, size_t node, size_t output);
+    /* Writes the rank to *rank and returns the dims (static: shapes are inferred by the host). */
+    const int64_t* (*output_shape)(const mosaic_graph* g, size_t node, size_t output, uint32_t* rank);
+
+    /* Attributes, as OpenVINO IR writes them: name/value strings in order. */
+    size_t (*attr_count)(const mosaic_graph* g, size_t node);
+    const char* (*attr_name)(const mosaic_graph* g, size_t node, size_t attr);
+    const char* (*attr_value)(const mosaic_graph* g, size_t node, size_t attr);
+
+    /* Runtime info (e.g. "affinity"): returns NULL when the node has no such key. */
+    const char* (*rt_info)(const mosaic_graph* g, size_t node, const char* key);
+
+    /* Constant nodes: the bytes of output 0, zero-copy. NULL for other nodes. */
+    const void* (*constant_data)(const mosaic_graph* g, size_t node, size_t* byte_size);
+} mosaic_graph_api;
+
+/* The handle a plugin receives: the table and the graph it applies to. */
+typedef struct mosaic_graph_view {
+    const mosaic_graph_api* api;
+    const mosaic_graph* graph;
+} mosaic_graph_view;
+
+/* ------------------------------------------------------------------------------------------- */
+/* Query results, profiling records, costs                                                      */
+
+/* Called once per node by query(). For an unsupported node `detail` says why, e.g. "op Einsum is
+ * not implemented" or "f64 is not supported". For a supported node it is NULL, or, from an
+ * orchestrator such as HETERO, the device the node is placed on. The host copies it. */
+typedef struct mosaic_query_sink {
+    void* context;
+    void (*report)(void* context, size_t node, int supported, const char* detail);
+} mosaic_query_sink;
+
+typedef enum mosaic_profiling_status {
+    MOSAIC_PROFILING_EXECUTED = 0,
+    MOSAIC_PROFILING_NOT_RUN = 1,
+    MOSAIC_PROFILING_OPTIMIZED_OUT = 2
+} mosaic_profiling_status;
+
+typedef struct mosaic_profiling_record {
+    uint32_t struct_size;
+    const char* node_name;  /* friendly name, or a plugin's name for a fused/extra step */
+    const char* node_type;  /* op type as executed, e.g. "Convolution" */
+    const char* exec_type;  /* implementation, e.g. "ref", "jit:avx512_core", "ocl:gemm" */
+    mosaic_profiling_status status;
+    uint64_t real_time_us;  /* wall time of the step */
+    uint64_t cpu_time_us;   /* host CPU time spent on it */
+    void* reserved[2];
+} mosaic_profiling_record;
+
+/* Called once per record; strings are valid during the call only (the host copies them). */
+typedef struct mosaic_profiling_sink {
+    void* context;
+    void (*record)(void* context, const mosaic_profiling_record* record);
+} mosaic_profiling_sink;
+
+/* ------------------------------------------------------------------------------------------- */
+/* Host services, handed to the plugin at load.                                                 */
+
+typedef enum mosaic_log_level {
+    MOSAIC_LOG_ERROR = 0,
+    MOSAIC_LOG_WARNING = 1,
+    MOSAIC_LOG_INFO = 2,
+    MOSAIC_LOG_DEBUG = 3
+} mosaic_log_level;
+
+typedef struct mosaic_host_compiled mosaic_host_compiled; /* a model the host compiled for a plugin */
+typedef struct mosaic_host_request mosaic_host_request;   /* an infer request on one */
+
+typedef void (*mosaic_completion_fn)(void* user_data, mosaic_status* status);
+
+/* Valid from the entry call until the library is unloaded. All functions are thread-safe. */
+typedef struct mosaic_host_api {
+    uint32_t struct_size;
+    uint32_t version; /* (major << 16) | minor */
+    void* host_context; /* pass back as the first argument of every function below */
+
+    /* Logging; `message` is copied. */
+    void (*log)(void* host_context, mosaic_log_level level, const char* device, const char* message);
+
+    /* --- For orchestrators (HETERO): other devices through the host. ---
+     * `device` is a registry device name ("CPU", "GPU.1"). `graph` may be a view the orchestrator
+     * implements itself (e.g. a subgraph); it must stay valid during the call and, for its
+     * constant data, for the lifetime of the returned compiled model. */
+    mosaic_status* (*query_device)(void* host_context, const char* device, mosaic_graph_view graph,
+                                   const char* properties_json, mosaic_query_sink sink);
+    mosaic_status* (*compile_on_device)(void* host_context, const char* device, mosaic_graph_view graph,
+                                        const char* properties_json, mosaic_host_compiled** out);
+    void (*release_compiled)(void* host_context, mosaic_host_compiled* compiled);
+    mosaic_status* (*compiled_property)(void* host_context, mosaic_host_compiled* compiled, const char* key,
+                                        mosaic_sink value_json);
+    mosaic_status* (*create_request)(void* host_context, mosaic_host_compiled* compiled,
+                                     mosaic_host_request** out);
+    void (*release_request)(void* host_context, mosaic_host_request* request);
+    /* Synchronous inference; inputs/outputs in the compiled graph's Parameter / Result order. */
+    mosaic_status* (*infer)(void* host_context, mosaic_host_request* request, const mosaic_tensor* inputs,
+                            size_t input_count, const mosaic_tensor* outputs, size_t output_count);
+    /* Asynchronous inference: returns at once; `done` runs exactly once on another thread. */
+    mosaic_status* (*start_async)(void* host_context, mosaic_host_request* request, const mosaic_tensor* inputs,
+                                  size_t input_count, const mosaic_tensor* outputs, size_t output_count,
+                                  mosaic_completion_fn done, void* user_data);
+    mosaic_status* (*request_profiling)(void* host_context, mosaic_host_request* request,
+                                        mosaic_profiling_sink sink);
+    /* Default properties of a device as the host resolves them (registry, device file, Core). */
+    mosaic_status* (*device_properties)(void* host_context, const char* device, mosaic_sink properties_json);
+
+    /* Allocates a status for the plugin to return to the host. */
+    mosaic_status* (*make_status)(void* host_context, mosaic_status_code code, const char* message);
+} mosaic_host_api;
+
+/* ------------------------------------------------------------------------------------------- */
+/* Plugin objects                                                                               */
+
+typedef struct mosaic_device mosaic_device;                 /* a device instance (one per registry entry) */
+typedef struct mosaic_compiled_model mosaic_compiled_model; /* a graph compiled for a device */
+typedef struct mosaic_infer_request mosaic_infer_request;   /* per-inference state */
+
+/* Per-op cost estimate (ABI 1.1), used by transfer-aware placement. */
+typedef struct mosaic_op_cost {
+    uint32_t struct_size;
+    double compute_us;          /* estimated time to run the node once */
+    double bytes_per_us;        /* sustained transfer rate in and out of this device */
+    void* reserved[2];
+} mosaic_op_cost;
+
+typedef struct mosaic_plugin_api {
+    uint32_t struct_size;
+    uint16_t abi_major;
+    uint16_t abi_minor;
+    const char* plugin_name;    /* static string */
+    const char* plugin_version; /* static string */
+
+    /* --- Devices. `name` is the registry device name ("CPU", "ACCEL"); `properties_json` is a JSON
+     * object of initial properties (registry defaults then the device file), owned by the host.
+     * One library may back several registry entries, and several hosts (Core objects) may use one
+     * library: create_device is called once per entry and host. `host` is the services of the Core
+     * that owns the device (orchestration goes through it); valid until release_device. --- */
+    mosaic_status* (*create_device)(const mosaic_host_api* host, const char* name, const char* properties_json,
+                                    mosaic_device** out);
+    void (*release_device)(mosaic_device* device);
+
+    /* Writes a JSON array of device ids (e.g. ["0","1"]) when the device has several physical
+     * instances; optional: NULL means one instance with no id. */
+    mosaic_status* (*device_ids)(mosaic_device* device, mosaic_sink ids_json);
+
+    /* Properties, as a JSON object. set_properties validates every key first and changes nothing
+     * on error (unknown key: MOSAIC_ERROR_NOT_FOUND; wrong type or value: INVALID_ARGUMENT).
+     * get_property writes the JSON value; the key SUPPORTED_PROPERTIES lists the keys. */
+    mosaic_status* (*set_properties)(mosaic_device* device, const char* properties_json);
+    mosaic_status* (*get_property)(mosaic_device* device, const char* key, mosaic_sink value_json);
+
+    /* --- Query and compile --- */
+    mosaic_status* (*query)(mosaic_device* device, mosaic_graph_view graph, const char* properties_json,
+                            mosaic_query_sink sink);
+    /* properties_json: compile-time properties layered over the device's (may be "{}"). */
+    mosaic_status* (*compile)(mosaic_device* device, mosaic_graph_view graph, const char* properties_json,
+                              mosaic_compiled_model** out);
+    void (*release_compiled_model)(mosaic_compiled_model* model);
+    mosaic_status* (*compiled_property)(mosaic_compiled_model* model, const char* key, mosaic_sink value_json);
+
+    /* Optional (NULL: export not supported). Writes an opaque blob that import_model accepts. */
+    mosaic_status* (*export_model)(mosaic_compiled_model* model, mosaic_sink blob);
+    /* Optional (NULL: import not supported). The blob is valid during the call only. */
+    mosaic_status* (*import_model)(mosaic_device* device, const void* blob, size_t size,
+                                   const char* properties_json, mosaic_compiled_model** out);
+
+    /* --- Inference --- */
+    mosaic_status* (*create_request)(mosaic_compiled_model* model, mosaic_infer_request** out);
+    /* Called only when no inference runs on the request; a `done` callback may still be returning
+     * on the plugin's thread, so the plugin waits for that thread before freeing. */
+    void (*release_request)(mosaic_infer_request* request);
+    /* Runs synchronously. inputs/outputs are in Parameter / Result order and have exactly the
+     * compiled types and shapes (the host checks); outputs are written in place. */
+    mosaic_status* (*infer)(mosaic_infer_request* request, const mosaic_tensor* inputs, size_t input_count,
+                            const mosaic_tensor* outputs, size_t output_count);
+    /* Optional (NULL: the host runs infer() on a thread of its own). Returns at once; calls
+     * done(user_data, status) exactly once from any thread when finished, passing ownership of
+     * a non-NULL status. The tensors must stay valid until then. A request runs one inference
+     * at a time: the host starts it again only once `done` has been called (possibly from within
+     * `done`, e.g. a benchmark loop restarting the request). */
+    mosaic_status* (*start_async)(mosaic_infer_request* request, const mosaic_tensor* inputs, size_t input_count,
+                                  const mosaic_tensor* outputs, size_t output_count, mosaic_completion_fn done,
+                                  void* user_data);
+    /* Records of the last inference (empty when profiling is off). */
+    mosaic_status* (*profiling)(mosaic_infer_request* request, mosaic_profiling_sink sink);
+
+    /* --- ABI 1.1 --- */
+    /* Optional (NULL, or absent in a 1.0 table: the host estimates from op sizes, see the README).
+     * Estimates the cost of running `node` of `graph` on the device. */
+    mosaic_status* (*estimate_cost)(mosaic_device* device, mosaic_graph_view graph, size_t node,
+                                    mosaic_op_cost* out);
+} mosaic_plugin_api;
+
+/* Size of the table as ABI 1.0 defined it: a 1.0 plugin fills exactly this much. */
+#define MOSAIC_PLUGIN_API_SIZE_1_0 offsetof(mosaic_plugin_api, estimate_cost)
+
+/* The entry point. Called once after loading. `host` (process-wide services: log, make_status; its
+ * orchestration members fail) stays valid until the library is unloaded.
+ * On success sets *api to a table that stays valid as long as the library is loaded. The plugin
+ * may refuse a host whose major it does not support by returning a status (allocated with
+ * host->make_status). Not called concurrently. */
+typedef mosaic_status* (*mosaic_plugin_entry_fn)(const mosaic_host_api* host, const mosaic_plugin_api** api);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MOSAIC_PLUGIN_ABI_H */

@@ -1,0 +1,122 @@
+// Reference kernels of MaxPool-1, MaxPool-8 and AvgPool-1 over data [N, C, spatial...].
+#include "nn_kernels.hpp"
+
+#include <limits>
+
+namespace mosaic::reference::nn {
+
+namespace {
+
+// The sliding window of a pooling op, from its attributes and the data and output shapes.
+struct Pooling {
+    int64_t channels = 0;  // N * C
+    Window window;
+    std::vector<int64_t> offsets;  // window_offsets(window)
+    bool padded = false;           // whether any pad is non-zero
+};
+
+Pooling pooling(const KernelArgs& args, bool with_dilations) {
+    const Shape& data = args.inputs.at(0).shape;
+    const Shape& out = args.outputs.at(0).shape;
+    if (data.size() < 3 || out.size() != data.size())
+        throw std::runtime_error(std::string(args.op_type) + ": inconsistent data " + to_string(data) +
+                                 " and output " + to_string(out) + " shapes");
+    const size_t n = data.size() - 2;
+    Pooling p;
+    p.channels = data[0] * data[1];
+    Window& w = p.window;
+    w.in.assign(data.begin() + 2, data.end());
+    w.out.assign(out.begin() + 2, out.end());
+    w.kernel = args.attrs.get_ints("kernel");
+    if (w.kernel.size() != n) throw std::runtime_error(std::string(args.op_type) + ": kernel rank mismatch");
+    w.strides = list_attr(args, "strides", n, 1);
+    w.dilations = with_dilations ? list_attr(args, "dilations", n, 1) : std::vector<int64_t>(n, 1);
+    const Padding pads = forward_padding(args, w.in, w.kernel, w.strides, w.dilations);
+    w.pads_begin = pads.begin;
+    for (size_t i = 0; i < n; ++i) p.padded |= pads.begin[i] != 0 || pads.end[i] != 0;
+    p.offsets = window_offsets(w, false);
+    return p;
+}
+
+// The first largest element of each window; taps in the padding are skipped. The optional index
+// output holds the element's flat position in the data tensor, counted from axis `axis` on.
+template <typename T>
+void max_pool(const KernelArgs& args, const Pooling& p, const TensorView* indices, int64_t axis) {
+    const T* x = args.inputs[0].as<T>();
+    T* y = args.outputs[0].as<T>();
+    const int64_t in_size = shape_size(p.window.in), out_size = shape_size(p.window.out);
+    const int64_t k_size = shape_size(p.window.kernel);
+    const Shape& data = args.inputs[0].shape;
+    const int64_t index_range = shape_size(Shape(data.begin() + axis, data.end()));
+
+    for (int64_t ch = 0; ch < p.channels; ++ch)
+        for (int64_t o = 0; o < out_size; ++o) {
+            T best = std::numeric_limits<T>::lowest();
+            int64_t best_offset = 0;
+            bool found = false;
+            for (int64_t k = 0; k < k_size; ++k) {
+                const int64_t offset = p.offsets[static_cast<size_t>(o * k_size + k)];
+                if (offset >= 0 && (!found || x[ch * in_size + offset] > best)) {
+                    best = x[ch * in_size + offset];
+                    best_offset = offset;
+                    found = true;
+                }
+            }
+            y[ch * out_size + o] = best;
+            if (indices) write_index(*indices, ch * out_size + o, (ch * in_size + best_offset) % index_range);
+        }
+}
+
+// Window sums divided by the number of data elements in the window, or by the whole kernel size
+// when padding is included (exclude-pad=false) and there is padding: OpenVINO's convention.
+template <typename T>
+void avg_pool(const KernelArgs& args, const Pooling& p, bool exclude_pad) {
+    const T* x = args.inputs[0].as<T>();
+    T* y = args.outputs[0].as<T>();
+    const int64_t in_size = shape_size(p.window.in), out_size = shape_size(p.window.out);
+    const int64_t k_size = shape_size(p.window.kernel);
+    const bool count_padding = !exclude_pad && p.padded;
+
+    for (int64_t ch = 0; ch < p.channels; ++ch)
+        for (int64_t o = 0; o < out_size; ++o) {
+            double sum = 0;
+            int64_t count = 0;
+            for (int64_t k = 0; k < k_size; ++k) {
+                const int64_t offset = p.offsets[static_cast<size_t>(o * k_size + k)];
+                if (offset >= 0) sum += static_cast<double>(x[ch * in_size + offset]);
+                if (offset >= 0 || count_padding) ++count;
+            }
+            y[ch * out_size + o] = count ? static_cast<T>(sum / static_cast<double>(count)) : T{0};
+        }
+}
+
+void max_pool_1(const KernelArgs& args) {
+    const Pooling p = pooling(args, false);
+    dispatch_numeric(args, args.inputs[0].type, [&](auto tag) { max_pool<decltype(tag)>(args, p, nullptr, 0); });
+}
+
+void max_pool_8(const KernelArgs& args) {
+    const Pooling p = pooling(args, true);
+    const auto rank = static_cast<int64_t>(args.inputs[0].shape.size());
+    int64_t axis = args.attrs.get_int("axis", 0);
+    if (axis < -rank || axis >= rank) throw std::runtime_error("MaxPool: axis out of range");
+    if (axis < 0) axis += rank;
+    const TensorView* indices = args.outputs.size() > 1 ? &args.outputs[1] : nullptr;
+    dispatch_numeric(args, args.inputs[0].type, [&](auto tag) { max_pool<decltype(tag)>(args, p, indices, axis); });
+}
+
+void avg_pool_1(const KernelArgs& args) {
+    const Pooling p = pooling(args, false);
+    const bool exclude_pad = args.attrs.get_bool("exclude-pad");
+    dispatch_floating(args, args.inputs[0].type, [&](auto tag) { avg_pool<decltype(tag)>(args, p, exclude_pad); });
+}
+
+}  // namespace
+
+void register_pooling_kernels(KernelRegistry& r) {
+    r.add("MaxPool", {"opset1"}, max_pool_1);
+    r.add("MaxPool", {"opset8"}, max_pool_8);
+    r.add("AvgPool", {"opset1"}, avg_pool_1);
+}
+
+}  // namespace mosaic::reference::nn

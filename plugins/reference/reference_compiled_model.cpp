@@ -1,0 +1,120 @@
+#include "reference_compiled_model.hpp"
+
+#include <mosaic/reference/kernels.hpp>
+
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <map>
+
+namespace mosaic::reference_plugin {
+
+namespace {
+
+uint64_t thread_cpu_us() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<uint64_t>(ts.tv_sec) * 1000000u + static_cast<uint64_t>(ts.tv_nsec) / 1000u;
+}
+
+Plan make_plan(const sdk::GraphView& g) {
+    Plan plan;
+    std::map<std::pair<size_t, size_t>, size_t> slot_of;  // (node, output) -> slot
+    size_t next_input = 0;
+    for (size_t n = 0; n < g.node_count(); ++n) {
+        const std::string type = g.type(n);
+        if (type == "Result") {
+            auto src = g.input(n, 0);
+            plan.result_slots.push_back(slot_of.at({src.node, src.port}));
+            continue;
+        }
+        std::vector<size_t> outputs;
+        for (size_t o = 0; o < g.output_count(n); ++o) {
+            Slot s;
+            s.type = g.output_type(n, o);
+            s.shape = g.output_shape(n, o);
+            if (type == "Constant") {
+                size_t bytes = 0;
+                s.kind = Slot::Kind::constant;
+                s.constant = g.constant_data(n, &bytes);
+            } else if (type == "Parameter") {
+                s.kind = Slot::Kind::input;
+                s.input_index = next_input++;
+            }
+            slot_of[{n, o}] = plan.slots.size();
+            outputs.push_back(plan.slots.size());
+            plan.slots.push_back(std::move(s));
+        }
+        if (type == "Constant" || type == "Parameter") continue;
+        Step step{g.node_name(n), type, g.version(n), g.attributes(n), {}, std::move(outputs)};
+        for (size_t i = 0; i < g.input_count(n); ++i) {
+            auto src = g.input(n, i);
+            step.inputs.push_back(slot_of.at({src.node, src.port}));
+        }
+        plan.steps.push_back(std::move(step));
+    }
+    return plan;
+}
+
+}  // namespace
+
+ReferenceCompiledModel::ReferenceCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config,
+                                               std::string device)
+    : plan_(make_plan(graph)), config_(config), device_(std::move(device)), model_name_(graph.name()) {
+    plan_.profiling = config_.value("PERF_COUNT", false);
+}
+
+std::unique_ptr<sdk::InferRequest> ReferenceCompiledModel::create_request() {
+    return std::make_unique<ReferenceInferRequest>(plan_);
+}
+
+nlohmann::json ReferenceCompiledModel::property(const std::string& key) const {
+    if (key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS") return 1;
+    if (key == "EXECUTION_DEVICES") return nlohmann::json::array({device_});
+    if (key == "NETWORK_NAME") return model_name_;
+    if (config_.contains(key)) return config_.at(key);
+    return sdk::CompiledModel::property(key);
+}
+
+ReferenceInferRequest::ReferenceInferRequest(const Plan& plan) : plan_(plan), buffers_(plan.slots.size()) {
+    for (size_t i = 0; i < plan.slots.size(); ++i)
+        if (plan.slots[i].kind == Slot::Kind::intermediate) buffers_[i].resize(plan.slots[i].byte_size());
+}
+
+void ReferenceInferRequest::infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) {
+    auto data_of = [&](size_t slot) -> void* {
+        const Slot& s = plan_.slots[slot];
+        switch (s.kind) {
+            case Slot::Kind::constant: return const_cast<void*>(s.constant);
+            case Slot::Kind::input: return const_cast<void*>(inputs.at(s.input_index).data);
+            case Slot::Kind::intermediate: return buffers_[slot].data();
+        }
+        return nullptr;
+    };
+    records_.clear();
+    for (const Step& step : plan_.steps) {
+        reference::KernelArgs args{step.type, step.version, step.attrs, {}, {}};
+        for (size_t s : step.inputs) args.inputs.push_back({plan_.slots[s].type, plan_.slots[s].shape, data_of(s)});
+        for (size_t s : step.outputs) args.outputs.push_back({plan_.slots[s].type, plan_.slots[s].shape, data_of(s)});
+        const auto wall0 = std::chrono::steady_clock::now();
+        const uint64_t cpu0 = plan_.profiling ? thread_cpu_us() : 0;
+        try {
+            reference::run_reference_kernel(args);
+        } catch (const std::exception& e) {
+            throw sdk::Error(MOSAIC_ERROR_GENERAL, "node '" + step.name + "' (" + step.type + "-" + step.version +
+                                                       "): " + e.what());
+        }
+        if (plan_.profiling) {
+            const auto wall = std::chrono::steady_clock::now() - wall0;
+            records_.push_back({step.name, step.type, "ref", MOSAIC_PROFILING_EXECUTED,
+                                static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(wall).count()),
+                                thread_cpu_us() - cpu0});
+        }
+    }
+    for (size_t i = 0; i < plan_.result_slots.size(); ++i) {
+        const size_t slot = plan_.result_slots[i];
+        std::memcpy(outputs.at(i).data, data_of(slot), plan_.slots[slot].byte_size());
+    }
+}
+
+}  // namespace mosaic::reference_plugin

@@ -1,0 +1,61 @@
+// A graph compiled for the REFERENCE device: a list of kernel calls over numbered buffers.
+// Constants are used in place (the host keeps them alive for the compiled model's lifetime).
+#pragma once
+
+#include <mosaic/sdk/plugin.hpp>
+
+#include <string>
+#include <vector>
+
+namespace mosaic::reference_plugin {
+
+struct Slot {
+    enum class Kind { constant, input, intermediate };
+    Kind kind = Kind::intermediate;
+    ElementType type = ElementType::undefined;
+    Shape shape;
+    const void* constant = nullptr;  // Kind::constant
+    size_t input_index = 0;          // Kind::input
+    size_t byte_size() const { return static_cast<size_t>(shape_size(shape)) * element_size(type); }
+};
+
+struct Step {
+    std::string name, type, version;
+    Attributes attrs;
+    std::vector<size_t> inputs, outputs;  // slot indices
+};
+
+struct Plan {
+    std::vector<Slot> slots;
+    std::vector<Step> steps;
+    std::vector<size_t> result_slots;  // per model output
+    bool profiling = false;
+};
+
+class ReferenceCompiledModel : public sdk::CompiledModel {
+public:
+    ReferenceCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device);
+
+    std::unique_ptr<sdk::InferRequest> create_request() override;
+    nlohmann::json property(const std::string& key) const override;
+
+private:
+    Plan plan_;
+    nlohmann::json config_;
+    std::string device_, model_name_;
+};
+
+class ReferenceInferRequest : public sdk::InferRequest {
+public:
+    explicit ReferenceInferRequest(const Plan& plan);
+
+    void infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) override;
+    std::vector<sdk::ProfilingRecord> profiling() const override { return records_; }
+
+private:
+    const Plan& plan_;
+    std::vector<std::vector<uint8_t>> buffers_;  // per intermediate slot, allocated once
+    std::vector<sdk::ProfilingRecord> records_;
+};
+
+}  // namespace mosaic::reference_plugin

@@ -1,0 +1,76 @@
+#include "reference_device.hpp"
+
+#include "reference_compiled_model.hpp"
+
+#include <mosaic/reference/kernels.hpp>
+
+#include <sstream>
+
+namespace mosaic::reference_plugin {
+
+namespace {
+
+namespace sp = sdk::standard_properties;
+
+std::set<std::string> parse_op_list(const std::string& text) {
+    std::set<std::string> ops;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+        if (item.find_first_not_of(' ') != std::string::npos)
+            ops.insert(item.substr(item.find_first_not_of(' '), item.find_last_not_of(' ') - item.find_first_not_of(' ') + 1));
+    return ops;
+}
+
+bool is_graph_boundary(const std::string& type) { return type == "Parameter" || type == "Constant" || type == "Result"; }
+
+}  // namespace
+
+ReferenceDevice::ReferenceDevice(const std::string& name)
+    : Device(name, {sp::full_device_name("Mosaic reference device (plain C++ kernels, the numerical oracle)"),
+                    sp::perf_count(),
+                    sp::performance_hint(),
+                    sp::num_streams(1),
+                    sp::inference_num_threads(1),
+                    sp::inference_precision_hint({"f32"}),
+                    sp::optimal_number_of_infer_requests(1),
+                    {"SUPPORTED_OPS", sdk::PropertyKind::string, "", {}, false, 0,
+                     "comma-separated op types this device accepts; empty: every op with a reference kernel"}}) {}
+
+std::string ReferenceDevice::unsupported_reason(const sdk::GraphView& graph, size_t node,
+                                                const std::set<std::string>& allowed, const std::string& device) {
+    const std::string type = graph.type(node), version = graph.version(node);
+    if (is_graph_boundary(type)) return "";
+    if (!allowed.empty() && !allowed.count(type)) return "op " + type + " is not in SUPPORTED_OPS of device " + device;
+    if (!reference::find_kernel(type, version)) return "no reference kernel for " + type + "-" + version;
+    return "";
+}
+
+std::vector<sdk::Device::Support> ReferenceDevice::query(const sdk::GraphView& graph, const nlohmann::json& config) {
+    const std::set<std::string> allowed = parse_op_list(config.at("SUPPORTED_OPS").get<std::string>());
+    std::vector<Support> result(graph.node_count());
+    for (size_t n = 0; n < result.size(); ++n) {
+        result[n].reason = unsupported_reason(graph, n, allowed, name());
+        result[n].supported = result[n].reason.empty();
+    }
+    return result;
+}
+
+std::unique_ptr<sdk::CompiledModel> ReferenceDevice::compile(const sdk::GraphView& graph, const nlohmann::json& config) {
+    const std::set<std::string> allowed = parse_op_list(config.at("SUPPORTED_OPS").get<std::string>());
+    std::string problems;
+    for (size_t n = 0; n < graph.node_count(); ++n) {
+        std::string reason = unsupported_reason(graph, n, allowed, name());
+        if (!reason.empty()) problems += "\n  '" + graph.node_name(n) + "': " + reason;
+    }
+    if (!problems.empty())
+        throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "device " + name() + " cannot run these ops of model '" +
+                                                         graph.name() + "':" + problems +
+                                                         "\nrun them on another device (e.g. HETERO:" + name() +
+                                                         ",REFERENCE)");
+    return std::make_unique<ReferenceCompiledModel>(graph, config, name());
+}
+
+}  // namespace mosaic::reference_plugin
+
+MOSAIC_DEFINE_PLUGIN(mosaic::reference_plugin::ReferenceDevice, "mosaic_reference", "0.1.0")

@@ -1,0 +1,26 @@
+// The REFERENCE device: every op of the op set through the plain reference kernels. The numerical
+// oracle for every other device. SUPPORTED_OPS narrows what it reports, so a registry can declare
+// emulated accelerators with limited op support (ACCEL) from this same library.
+#pragma once
+
+#include <mosaic/sdk/plugin.hpp>
+
+#include <set>
+#include <string>
+
+namespace mosaic::reference_plugin {
+
+class ReferenceDevice : public sdk::Device {
+public:
+    explicit ReferenceDevice(const std::string& name);
+
+    std::vector<Support> query(const sdk::GraphView& graph, const nlohmann::json& config) override;
+    std::unique_ptr<sdk::CompiledModel> compile(const sdk::GraphView& graph, const nlohmann::json& config) override;
+
+private:
+    // Why `node` cannot run here, or empty when it can.
+    static std::string unsupported_reason(const sdk::GraphView& graph, size_t node, const std::set<std::string>& allowed,
+                                          const std::string& device);
+};
+
+}  // namespace mosaic::reference_plugin

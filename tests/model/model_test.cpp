@@ -1,0 +1,183 @@
+// The Model: building, validation errors naming the op, shape inference with folded shape
+// subgraphs, reshape, clone.
+#include <mosaic/mosaic.hpp>
+
+#include <gtest/gtest.h>
+
+namespace mosaic::test {
+namespace {
+
+template <typename Fn>
+std::string model_error(Fn&& fn) {
+    try {
+        fn();
+    } catch (const ModelError& e) {
+        return e.what();
+    }
+    return "(no ModelError)";
+}
+
+TEST(Model, BuilderInfersShapesAsOpsAreAdded) {
+    ModelBuilder b("m");
+    Output x = b.parameter("x", ElementType::f32, {2, 3});
+    Output y = b.parameter("y", ElementType::f32, {3});
+    Output sum = b.op("Add", {x, y});
+    EXPECT_EQ(sum.shape(), (Shape{2, 3}));
+    EXPECT_EQ(sum.type(), ElementType::f32);
+    Output cmp = b.op("Less", {x, y});
+    EXPECT_EQ(cmp.type(), ElementType::boolean);
+}
+
+TEST(Model, IncompatibleShapesNameTheOp) {
+    ModelBuilder b("m");
+    Output x = b.parameter("x", ElementType::f32, {2, 3});
+    Output y = b.parameter("y", ElementType::f32, {4});
+    std::string msg = model_error([&] { b.op("Add", {x, y}, {}, "bad_add"); });
+    EXPECT_NE(msg.find("'bad_add'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("Add-opset1"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("[2,3]"), std::string::npos) << msg;
+    // The builder stays usable and the rejected node is gone.
+    EXPECT_EQ(b.model().find_node("bad_add"), nullptr);
+    b.result(b.op("Relu", {x}), "out");
+    EXPECT_NO_THROW(b.build());
+}
+
+TEST(Model, TypeMismatchNamesTheOp) {
+    ModelBuilder b("m");
+    Output x = b.parameter("x", ElementType::f32, {2});
+    Output y = b.parameter("y", ElementType::i32, {2});
+    std::string msg = model_error([&] { b.op("Add", {x, y}, {}, "mixed"); });
+    EXPECT_NE(msg.find("'mixed'"), std::string::npos) << msg;
+}
+
+TEST(Model, UnknownOpAndUnknownVersionAreDistinguished) {
+    auto m = std::make_shared<Model>("m");
+    Node* p = m->add_parameter("x", ElementType::f32, {2});
+    Node* a = m->add_node("Frobnicate", "opset1", {p->output(0)}, {}, "frob");
+    m->add_result(a->output(0));
+    std::string msg = model_error([&] { m->validate(); });
+    EXPECT_NE(msg.find("unknown op type 'Frobnicate'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'frob'"), std::string::npos) << msg;
+
+    auto m2 = std::make_shared<Model>("m2");
+    Node* p2 = m2->add_parameter("x", ElementType::f32, {2});
+    Node* r = m2->add_node("Relu", "opset99", {p2->output(0)}, {}, "relu");
+    m2->add_result(r->output(0));
+    msg = model_error([&] { m2->validate(); });
+    EXPECT_NE(msg.find("no version 'opset99'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("opset1"), std::string::npos) << msg;
+}
+
+TEST(Model, CycleIsReportedWithTheNodesOnIt) {
+    auto m = std::make_shared<Model>("cyclic");
+    Node* p = m->add_parameter("x", ElementType::f32, {2});
+    Node* a = m->add_node("Add", "opset1", {p->output(0), p->output(0)}, {}, "a");
+    Node* b = m->add_node("Relu", "opset1", {a->output(0)}, {}, "b");
+    a->set_input(1, b->output(0));
+    m->add_result(b->output(0));
+    std::string msg = model_error([&] { m->validate(); });
+    EXPECT_NE(msg.find("cycle"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'a'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'b'"), std::string::npos) << msg;
+}
+
+TEST(Model, DanglingInputIsReported) {
+    auto m = std::make_shared<Model>("m");
+    Node* r = m->add_node("Relu", "opset1", {Output{}}, {}, "lonely");
+    m->add_result(r->output(0));
+    std::string msg = model_error([&] { m->validate(); });
+    EXPECT_NE(msg.find("'lonely'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("connected to nothing"), std::string::npos) << msg;
+}
+
+TEST(Model, EdgeToAMissingOutputPortIsReported) {
+    auto m = std::make_shared<Model>("m");
+    Node* p = m->add_parameter("x", ElementType::f32, {2});
+    Node* r = m->add_node("Relu", "opset1", {Output{p, 3}}, {}, "relu");
+    m->add_result(r->output(0));
+    std::string msg = model_error([&] { m->validate(); });
+    EXPECT_NE(msg.find("output 3"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'relu'"), std::string::npos) << msg;
+}
+
+TEST(Model, WrongInputCountIsReported) {
+    ModelBuilder b("m");
+    Output x = b.parameter("x", ElementType::f32, {2});
+    std::string msg = model_error([&] { b.op("Add", {x}, {}, "half_add"); });
+    EXPECT_NE(msg.find("has 1 inputs, expected 2"), std::string::npos) << msg;
+}
+
+TEST(Model, ConstantWhoseBytesContradictItsShapeIsReported) {
+    ModelBuilder b("m");
+    std::string msg = model_error([&] {
+        b.constant(ElementType::f32, {2, 2}, Buffer::from_vector(std::vector<float>{1, 2, 3}), "short");
+    });
+    EXPECT_NE(msg.find("'short'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("12 bytes"), std::string::npos) << msg;
+}
+
+TEST(Model, ModelWithoutResultIsReported) {
+    auto m = std::make_shared<Model>("m");
+    m->add_parameter("x", ElementType::f32, {2});
+    EXPECT_NE(model_error([&] { m->validate(); }).find("no Result"), std::string::npos);
+}
+
+TEST(Model, DuplicateFriendlyNamesAreReported) {
+    auto m = std::make_shared<Model>("m");
+    Node* p = m->add_parameter("x", ElementType::f32, {2});
+    Node* r = m->add_node("Relu", "opset1", {p->output(0)}, {}, "x");
+    m->add_result(r->output(0));
+    EXPECT_NE(model_error([&] { m->validate(); }).find("two nodes are named 'x'"), std::string::npos);
+}
+
+TEST(Model, ShapeSubgraphsAreFoldedForValueDependentInputs) {
+    // Reshape(x, Concat(Gather(ShapeOf(x), [0]), [-1])): flatten all but the batch dim.
+    ModelBuilder b("m");
+    Output x = b.parameter("x", ElementType::f32, {2, 3, 4});
+    Output shape = b.op("ShapeOf", {x});
+    Output batch = b.op("Gather", {shape, b.constant<int64_t>({1}, {0}), b.constant<int64_t>({}, {0})});
+    Output target = b.op("Concat", {batch, b.constant<int64_t>({1}, {-1})}, {{"axis", "0"}});
+    Output flat = b.op("Reshape", {x, target}, {{"special_zero", "false"}});
+    EXPECT_EQ(flat.shape(), (Shape{2, 12}));
+}
+
+TEST(Model, ReshapeReinfersEveryShape) {
+    ModelBuilder b("m");
+    Output x = b.parameter("x", ElementType::f32, {1, 4});
+    b.result(b.op("Relu", {x}, {}, "relu"), "y");
+    auto m = b.build();
+    m->reshape({{"x", {3, 4}}});
+    EXPECT_EQ(m->find_node("relu")->output_shape(0), (Shape{3, 4}));
+    EXPECT_NE(model_error([&] { m->reshape({{"nope", {1}}}); }).find("no input named 'nope'"), std::string::npos);
+}
+
+TEST(Model, CloneIsDeepButSharesWeights) {
+    ModelBuilder b("m");
+    Output x = b.parameter("x", ElementType::f32, {2});
+    Output c = b.constant<float>({2}, {1, 2}, "c");
+    b.result(b.op("Add", {x, c}, {}, "add"), "y");
+    auto m = b.build();
+    m->find_node("add")->rt_info()["affinity"] = "ACCEL";
+    auto copy = m->clone();
+    EXPECT_EQ(copy->nodes().size(), m->nodes().size());
+    EXPECT_EQ(copy->find_node("add")->rt_info().at("affinity"), "ACCEL");
+    EXPECT_EQ(copy->find_node("add")->input(0).node, copy->find_node("x"));
+    EXPECT_EQ(copy->find_node("c")->constant_data(), m->find_node("c")->constant_data());
+    copy->find_node("add")->set_name("renamed");
+    EXPECT_NE(m->find_node("add"), nullptr);
+}
+
+TEST(Model, TopologicalOrderIsStable) {
+    ModelBuilder b("m");
+    Output x = b.parameter("x", ElementType::f32, {2});
+    Output y = b.parameter("y", ElementType::f32, {2});
+    b.result(b.op("Relu", {y}, {}, "ry"), "out_y");
+    b.result(b.op("Relu", {x}, {}, "rx"), "out_x");
+    auto m = b.build();
+    std::vector<std::string> names;
+    for (Node* n : m->topological_order()) names.push_back(n->name());
+    EXPECT_EQ(names, (std::vector<std::string>{"x", "y", "ry", "out_y", "rx", "out_x"}));
+}
+
+}  // namespace
+}  // namespace mosaic::test

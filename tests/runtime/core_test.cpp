@@ -1,0 +1,154 @@
+// Core: devices, properties and their errors, queries, emulated accelerators.
+#include "common/test_models.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace mosaic::test {
+namespace {
+
+::testing::AssertionResult contains(const std::string& text, const std::string& part) {
+    if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
+}
+
+template <typename Fn>
+std::string error_of(Fn&& fn) {
+    try {
+        fn();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+TEST(Core, ListsTheRegisteredDevices) {
+    Core core;
+    std::vector<std::string> devices = core.get_available_devices();
+    EXPECT_NE(std::find(devices.begin(), devices.end(), "REFERENCE"), devices.end());
+    EXPECT_NE(std::find(devices.begin(), devices.end(), "ACCEL"), devices.end());
+    EXPECT_TRUE(core.problems().empty());
+}
+
+TEST(Core, FullDeviceNameComesFromThePluginOrTheRegistry) {
+    Core core;
+    EXPECT_TRUE(contains(core.get_property("REFERENCE", "FULL_DEVICE_NAME").get<std::string>(), "reference"));
+    EXPECT_TRUE(contains(core.get_property("ACCEL", "FULL_DEVICE_NAME").get<std::string>(), "Emulated accelerator"));
+}
+
+TEST(Core, SupportedPropertiesListsKeysAndMutability) {
+    Core core;
+    nlohmann::json list = core.get_property("REFERENCE", "SUPPORTED_PROPERTIES");
+    bool perf = false, name_read_only = false;
+    for (const auto& p : list) {
+        if (p["name"] == "PERF_COUNT") perf = p["mutable"].get<bool>();
+        if (p["name"] == "FULL_DEVICE_NAME") name_read_only = !p["mutable"].get<bool>();
+    }
+    EXPECT_TRUE(perf);
+    EXPECT_TRUE(name_read_only);
+}
+
+TEST(Core, SetPropertyRoundTripsAndAcceptsOpenVinoSpellings) {
+    Core core;
+    core.set_property("REFERENCE", {{"PERF_COUNT", "YES"}});
+    EXPECT_EQ(core.get_property("REFERENCE", "PERF_COUNT"), true);
+    core.set_property("REFERENCE", {properties::hint::performance_mode("throughput")});
+    EXPECT_EQ(core.get_property("REFERENCE", "PERFORMANCE_HINT"), "THROUGHPUT");
+    // Core-level PERF_COUNT applies to compilations on that device.
+    InferRequest r = core.compile_model(conv_relu_model(), "REFERENCE").create_infer_request();
+    r.infer();
+    EXPECT_EQ(r.get_profiling_info().size(), 3u);
+}
+
+TEST(Core, UnknownPropertyIsRejectedListingTheSupportedOnes) {
+    Core core;
+    std::string msg = error_of([&] { core.set_property("REFERENCE", {{"NO_SUCH_KEY", 1}}); });
+    EXPECT_TRUE(contains(msg, "NO_SUCH_KEY"));
+    EXPECT_TRUE(contains(msg, "has no property"));
+    EXPECT_TRUE(contains(msg, "PERF_COUNT"));
+    EXPECT_TRUE(contains(error_of([&] { core.get_property("REFERENCE", "NO_SUCH_KEY"); }), "has no property"));
+}
+
+TEST(Core, IllTypedPropertyIsRejectedAndNothingChanges) {
+    Core core;
+    std::string msg = error_of([&] { core.set_property("REFERENCE", {{"PERF_COUNT", true}, {"NUM_STREAMS", "many"}}); });
+    EXPECT_TRUE(contains(msg, "NUM_STREAMS"));
+    EXPECT_TRUE(contains(msg, "expects"));
+    EXPECT_EQ(core.get_property("REFERENCE", "PERF_COUNT"), false);  // all or nothing
+    EXPECT_TRUE(contains(error_of([&] { core.set_property("REFERENCE", {{"PERFORMANCE_HINT", "FAST"}}); }), "LATENCY"));
+    EXPECT_TRUE(contains(error_of([&] { core.set_property("REFERENCE", {{"FULL_DEVICE_NAME", "x"}}); }), "read-only"));
+}
+
+TEST(Core, CompileTimePropertiesAreValidatedToo) {
+    Core core;
+    std::string msg = error_of([&] { core.compile_model(conv_relu_model(), "REFERENCE", {{"PERF_COUNT", "maybe"}}); });
+    EXPECT_TRUE(contains(msg, "PERF_COUNT"));
+    EXPECT_TRUE(contains(msg, "YES or NO"));
+}
+
+TEST(Core, UnknownDeviceNamesTheRegisteredOnes) {
+    Core core;
+    std::string msg = error_of([&] { core.compile_model(conv_relu_model(), "TPU"); });
+    EXPECT_TRUE(contains(msg, "'TPU'"));
+    EXPECT_TRUE(contains(msg, "not registered"));
+    EXPECT_TRUE(contains(msg, "REFERENCE"));
+}
+
+TEST(Core, DeviceIdOnADeviceWithoutInstancesIsRejected) {
+    Core core;
+    EXPECT_TRUE(contains(error_of([&] { core.compile_model(conv_relu_model(), "REFERENCE.3"); }), "does not exist"));
+}
+
+TEST(Core, AccelQueryReportsUnsupportedOpsWithReasons) {
+    Core core;
+    ModelBuilder b("mixed");
+    Output x = b.parameter("x", ElementType::f32, {1, 4});
+    Output r = b.op("Relu", {x}, {}, "relu");
+    Output s = b.op("Softmax", {r}, {{"axis", "1"}}, "softmax");
+    b.result(s, "out");
+    auto model = b.build();
+    QueryResult q = core.query_model(model, "ACCEL");
+    EXPECT_EQ(q.affinity.at("relu"), "ACCEL");
+    ASSERT_EQ(q.unsupported.count("softmax"), 1u);
+    EXPECT_TRUE(contains(q.unsupported.at("softmax").at("ACCEL"), "SUPPORTED_OPS"));
+    QueryResult full = core.query_model(model, "REFERENCE");
+    EXPECT_TRUE(full.unsupported.empty());
+    EXPECT_EQ(full.affinity.at("softmax"), "REFERENCE");
+
+    std::string msg = error_of([&] { core.compile_model(model, "ACCEL"); });
+    EXPECT_TRUE(contains(msg, "'softmax'"));
+    EXPECT_TRUE(contains(msg, "cannot run"));
+}
+
+TEST(Core, AccelRunsWhatItSupports) {
+    Core core;
+    InferRequest r = core.compile_model(conv_relu_model(), "ACCEL").create_infer_request();
+    r.set_tensor("x", iota_tensor({1, 1, 4, 4}));
+    r.infer();
+    EXPECT_EQ(r.get_tensor("y").to_vector<float>(), conv_relu_expected());
+}
+
+TEST(Core, NullModelIsAnError) {
+    Core core;
+    EXPECT_THROW(core.compile_model(std::shared_ptr<const Model>(), "REFERENCE"), std::invalid_argument);
+}
+
+TEST(Core, DynamicShapesMustBeResolvedBeforeCompiling) {
+    Core core;
+    auto model = std::make_shared<Model>("dyn");
+    Node* p = model->add_parameter("x", ElementType::f32, {kDynamicDim, 4});
+    Node* relu = model->add_node("Relu", "opset1", {p->output(0)});
+    model->add_result(relu->output(0), "y");
+    model->validate();
+    std::string msg = error_of([&] { core.compile_model(model, "REFERENCE"); });
+    EXPECT_TRUE(contains(msg, "dynamic shape"));
+    EXPECT_TRUE(contains(msg, "reshape"));
+    model->reshape({{"x", {2, 4}}});
+    InferRequest r = core.compile_model(model, "REFERENCE").create_infer_request();
+    r.infer();
+    EXPECT_EQ(r.get_tensor("y").shape(), (Shape{2, 4}));
+}
+
+}  // namespace
+}  // namespace mosaic::test

@@ -1,0 +1,138 @@
+// Builds Mosaic's bundled default model, a small CNN classifier, and writes it as IR v11:
+//   make_default_model OUT.xml            (the weights go to OUT.bin)
+//
+//   data f32 [1,3,32,32]
+//   conv1: Convolution 16x3x3x3 pad 1 + bias Add + Relu       -> [1,16,32,32]
+//   pool1: MaxPool 2x2 stride 2                                -> [1,16,16,16]
+//   conv2: Convolution 32x16x3x3 pad 1 + bias Add + Relu      -> [1,32,16,16]
+//   dw3:   GroupConvolution 32x1x1x3x3 (depthwise) pad 1 + Relu
+//   gap:   AvgPool 16x16 (global average)                      -> [1,32,1,1]
+//   flatten: Reshape [0,-1]                                    -> [1,32]
+//   fc:    MatMul (transpose_b) 10x32 + bias Add               -> [1,10]
+//   prob:  Softmax axis 1                                      -> [1,10]
+//
+// Everything up to the global pool is Convolution / GroupConvolution / MaxPool / AvgPool / Relu /
+// Add, the ops ACCEL runs, so HETERO:ACCEL,REFERENCE splits the model into an ACCEL feature
+// extractor and a REFERENCE classifier head.
+//
+// The weights come from a fixed-seed generator (the model is the same on every build) with
+// He-uniform scaling, so activations keep a sane range through the ReLUs and the softmax is not
+// saturated.
+#include <mosaic/model.hpp>
+#include <mosaic/serialize.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using mosaic::Attributes;
+using mosaic::ElementType;
+using mosaic::ModelBuilder;
+using mosaic::Output;
+using mosaic::Shape;
+
+// SplitMix64: fully specified, so the weights do not depend on the standard library.
+class Generator {
+public:
+    explicit Generator(uint64_t seed) : state_(seed) {}
+    // Uniform in [-limit, limit).
+    float uniform(float limit) {
+        uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        const float unit = static_cast<float>(z >> 40) * (1.0f / 16777216.0f);
+        return (2.0f * unit - 1.0f) * limit;
+    }
+
+private:
+    uint64_t state_;
+};
+
+std::vector<float> random_values(Generator& gen, int64_t count, float limit) {
+    std::vector<float> v(static_cast<size_t>(count));
+    for (float& x : v) x = gen.uniform(limit);
+    return v;
+}
+
+// He-uniform: variance 2 / fan_in, which keeps the activation scale through a ReLU.
+float he_limit(int64_t fan_in) { return std::sqrt(6.0f / static_cast<float>(fan_in)); }
+
+Attributes conv_attrs() {
+    return {{"strides", "1,1"}, {"dilations", "1,1"}, {"pads_begin", "1,1"}, {"pads_end", "1,1"}, {"auto_pad", "explicit"}};
+}
+
+Attributes pool_attrs(int64_t k) {
+    const std::string kk = std::to_string(k) + "," + std::to_string(k);
+    return {{"strides", kk}, {"pads_begin", "0,0"}, {"pads_end", "0,0"}, {"kernel", kk},
+            {"rounding_type", "floor"}, {"auto_pad", "explicit"}};
+}
+
+// Convolution + per-channel bias Add + Relu.
+Output conv_block(ModelBuilder& b, Generator& gen, Output x, const std::string& name, int64_t in_c, int64_t out_c) {
+    const Shape w_shape{out_c, in_c, 3, 3};
+    auto w = b.constant<float>(w_shape, random_values(gen, mosaic::shape_size(w_shape), he_limit(in_c * 9)),
+                               name + "/weights");
+    auto bias = b.constant<float>({1, out_c, 1, 1}, random_values(gen, out_c, 0.05f), name + "/bias");
+    auto y = b.op("Convolution", {x, w}, conv_attrs(), name, "opset1");
+    y = b.op("Add", {y, bias}, {{"auto_broadcast", "numpy"}}, name + "/add_bias", "opset1");
+    return b.op("Relu", {y}, {}, name + "/relu", "opset1");
+}
+
+std::shared_ptr<mosaic::Model> build() {
+    ModelBuilder b("mosaic_cnn");
+    Generator gen(20240601);
+
+    auto data = b.parameter("data", ElementType::f32, {1, 3, 32, 32});
+    ModelBuilder::node(data)->set_output_names(0, {"data"});
+
+    auto x = conv_block(b, gen, data, "conv1", 3, 16);
+    x = b.op("MaxPool", {x}, pool_attrs(2), "pool1", "opset1");
+    x = conv_block(b, gen, x, "conv2", 16, 32);
+
+    const Shape dw_shape{32, 1, 1, 3, 3};
+    auto dw = b.constant<float>(dw_shape, random_values(gen, mosaic::shape_size(dw_shape), he_limit(9)), "dw3/weights");
+    x = b.op("GroupConvolution", {x, dw}, conv_attrs(), "dw3", "opset1");
+    x = b.op("Relu", {x}, {}, "dw3/relu", "opset1");
+
+    Attributes gap = pool_attrs(16);
+    gap.set("exclude-pad", true);
+    x = b.op("AvgPool", {x}, gap, "gap", "opset1");
+
+    auto flat_shape = b.constant<int64_t>({2}, {0, -1}, "flatten/shape");
+    x = b.op("Reshape", {x, flat_shape}, {{"special_zero", "true"}}, "flatten", "opset1");
+
+    auto fc_w = b.constant<float>({10, 32}, random_values(gen, 320, he_limit(32)), "fc/weights");
+    auto fc_b = b.constant<float>({1, 10}, random_values(gen, 10, 0.05f), "fc/bias");
+    x = b.op("MatMul", {x, fc_w}, {{"transpose_a", "false"}, {"transpose_b", "true"}}, "fc", "opset1");
+    x = b.op("Add", {x, fc_b}, {{"auto_broadcast", "numpy"}}, "fc/add_bias", "opset1");
+
+    auto prob = b.op("Softmax", {x}, {{"axis", "1"}}, "prob", "opset8");
+    ModelBuilder::node(prob)->set_output_names(0, {"prob"});
+    b.result(prob, "prob/result");
+    return b.build();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::cerr << "usage: " << argv[0] << " OUT.xml\n";
+        return 2;
+    }
+    try {
+        const std::filesystem::path out(argv[1]);
+        if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
+        mosaic::serialize(*build(), out.string());
+    } catch (const std::exception& e) {
+        std::cerr << "make_default_model: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

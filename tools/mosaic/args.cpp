@@ -1,0 +1,35 @@
+#include "args.hpp"
+
+namespace mosaic::cli {
+
+namespace {
+
+struct Alias {
+    const char* single_dash;
+    const char* replacement;
+};
+
+constexpr Alias kAliases[] = {
+    {"-pc", "--pc"},     {"-niter", "--niter"}, {"-nireq", "--nireq"},
+    {"-api", "--api"},   {"-hint", "--hint"},   {"-load_config", "--config"},
+};
+
+}  // namespace
+
+std::vector<std::string> normalize_args(int argc, const char* const* argv) {
+    std::vector<std::string> out;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        const size_t eq = arg.find('=');
+        const std::string name = arg.substr(0, eq);
+        for (const auto& a : kAliases)
+            if (name == a.single_dash) {
+                arg = a.replacement + (eq == std::string::npos ? std::string() : arg.substr(eq));
+                break;
+            }
+        out.push_back(std::move(arg));
+    }
+    return out;
+}
+
+}  // namespace mosaic::cli

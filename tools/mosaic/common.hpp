@@ -1,0 +1,35 @@
+// Helpers every command shares: reading the model and compiling it with errors that say what to do.
+#pragma once
+
+#include <mosaic/mosaic.hpp>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace mosaic::cli {
+
+// A mistake by the user (bad flag value, missing file...). main() prints it as
+// "mosaic: error: <message>" and exits with 1, like any other exception.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Checks that `path` exists and is a file before handing it to Core::read_model, and names the
+// file in any error the reader reports.
+std::shared_ptr<Model> load_model(Core& core, const std::string& path);
+
+// Core::compile_model, and when it fails because the device string names a device the registry
+// does not have (or cannot load), an error that says so and lists the devices there are.
+CompiledModel compile_model(Core& core, const std::shared_ptr<const Model>& model, const std::string& device,
+                            const AnyMap& properties);
+QueryResult query_model(Core& core, const std::shared_ptr<const Model>& model, const std::string& device);
+
+// A property value for people: strings without quotes, everything else as compact JSON.
+std::string format_property(const PropertyValue& value);
+
+// "mosaic: warning: ..." on stderr.
+void warn(const std::string& message);
+
+}  // namespace mosaic::cli

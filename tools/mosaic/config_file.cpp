@@ -1,0 +1,58 @@
+#include "config_file.hpp"
+
+#include "common.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace mosaic::cli {
+
+namespace {
+
+// The first device of a device string: "HETERO:ACCEL,REFERENCE" -> "HETERO".
+std::string primary_device(const std::string& device) { return device.substr(0, device.find(':')); }
+
+}  // namespace
+
+AnyMap parse_config(const std::string& text, const std::string& device, const std::string& source) {
+    PropertyValue root;
+    try {
+        root = PropertyValue::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw UsageError("config file '" + source + "' is not valid JSON: " + e.what());
+    }
+    if (!root.is_object())
+        throw UsageError("config file '" + source + "' must hold a JSON object of properties, such as "
+                         "{\"PERF_COUNT\": true} or {\"" + primary_device(device) + "\": {\"PERF_COUNT\": true}}");
+
+    AnyMap props;
+    PropertyValue per_device = PropertyValue::object();
+    for (const auto& [key, value] : root.items()) {
+        const bool device_section = value.is_object() && key != properties::device::properties.name;
+        if (!device_section) {
+            props[key] = value;
+        } else if (key == device || key == primary_device(device)) {
+            for (const auto& [k, v] : value.items()) props[k] = v;
+        } else {
+            per_device[key] = value;
+        }
+    }
+    if (!per_device.empty()) {
+        PropertyValue& merged = props[properties::device::properties.name];
+        if (merged.is_null()) merged = PropertyValue::object();
+        if (!merged.is_object())
+            throw UsageError("config file '" + source + "': DEVICE_PROPERTIES must be an object of device sections");
+        for (const auto& [k, v] : per_device.items()) merged[k].update(v);
+    }
+    return props;
+}
+
+AnyMap load_config(const std::string& path, const std::string& device) {
+    std::ifstream in(path);
+    if (!in) throw UsageError("cannot open config file '" + path + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_config(text.str(), device, path);
+}
+
+}  // namespace mosaic::cli

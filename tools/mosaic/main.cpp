@@ -1,0 +1,61 @@
+// mosaic: the command-line front end of the Mosaic runtime.
+//   mosaic devices | query | run | benchmark | convert   (mosaic <command> --help for each)
+// Every failure ends as one line "mosaic: error: <what went wrong>" on stderr and exit code 1.
+#include "args.hpp"
+#include "commands.hpp"
+
+#include <algorithm>
+#include <csignal>
+#include <iostream>
+
+#ifndef MOSAIC_VERSION
+#define MOSAIC_VERSION "unknown"
+#endif
+
+namespace {
+
+int report_error(const std::string& message) {
+    std::cout.flush();
+    std::cerr << "mosaic: error: " << message << std::endl;
+    return 1;
+}
+
+// "mosaic run --help" when a subcommand was named, else "mosaic --help".
+std::string help_hint(const CLI::App& app) {
+    const auto selected = app.get_subcommands();
+    return "see 'mosaic" + (selected.empty() ? std::string() : " " + selected.front()->get_name()) + " --help'";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // Writing to a closed pipe (mosaic ... | head) should end quietly, not by a signal.
+    std::signal(SIGPIPE, SIG_IGN);
+
+    CLI::App app{"Mosaic: run neural-network models on one or several devices", "mosaic"};
+    app.set_version_flag("--version", MOSAIC_VERSION);
+    app.require_subcommand(1);
+    app.fallthrough(false);
+    mosaic::cli::add_devices_command(app);
+    mosaic::cli::add_query_command(app);
+    mosaic::cli::add_run_command(app);
+    mosaic::cli::add_benchmark_command(app);
+    mosaic::cli::add_convert_command(app);
+
+    std::vector<std::string> args = mosaic::cli::normalize_args(argc, argv);
+    std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last-first
+    try {
+        app.parse(args);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
+        std::string what = e.what();
+        if (what.empty()) what = e.get_name();
+        return report_error(what + " (" + help_hint(app) + ")");
+    } catch (const std::exception& e) {
+        return report_error(e.what());
+    } catch (...) {
+        return report_error("unexpected failure (an exception that is not a std::exception)");
+    }
+    std::cout.flush();
+    return 0;
+}
