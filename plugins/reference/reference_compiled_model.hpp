@@ -35,12 +35,18 @@ struct Plan {
 class ReferenceCompiledModel : public sdk::CompiledModel {
 public:
     ReferenceCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device);
+    // From a blob written by export_model(); constants are copied into the model.
+    ReferenceCompiledModel(const void* blob, size_t size, const nlohmann::json& config, std::string device);
 
     std::unique_ptr<sdk::InferRequest> create_request() override;
     nlohmann::json property(const std::string& key) const override;
+    bool can_export() const override { return true; }
+    const Plan& plan() const { return plan_; }
+    std::string export_model() const override;
 
 private:
     Plan plan_;
+    std::vector<std::vector<uint8_t>> imported_constants_;  // owned only for imported models
     nlohmann::json config_;
     std::string device_, model_name_;
 };

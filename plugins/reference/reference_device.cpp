@@ -71,6 +71,17 @@ std::unique_ptr<sdk::CompiledModel> ReferenceDevice::compile(const sdk::GraphVie
     return std::make_unique<ReferenceCompiledModel>(graph, config, name());
 }
 
+std::unique_ptr<sdk::CompiledModel> ReferenceDevice::import_model(const void* blob, size_t size,
+                                                                 const nlohmann::json& config) {
+    auto model = std::make_unique<ReferenceCompiledModel>(blob, size, config, name());
+    const std::set<std::string> allowed = parse_op_list(config.at("SUPPORTED_OPS").get<std::string>());
+    for (const Step& step : model->plan().steps)
+        if (!allowed.empty() && !allowed.count(step.type))
+            throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "the imported model runs '" + step.name + "' (" + step.type +
+                                                             "), which is not in SUPPORTED_OPS of device " + name());
+    return model;
+}
+
 }  // namespace mosaic::reference_plugin
 
 MOSAIC_DEFINE_PLUGIN(mosaic::reference_plugin::ReferenceDevice, "mosaic_reference", "0.1.0")

@@ -190,8 +190,8 @@ TEST_F(IrErrors, TwoEdgesIntoOneInputPort) {
     const std::string xml =
         replaced(kAddConst, "<edge from-layer=\"1\" from-port=\"0\" to-layer=\"2\" to-port=\"1\"/>",
                  "<edge from-layer=\"1\" from-port=\"0\" to-layer=\"2\" to-port=\"0\"/>");
-    EXPECT_TRUE(fails(xml, {"both feed input port 0 of layer 'sum' (id 2, type Add",
-                            "an input port takes exactly one edge"},
+    EXPECT_TRUE(fails(xml, {"<edge> at line 26", "feeds input port 0 of layer 'sum' (id 2, type Add",
+                            "which the <edge> at line 25 already feeds", "an input port takes exactly one edge"},
                       &kFourFloats));
 }
 
@@ -205,7 +205,7 @@ TEST_F(IrErrors, Cycle) {
       <output><port id="1" precision="FP32"><dim>1</dim><dim>4</dim></port></output>
     </layer>
   </layers>)");
-    EXPECT_TRUE(fails(xml, {"the layers form a cycle", "'sum' (id 2)", "'loop' (id 4)",
+    EXPECT_TRUE(fails(xml, {"the layers form a cycle", "'sum' (id 2, Add) -> 'loop' (id 4, Relu) -> 'sum'",
                             "must be a directed acyclic graph"},
                       &kFourFloats));
 }
@@ -268,7 +268,7 @@ TEST_F(IrErrors, InferenceErrorNamesTheLayer) {
     std::string xml = replaced(kAddConst, "shape=\"4\" offset=\"0\" size=\"16\"", "shape=\"3\" offset=\"0\" size=\"12\"");
     xml = replaced(xml, "<output><port id=\"0\" precision=\"FP32\"><dim>4</dim>",
                    "<output><port id=\"0\" precision=\"FP32\"><dim>3</dim>");
-    EXPECT_TRUE(fails(xml, {"'sum'", "[layer 'sum' (id 2, type Add"}, &kFourFloats));
+    EXPECT_TRUE(fails(xml, {"node 'sum' (Add-opset1)", "[layer 'sum' (id 2, type Add, line 12)]", "re-export"}, &kFourFloats));
 }
 
 TEST_F(IrErrors, MissingOpAttribute) {

@@ -73,7 +73,11 @@ TEST(IrReader, ReadsV10ConvNet) {
     ASSERT_EQ(m->parameters().size(), 1u);
     ASSERT_EQ(m->results().size(), 1u);
     EXPECT_EQ(Model::input_name(*m->parameters()[0]), "input");
-    EXPECT_TRUE(m->rt_info().empty());
+    // Model Optimizer's <meta_data> becomes model rt_info.
+    const RuntimeInfo meta{{"MO_version", "2021.4.2-3976-0943ed67223-refs/pull/539/head"},
+                           {"cli_parameters/data_type", "FP32"},
+                           {"cli_parameters/input_model", "DIR/conv.onnx"}};
+    EXPECT_EQ(m->rt_info(), meta) << describe(m->rt_info());
 }
 
 TEST(IrReader, ReadsV11TensorNamesAndRuntimeInfo) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <thread>
 
 namespace mosaic::test {
@@ -147,6 +148,51 @@ TEST(Infer, ModelMayBeEditedAfterCompilation) {
     request.set_tensor("x", iota_tensor({1, 1, 4, 4}));
     request.infer();
     EXPECT_EQ(request.get_tensor("y").to_vector<float>(), conv_relu_expected());
+}
+
+}  // namespace
+}  // namespace mosaic::test
+
+namespace mosaic::test {
+namespace {
+
+TEST(ExportImport, ReferenceModelRoundTripsThroughABlob) {
+    Core core;
+    CompiledModel compiled = core.compile_model(conv_relu_model(), "REFERENCE");
+    std::stringstream blob;
+    compiled.export_model(blob);
+    CompiledModel imported = core.import_model(blob, "REFERENCE");
+    EXPECT_EQ(imported.inputs()[0].name, "x");
+    EXPECT_EQ(imported.outputs()[0].shape, (Shape{1, 2, 4, 4}));
+    InferRequest r = imported.create_infer_request();
+    r.set_tensor("x", iota_tensor({1, 1, 4, 4}));
+    r.infer();
+    EXPECT_EQ(r.get_tensor("y").to_vector<float>(), conv_relu_expected());
+}
+
+TEST(ExportImport, CorruptOrForeignBlobsAreRejected) {
+    Core core;
+    std::stringstream junk("not a model");
+    EXPECT_THROW(core.import_model(junk, "REFERENCE"), std::runtime_error);
+
+    CompiledModel compiled = core.compile_model(conv_relu_model(), "REFERENCE");
+    std::stringstream blob;
+    compiled.export_model(blob);
+    std::string text = blob.str();
+    std::stringstream truncated(text.substr(0, text.size() - 10));
+    try {
+        core.import_model(truncated, "REFERENCE");
+        FAIL();
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+    }
+    std::stringstream other(text);
+    try {
+        core.import_model(other, "ACCEL");
+        FAIL();
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("exported from device 'REFERENCE'"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace

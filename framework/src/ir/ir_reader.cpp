@@ -106,8 +106,8 @@ private:
     size_t line_of(const pugi::xml_node& node) const { return line_at(static_cast<size_t>(node.offset_debug())); }
 
     size_t line_at(size_t offset) const {
-        const auto end = text_.begin() + static_cast<std::ptrdiff_t>(std::min(offset, text_.size()));
-        return static_cast<size_t>(std::count(text_.begin(), end, '\n')) + 1;
+        return static_cast<size_t>(std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) -
+                                   line_starts_.begin());
     }
 
     // ---- XML ---------------------------------------------------------------------------------
@@ -116,11 +116,13 @@ private:
         std::ifstream in(xml_path_, std::ios::binary);
         if (!in) fail(std::string("cannot open the model file (") + std::strerror(errno) + "); check the path");
         text_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        line_starts_.push_back(0);
+        for (size_t i = 0; i < text_.size(); ++i)
+            if (text_[i] == '\n') line_starts_.push_back(i + 1);
         const pugi::xml_parse_result r = doc_.load_buffer(text_.data(), text_.size());
         if (!r) {
             const size_t offset = static_cast<size_t>(r.offset);
-            const size_t line_start = text_.rfind('\n', offset == 0 ? 0 : offset - 1);
-            const size_t column = offset - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
+            const size_t column = offset - line_starts_[line_at(offset) - 1] + 1;
             fail(std::string("not well-formed XML: ") + r.description() + " at offset " + std::to_string(offset) +
                  " (line " + std::to_string(line_at(offset)) + ", column " + std::to_string(column) +
                  "); the file is damaged or not an IR .xml");
@@ -280,8 +282,9 @@ private:
                  ", which has no such input port (input ports: " + list_ids(dst.inputs) + ")");
         Source& s = dst.sources[*in];
         if (s.connected)
-            fail(edge_text + " and the <edge> at line " + std::to_string(s.line) + " both feed input port " +
-                 std::to_string(to_port) + " of " + where(dst) + "; an input port takes exactly one edge");
+            fail(edge_text + " feeds input port " + std::to_string(to_port) + " of " + where(dst) +
+                 ", which the <edge> at line " + std::to_string(s.line) +
+                 " already feeds; an input port takes exactly one edge, remove one of them");
         s = {from->second, *out, line, true};
     }
 
@@ -337,7 +340,9 @@ private:
                 }
         }
         // The walk went against the edges; print the loop in data-flow order.
-        auto label = [&](size_t i) { return "'" + layers_[i].name + "' (id " + std::to_string(layers_[i].id) + ")"; };
+        auto label = [&](size_t i) {
+            return "'" + layers_[i].name + "' (id " + std::to_string(layers_[i].id) + ", " + layers_[i].ir_type + ")";
+        };
         std::string cycle = label(at);
         for (size_t k = path.size(); k-- > static_cast<size_t>(position[at]);) cycle += " -> " + label(path[k]);
         fail("the layers form a cycle: " + cycle + "; an IR must be a directed acyclic graph, check the edges "
@@ -349,7 +354,15 @@ private:
     std::shared_ptr<Model> build(const pugi::xml_node& net) {
         const pugi::xml_attribute name = net.attribute("name");
         auto model = std::make_shared<Model>(name ? name.value() : std::filesystem::path(xml_path_).stem().string());
-        read_model_rt_info(net.child("rt_info"), model->rt_info());
+        // Model Optimizer's <meta_data> and <framework_meta> (IR v10 and early v11) hold what later
+        // versions write in <rt_info>; keep them the same way, <rt_info> winning on a clash.
+        RuntimeInfo& info = model->rt_info();
+        read_model_rt_info(net.child("rt_info"), info);
+        for (const char* legacy : {"meta_data", "framework_meta"}) {
+            RuntimeInfo extra;
+            read_model_rt_info(net.child(legacy), extra);
+            info.insert(extra.begin(), extra.end());
+        }
 
         nodes_.resize(layers_.size());
         for (size_t i = 0; i < layers_.size(); ++i) {
@@ -436,7 +449,8 @@ private:
                 if (message.find("'" + l.name + "'") != std::string::npos &&
                     (!culprit || l.name.size() > culprit->name.size()))
                     culprit = &l;
-            fail(message + (culprit ? " [" + where(*culprit) + "]" : std::string()));
+            fail(message + (culprit ? " [" + where(*culprit) + "]" : std::string()) +
+                 "; the IR's attributes or shapes are inconsistent, fix the layer or re-export the model");
         }
     }
 
@@ -470,6 +484,7 @@ private:
 
     std::string xml_path_, bin_path_;
     std::string text_;
+    std::vector<size_t> line_starts_;  // offset of each line's first character, for messages
     pugi::xml_document doc_;
     std::vector<LayerRecord> layers_;
     std::map<uint64_t, size_t> layer_index_;

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Configures and builds Mosaic: scripts/build.sh [BUILD_DIR] [extra cmake arguments...]
+# Uses ccache when present. BUILD_DIR defaults to ./build.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+shift || true
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" "$@" >/dev/null
+cmake --build "$build" -j "${MOSAIC_JOBS:-$(nproc)}"
