@@ -41,9 +41,7 @@ mosaic_host_api make_core_host_api(Core::Impl* core_impl) {
     h.struct_size = sizeof(mosaic_host_api);
     h.version = (MOSAIC_ABI_VERSION_MAJOR << 16) | MOSAIC_ABI_VERSION_MINOR;
     h.host_context = core_impl;
-    h.log = [](void*, mosaic_log_level level, const char* device, const char* message) {
-        log_message(level, device ? device : "", message ? message : "");
-    };
+    h.log = log_from_plugin;
     h.query_device = [](void* ctx, const char* device, mosaic_graph_view graph, const char* props,
                         mosaic_query_sink sink) {
         return sdk::guard([&] {
@@ -103,9 +101,7 @@ mosaic_host_api make_core_host_api(Core::Impl* core_impl) {
             sdk::write_to(sink, all.dump());
         });
     };
-    h.make_status = [](void*, mosaic_status_code code, const char* message) {
-        return sdk::make_status(code, message ? message : "");
-    };
+    h.make_status = make_status_for_plugin;
     return h;
 }
 

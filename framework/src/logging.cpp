@@ -40,4 +40,8 @@ void log_message(mosaic_log_level level, const std::string& source, const std::s
     std::cerr << "[mosaic " << level_name(level) << (source.empty() ? "" : " " + source) << "] " << message << "\n";
 }
 
+void log_from_plugin(void*, mosaic_log_level level, const char* device, const char* message) {
+    log_message(level, device ? device : "", message ? message : "");
+}
+
 }  // namespace mosaic

@@ -10,4 +10,7 @@ namespace mosaic {
 
 void log_message(mosaic_log_level level, const std::string& source, const std::string& message);
 
+// The `log` member of every host table handed to plugins.
+void log_from_plugin(void* host_context, mosaic_log_level level, const char* device, const char* message);
+
 }  // namespace mosaic

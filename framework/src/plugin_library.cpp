@@ -65,24 +65,24 @@ mosaic_status* host_status(mosaic_status_code code, const std::string& message) 
     return sdk::make_status(code, message);
 }
 
+mosaic_status* make_status_for_plugin(void*, mosaic_status_code code, const char* message) {
+    return host_status(code, message ? message : "");
+}
+
 const mosaic_host_api* process_host_api() {
     static const mosaic_host_api api = [] {
         mosaic_host_api h{};
         h.struct_size = sizeof(mosaic_host_api);
         h.version = (MOSAIC_ABI_VERSION_MAJOR << 16) | MOSAIC_ABI_VERSION_MINOR;
         h.host_context = nullptr;
-        h.log = [](void*, mosaic_log_level level, const char* device, const char* message) {
-            log_message(level, device ? device : "", message ? message : "");
-        };
+        h.log = log_from_plugin;
         h.query_device = [](void*, const char*, mosaic_graph_view, const char*, mosaic_query_sink) {
             return host_status(MOSAIC_ERROR_NOT_SUPPORTED, "query_device needs the host table given to create_device");
         };
         h.compile_on_device = [](void*, const char*, mosaic_graph_view, const char*, mosaic_host_compiled**) {
             return host_status(MOSAIC_ERROR_NOT_SUPPORTED, "compile_on_device needs the host table given to create_device");
         };
-        h.make_status = [](void*, mosaic_status_code code, const char* message) {
-            return host_status(code, message ? message : "");
-        };
+        h.make_status = make_status_for_plugin;
         return h;
     }();
     return &api;

@@ -45,4 +45,7 @@ const mosaic_host_api* process_host_api();
 // A status allocated by the host for a plugin to return or for the host's own use.
 mosaic_status* host_status(mosaic_status_code code, const std::string& message);
 
+// The `make_status` member of every host table handed to plugins.
+mosaic_status* make_status_for_plugin(void* host_context, mosaic_status_code code, const char* message);
+
 }  // namespace mosaic

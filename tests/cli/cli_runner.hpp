@@ -137,7 +137,9 @@ inline void expect_clean_error(const CliResult& r, bool one_line = true) {
     EXPECT_EQ(r.exit_code, 1) << r;
     EXPECT_EQ(r.signal, 0) << r;
     EXPECT_EQ(r.err.rfind("mosaic: error: ", 0), 0u) << r;
-    if (one_line) EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
+    if (one_line) {
+        EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
+    }
 }
 
 }  // namespace mosaic::cli_test

@@ -3,7 +3,7 @@
 // and exit code 1.
 #include "cli_runner.hpp"
 
-#include "npy.hpp"
+#include "tools/mosaic/npy.hpp"
 
 #include <mosaic/mosaic.hpp>
 
@@ -305,11 +305,22 @@ TEST(CliRun, ConfigThatIsNotAnObject) {
 
 TEST(CliRun, PerDeviceConfigIsAccepted) {
     TempDir dir;
-    write_text(dir / "config.json", R"({"REFERENCE": {"PERF_COUNT": false}})");
+    write_text(dir / "config.json", R"({"REFERENCE": {"PERF_COUNT": true}, "ACCEL": {"NUM_STREAMS": 1}})");
     const CliResult r =
         run_mosaic({"run", "-m", default_model(), "-d", "REFERENCE", "--config", dir / "config.json"});
     EXPECT_EQ(r.exit_code, 0) << r;
     EXPECT_TRUE(contains(r.out, "Output 'prob'")) << r;
+    EXPECT_TRUE(contains(r.err, "mosaic: warning: ")) << r;  // the ACCEL section is not used
+    EXPECT_TRUE(contains(r.err, "'ACCEL'")) << r;
+}
+
+TEST(CliRun, PropertyTheDeviceDoesNotKnowFailsCleanly) {
+    TempDir dir;
+    write_text(dir / "config.json", R"({"NO_SUCH_PROPERTY": 1})");
+    const CliResult r =
+        run_mosaic({"run", "-m", default_model(), "-d", "REFERENCE", "--config", dir / "config.json"});
+    expect_clean_error(r);
+    EXPECT_TRUE(contains(r.err, "NO_SUCH_PROPERTY")) << r;
 }
 
 TEST(CliRun, OpsTheDeviceCannotRunFailCleanly) {

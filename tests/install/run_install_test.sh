@@ -29,7 +29,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt" | head -n1; }
 
 step "installing $build to $prefix"
-cmake --install "$build" --prefix "$prefix" > "$work/install.log" || { cat "$work/install.log"; fail "cmake --install"; }
+cmake --install "$build" --prefix "$prefix" > "$work/install.log" || {
+  cat "$work/install.log"; fail "cmake --install (build everything first: cmake --build $build)"; }
 
 step "checking the installed layout"
 config=$(find "$prefix" -path '*/cmake/Mosaic/MosaicConfig.cmake' | head -n1)
@@ -112,6 +113,8 @@ echo "$output"
 grep -q '^problem:' <<< "$output" && fail "the registry has problems"
 grep -Eq "^ACME \(ACME .*\): $expected\$" <<< "$output" || fail "ACME did not print: $expected"
 grep -Eq "^REFERENCE \(.*\): $expected\$" <<< "$output" || fail "REFERENCE did not print: $expected"
+grep -q "^ACME PERF_COUNT: true\$" <<< "$output" || fail "devices/ACME.json beside the registry was not applied"
+grep -q "^REFERENCE PERF_COUNT: false\$" <<< "$output" || fail "ACME's device file leaked into REFERENCE"
 
 step "running the application with the registry installed beside libmosaic"
 output=$(env -u MOSAIC_PLUGINS "$app" - REFERENCE 2>&1) || { echo "$output"; fail "acme_app with the installed registry failed"; }

@@ -203,6 +203,14 @@ TEST(IrReader, DefaultBinPathIsTheXmlStem) {
     EXPECT_FLOAT_EQ(value_at<float>(node_named(*m, "c"), 3), 4.f);
 }
 
+TEST(IrReader, AcceptsOpsetSpellingsOfLegacyTypeNames) {
+    TempDir dir;
+    std::string xml = replaced(kAddConstXml, "type=\"Const\"", "type=\"Constant\"");
+    dir.write_values<float>("model.bin", {0.f, 1.f, 2.f, 3.f, 4.f});
+    auto m = read_ir(dir.write("model.xml", xml));
+    EXPECT_EQ(node_named(*m, "c").type(), "Constant");
+}
+
 TEST(IrReader, ExplicitBinPath) {
     TempDir dir;
     const std::string xml = dir.write("model.xml", kAddConstXml);

@@ -20,8 +20,9 @@ OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
 rng = np.random.default_rng(7031)
 F32 = np.float32
 
-DTYPES = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "u8": np.uint8,
+DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "i8": np.int8, "u8": np.uint8,
           "i32": np.int32, "i64": np.int64}
+FLOATS = ("f32", "f64", "f16")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -29,13 +30,13 @@ DTYPES = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "u8": np.uint8,
 
 
 def _value(v, et):
-    if et in ("f32", "f64"):
+    if et in FLOATS:
         v = float(v)
         if math.isnan(v):
             return "nan"
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
-        return float(str(np.float32(v))) if et == "f32" else v
+        return v if et == "f64" else float(str(DTYPES[et](v)))  # shortest text of the f32 / f16 value
     return int(v)
 
 
@@ -67,7 +68,7 @@ def error(name, op, version, inputs, attrs, text):
 
 
 def rand(shape, et="f32", lo=-1.0, hi=1.0):
-    if et in ("f32", "f64"):
+    if et in FLOATS:
         return rng.uniform(lo, hi, size=shape).astype(DTYPES[et])
     return rng.integers(int(lo), int(hi), size=shape, endpoint=True).astype(DTYPES[et])
 
@@ -86,7 +87,7 @@ def csv(values):
 
 def cast(y, et):
     """Casts a float64 result to `et`, rounding to nearest for integer types."""
-    if et in ("f32", "f64"):
+    if et in FLOATS:
         return y.astype(DTYPES[et])
     return np.rint(y).astype(np.int64).astype(DTYPES[et])
 
@@ -329,7 +330,7 @@ def gen_matmul():
     cases = []
 
     def mm(name, a_shape, b_shape, ta=False, tb=False, et="f32"):
-        lo, hi = (-1, 1) if et in ("f32", "f64") else ((0, 3) if et == "u8" else (-3, 3))
+        lo, hi = (-1, 1) if et in FLOATS else ((0, 3) if et == "u8" else (-3, 3))
         a, b = rand(a_shape, et, lo, hi), rand(b_shape, et, lo, hi)
         A, B = a.astype(np.float64), b.astype(np.float64)
         if ta and A.ndim > 1:
@@ -338,7 +339,9 @@ def gen_matmul():
             B = np.swapaxes(B, -1, -2)
         y = np.asarray(np.matmul(A, B))
         attrs = {"transpose_a": "true" if ta else "false", "transpose_b": "true" if tb else "false"}
-        cases.append(case(name, "MatMul", "opset1", [T(a, et), T(b, et, const=True)], [T(cast(y, et), et)], attrs))
+        tol = {"rtol": 2e-3, "atol": 2e-3} if et == "f16" else {}
+        cases.append(case(name, "MatMul", "opset1", [T(a, et), T(b, et, const=True)], [T(cast(y, et), et)], attrs,
+                          **tol))
 
     mm("matrix", [3, 4], [4, 5])
     mm("transpose_a", [4, 3], [4, 2], ta=True)
@@ -359,6 +362,7 @@ def gen_matmul():
     mm("matrix_i64", [3, 2], [2, 3], ta=False, tb=False, et="i64")
     mm("matrix_u8", [2, 3], [3, 2], et="u8")
     mm("transpose_b_i8", [2, 3], [2, 3], tb=True, et="i8")
+    mm("batched_f16_widened", [2, 2, 3], [3, 2], et="f16")
 
     m = "MatMul"
     cases += [
@@ -571,7 +575,8 @@ def gen_softmax():
         log_sum = np.log(np.exp(shifted).sum(axis=a, keepdims=True))
         y = shifted - log_sum if op == "LogSoftmax" else np.exp(shifted - log_sum)
         attrs = {} if axis is None else {"axis": str(axis)}
-        cases.append(case(name, op, version, [T(x, et)], [T(y, et)], attrs))
+        tol = {"rtol": 2e-3, "atol": 2e-3} if et == "f16" else {}
+        cases.append(case(name, op, version, [T(x, et)], [T(y, et)], attrs, **tol))
 
     softmax("softmax1_axis1", "Softmax", "opset1", [2, 4, 3], 1)
     softmax("softmax1_axis0", "Softmax", "opset1", [3, 4], 0)
@@ -589,6 +594,7 @@ def gen_softmax():
     softmax("logsoftmax_default_axis", "LogSoftmax", "opset5", [2, 6])
     softmax("logsoftmax_f64_axis0", "LogSoftmax", "opset5", [4, 3], 0, et="f64")
     softmax("logsoftmax_large_values", "LogSoftmax", "opset5", [3, 4], -1, scale=100.0)
+    softmax("softmax8_f16_widened", "Softmax", "opset8", [2, 5], -1, et="f16")
 
     cases += [
         error("softmax1_negative_axis", "Softmax", "opset1", [Z([2, 3])], {"axis": "-1"}, "must be non-negative"),
@@ -1050,7 +1056,7 @@ def gen_topk():
         else:
             n = int(np.prod(shape))
             perm = rng.permutation(n).reshape(shape)
-            x = (perm * 0.5 - n * 0.2).astype(DTYPES[et]) if et in ("f32", "f64") else \
+            x = (perm * 0.5 - n * 0.2).astype(DTYPES[et]) if et in FLOATS else \
                 (perm + (0 if et == "u8" else -(n // 2))).astype(DTYPES[et])
         a = axis % len(shape)
         xm = np.moveaxis(x, a, -1)
@@ -1085,6 +1091,7 @@ def gen_topk():
     topk("v11_unstable_flag", "opset11", [4, 5], 2, 0, "max", "value", stable=False)
     topk("v11_sort_none", "opset11", [2, 3, 4], 2, 2, "min", "none")
     topk("v11_default_stable", "opset11", [5, 2], 5, 0, "max", "index")
+    topk("v11_f16_widened", "opset11", [3, 4], 2, 1, "max", "value", et="f16")
 
     t = "TopK"
     k = lambda v, et="i64", const=True: T(np.array(v), et, const)  # noqa: E731

@@ -86,6 +86,7 @@ void write(mosaic_sink sink, const std::string& text) {
 
 struct Device {
     std::string name;
+    std::string full_name = kFullDeviceName;  // a registry may name an emulated device
     std::mutex mutex;
     bool perf_count = false;
 };
@@ -111,6 +112,9 @@ bool apply_properties(const std::string& device, const nlohmann::json& props, bo
                 throw Failure{MOSAIC_ERROR_INVALID_ARGUMENT, "property 'PERF_COUNT' of device '" + device +
                                                                  "' expects YES or NO (a boolean), got " + value.dump()};
         } else if (key == "FULL_DEVICE_NAME") {
+            if (!value.is_string())
+                throw Failure{MOSAIC_ERROR_INVALID_ARGUMENT, "property 'FULL_DEVICE_NAME' of device '" + device +
+                                                                 "' expects a string, got " + value.dump()};
             if (!initial)
                 throw Failure{MOSAIC_ERROR_INVALID_ARGUMENT,
                               "property 'FULL_DEVICE_NAME' of device '" + device + "' is read-only"};
@@ -258,7 +262,9 @@ mosaic_plugin_api make_table() {
         return guarded([&] {
             auto d = std::make_unique<Device>();
             d->name = name;
-            d->perf_count = apply_properties(d->name, parse_object(props, d->name), false, /*initial=*/true);
+            const nlohmann::json initial = parse_object(props, d->name);
+            d->perf_count = apply_properties(d->name, initial, false, /*initial=*/true);
+            if (initial.contains("FULL_DEVICE_NAME")) d->full_name = initial["FULL_DEVICE_NAME"].get<std::string>();
             *out = reinterpret_cast<mosaic_device*>(d.release());
         });
     };
@@ -276,7 +282,7 @@ mosaic_plugin_api make_table() {
             Device& dev = *device_of(d);
             std::lock_guard<std::mutex> lock(dev.mutex);
             const std::string k = key;
-            if (k == "FULL_DEVICE_NAME") return write(sink, nlohmann::json(kFullDeviceName).dump());
+            if (k == "FULL_DEVICE_NAME") return write(sink, nlohmann::json(dev.full_name).dump());
             if (k == "PERF_COUNT") return write(sink, nlohmann::json(dev.perf_count).dump());
             if (k == "SUPPORTED_PROPERTIES")
                 return write(sink, R"([{"name":"FULL_DEVICE_NAME","mutable":false},{"name":"PERF_COUNT","mutable":true}])");

@@ -106,7 +106,7 @@ TEST(AbiVersion, OtherMajorIsRefusedNamingBothVersions) {
     const auto problems = problems_of(core, "ABI2");
     ASSERT_EQ(problems.size(), 1u);
     const std::string host = std::to_string(MOSAIC_ABI_VERSION_MAJOR) + "." + std::to_string(MOSAIC_ABI_VERSION_MINOR);
-    for (const std::string part : {std::string("ABI"), std::string("major"), std::string("2.0"), host})
+    for (const std::string& part : {std::string("ABI"), std::string("major"), std::string("2.0"), host})
         EXPECT_CONTAINS(problems[0].message, part);
     EXPECT_EQ(run_once(core, relu_model(), "REFERENCE", sample_input()), relu_of_sample());
 }

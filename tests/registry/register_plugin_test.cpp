@@ -64,7 +64,7 @@ TEST_F(RegisterPlugin, ANameAlreadyInUseIsRefused) {
 
 TEST_F(RegisterPlugin, ReservedCharactersInTheNameAreRefused) {
     // '.' separates device ids (GPU.1), ':' and ',' device lists (HETERO:GPU,CPU).
-    for (const std::string name : {"MY.REF", "MY:REF", "MY,REF", ""}) {
+    for (const char* name : {"MY.REF", "MY:REF", "MY,REF", ""}) {
         SCOPED_TRACE(name);
         error_of([&] { core.register_plugin(reference_plugin().string(), name); });
     }

@@ -8,10 +8,11 @@ namespace {
 TEST(RegistryFile, BuildRegistryListsItsDevices) {
     Core core(build_registry().string());
     EXPECT_EQ(core.registry_path(), build_registry().string());
-    auto devices = core.get_available_devices();
     EXPECT_TRUE(has_device(core, "REFERENCE"));
     EXPECT_TRUE(has_device(core, "ACCEL"));
-    for (const auto& p : core.problems()) ADD_FAILURE() << "unexpected problem: " << p.device << ": " << p.message;
+    // Other devices of the build registry (GPU, ...) may be unusable on this machine; these two never are.
+    EXPECT_TRUE(problems_of(core, "REFERENCE").empty());
+    EXPECT_TRUE(problems_of(core, "ACCEL").empty());
     EXPECT_EQ(run_once(core, relu_model(), "REFERENCE", sample_input()), relu_of_sample());
 }
 

@@ -53,6 +53,12 @@ std::string fmt_ms(double v) {
     return buf;
 }
 
+std::string fmt_seconds(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%g s", v);
+    return buf;
+}
+
 // When to stop: after `niter` iterations, or after `seconds`, whichever comes first.
 struct StopRule {
     int64_t niter = 0;
@@ -217,15 +223,11 @@ std::string upper(std::string s) {
 
 bool device_supports(Core& core, const std::string& device, const std::string& key) {
     try {
-        const PropertyValue supported = core.get_property(device, properties::supported_properties);
-        if (supported.is_array())
-            return std::any_of(supported.begin(), supported.end(),
-                               [&](const PropertyValue& v) { return v.is_string() && v.get<std::string>() == key; });
-        if (supported.is_object()) return supported.contains(key);
+        const auto names = property_names(core.get_property(device, properties::supported_properties));
+        return std::find(names.begin(), names.end(), key) != names.end();
     } catch (const std::exception&) {
-        // A composite device string (HETERO:...) may have no properties of its own.
+        return false;  // a composite device string (HETERO:...) may have no properties of its own
     }
-    return false;
 }
 
 // The PERFORMANCE_HINT to compile with, or empty for none.
@@ -300,7 +302,7 @@ void run_benchmark(const BenchmarkOptions& opts) {
     std::cout << "Benchmarking for "
               << (stop.niter > 0 ? std::to_string(stop.niter) + " iterations" : "")
               << (stop.niter > 0 && stop.seconds > 0 ? " or " : "")
-              << (stop.seconds > 0 ? std::to_string(stop.seconds) + " s" : "") << std::endl;
+              << (stop.seconds > 0 ? fmt_seconds(stop.seconds) : "") << std::endl;
 
     // Warm-up: the first inference pays for lazy allocations; it is reported, not counted.
     t0 = Clock::now();

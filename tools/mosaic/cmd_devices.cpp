@@ -14,19 +14,6 @@ struct DevicesOptions {
     bool json = false;
 };
 
-// The property names a device lists in SUPPORTED_PROPERTIES: an array of names, or an object
-// keyed by name (e.g. name -> "RO"/"RW").
-std::vector<std::string> supported_property_names(const PropertyValue& value) {
-    std::vector<std::string> names;
-    if (value.is_array()) {
-        for (const auto& v : value)
-            if (v.is_string()) names.push_back(v.get<std::string>());
-    } else if (value.is_object()) {
-        for (const auto& [k, v] : value.items()) names.push_back(k);
-    }
-    return names;
-}
-
 struct DeviceInfo {
     std::string name;
     std::string full_name;
@@ -46,7 +33,7 @@ DeviceInfo describe(Core& core, const std::string& device) {
         // One misbehaving device should not hide the others.
         warn("device '" + device + "': " + e.what());
     }
-    for (const auto& key : supported_property_names(supported)) {
+    for (const auto& key : property_names(supported)) {
         if (key == std::string(properties::supported_properties)) continue;
         try {
             info.properties.emplace_back(key, core.get_property(device, key));
@@ -63,7 +50,10 @@ void print_text(const std::vector<DeviceInfo>& devices) {
         std::cout << d.name << "\n";
         std::cout << "    FULL_DEVICE_NAME: " << d.full_name << "\n";
         std::cout << "    SUPPORTED_PROPERTIES:\n";
-        for (const auto& [key, value] : d.properties) std::cout << "        " << key << ": " << format_property(value) << "\n";
+        for (const auto& [key, value] : d.properties) {
+            if (key == std::string(properties::full_device_name)) continue;  // shown above
+            std::cout << "        " << key << ": " << format_property(value) << "\n";
+        }
         for (const auto& [key, why] : d.errors) std::cout << "        " << key << ": <cannot read: " << why << ">\n";
     }
 }
@@ -95,9 +85,7 @@ void run_devices(const DevicesOptions& opts) {
     else
         print_text(devices);
     std::cout.flush();
-    for (const auto& p : problems)
-        warn("registry entry " + (p.device.empty() ? std::string("(no device name)") : "'" + p.device + "'") +
-             " in " + p.source + " is unusable: " + p.message);
+    for (const auto& p : problems) warn(describe_problem(p));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "common.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <set>
@@ -45,13 +46,15 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
     return out;
 }
 
-// Called when Core failed on `device`: a clearer error when the device itself is the problem.
-[[noreturn]] void rethrow_for_device(Core& core, const std::string& device, const std::exception& original) {
+// Called from a catch block when Core failed on `device`: a clearer error when the device itself
+// is the problem, else the original error.
+[[noreturn]] void rethrow_for_device(Core& core, const std::string& device) {
+    const std::exception_ptr original = std::current_exception();
     std::vector<std::string> available;
     try {
         available = core.get_available_devices();
     } catch (const std::exception&) {
-        throw;  // the registry itself is broken: report that
+        std::rethrow_exception(original);
     }
     std::set<std::string> known;
     for (const auto& d : available) known.insert(base_device_name(d));
@@ -59,15 +62,12 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
         if (name.empty()) throw UsageError("empty device name in '" + device + "'");
         if (known.count(name)) continue;
         for (const auto& p : core.problems())
-            if (p.device == name)
-                throw UsageError("device '" + name + "' is registered in " + p.source + " but cannot be used: " +
-                                 p.message);
+            if (p.device == name) throw UsageError(describe_problem(p));
         throw UsageError("unknown device '" + name + "'" + (name != device ? " in '" + device + "'" : "") +
                          "; available devices: " + (available.empty() ? "none" : join(available, ", ")) +
                          " (see 'mosaic devices')");
     }
-    (void)original;
-    throw;  // the device is fine: the original error stands
+    std::rethrow_exception(original);
 }
 
 }  // namespace
@@ -81,7 +81,7 @@ std::shared_ptr<Model> load_model(Core& core, const std::string& path) {
     } catch (const std::exception& e) {
         const std::string what = e.what();
         // Readers usually name the file already; do not repeat it.
-        if (what.find(path) != std::string::npos) throw std::runtime_error(what);
+        if (what.find(path) != std::string::npos) throw;
         throw std::runtime_error("cannot read model '" + path + "': " + what);
     }
 }
@@ -90,27 +90,51 @@ CompiledModel compile_model(Core& core, const std::shared_ptr<const Model>& mode
                             const AnyMap& properties) {
     try {
         return core.compile_model(model, device, properties);
-    } catch (const std::exception& e) {
-        rethrow_for_device(core, device, e);
+    } catch (const std::exception&) {
+        rethrow_for_device(core, device);
     }
 }
 
 QueryResult query_model(Core& core, const std::shared_ptr<const Model>& model, const std::string& device) {
     try {
         return core.query_model(model, device);
-    } catch (const std::exception& e) {
-        rethrow_for_device(core, device, e);
+    } catch (const std::exception&) {
+        rethrow_for_device(core, device);
     }
 }
 
+std::vector<std::string> property_names(const PropertyValue& supported) {
+    std::vector<std::string> names;
+    if (supported.is_array()) {
+        for (const auto& v : supported) {
+            if (v.is_string())
+                names.push_back(v.get<std::string>());
+            else if (v.is_object() && v.contains("name") && v["name"].is_string())
+                names.push_back(v["name"].get<std::string>());
+        }
+    } else if (supported.is_object()) {
+        for (const auto& [k, v] : supported.items()) names.push_back(k);
+    }
+    return names;
+}
+
 std::string format_property(const PropertyValue& value) {
-    if (value.is_string()) return value.get<std::string>();
+    if (value.is_string()) return value.get<std::string>().empty() ? "\"\"" : value.get<std::string>();
     if (value.is_array() && std::all_of(value.begin(), value.end(), [](const PropertyValue& v) { return v.is_string(); })) {
         std::string out;
         for (const auto& v : value) out += (out.empty() ? "" : ", ") + v.get<std::string>();
         return out;
     }
     return value.dump();
+}
+
+std::string describe_problem(const RegistryProblem& p) {
+    // The library's messages usually name the file and the entry already.
+    const bool named = p.message.find(p.source) != std::string::npos &&
+                       (p.device.empty() || p.message.find(p.device) != std::string::npos);
+    if (named) return p.message;
+    return "registry entry " + (p.device.empty() ? std::string("(no device name)") : "'" + p.device + "'") + " in " +
+           p.source + " is unusable: " + p.message;
 }
 
 void warn(const std::string& message) { std::cerr << "mosaic: warning: " << message << "\n"; }

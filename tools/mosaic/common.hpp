@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace mosaic::cli {
 
@@ -26,8 +27,15 @@ CompiledModel compile_model(Core& core, const std::shared_ptr<const Model>& mode
                             const AnyMap& properties);
 QueryResult query_model(Core& core, const std::shared_ptr<const Model>& model, const std::string& device);
 
+// The keys a SUPPORTED_PROPERTIES value lists, whatever its shape: an array of names, an array of
+// {"name": ..., "mutable": ...} objects, or an object keyed by name.
+std::vector<std::string> property_names(const PropertyValue& supported);
+
 // A property value for people: strings without quotes, everything else as compact JSON.
 std::string format_property(const PropertyValue& value);
+
+// A broken registry entry in one line, naming the registry file and the device.
+std::string describe_problem(const RegistryProblem& problem);
 
 // "mosaic: warning: ..." on stderr.
 void warn(const std::string& message);

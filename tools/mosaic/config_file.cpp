@@ -37,6 +37,16 @@ AnyMap parse_config(const std::string& text, const std::string& device, const st
             per_device[key] = value;
         }
     }
+    // Only a device that runs others (HETERO:A,B, or one given MULTI_DEVICE_PRIORITIES) takes
+    // sections for other devices; for a plain device they are ignored, as benchmark_app does.
+    const bool composite = device.find(':') != std::string::npos ||
+                           props.count(properties::device::priorities.name) != 0;
+    if (!composite) {
+        for (const auto& [k, v] : per_device.items())
+            warn("config file '" + source + "': section '" + k + "' is ignored: device '" + device +
+                 "' does not use it");
+        per_device = PropertyValue::object();
+    }
     if (!per_device.empty()) {
         PropertyValue& merged = props[properties::device::properties.name];
         if (merged.is_null()) merged = PropertyValue::object();

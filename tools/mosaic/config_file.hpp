@@ -4,8 +4,10 @@
 // or per device:
 //   {"REFERENCE": {"PERF_COUNT": true}, "ACCEL": {"NUM_STREAMS": 2}}
 // A section for the compiled device itself (the whole device string, or its first name, e.g.
-// "HETERO" for "HETERO:ACCEL,REFERENCE") is merged into the top level; sections for other devices
-// go to DEVICE_PROPERTIES, which is how HETERO and friends pass properties to their sub-devices.
+// "HETERO" for "HETERO:ACCEL,REFERENCE") is merged into the top level. Sections for other devices
+// go to DEVICE_PROPERTIES when the device runs others (a "NAME:A,B" string, or
+// MULTI_DEVICE_PRIORITIES in the file), which is how HETERO passes properties to its sub-devices;
+// for a plain device they are ignored with a warning.
 #pragma once
 
 #include <mosaic/properties.hpp>

@@ -43,6 +43,17 @@ int main(int argc, char** argv) {
     mosaic::cli::add_convert_command(app);
 
     std::vector<std::string> args = mosaic::cli::normalize_args(argc, argv);
+    // CLI11 would only say "A subcommand is required" for a mistyped command name.
+    if (!args.empty() && !args.front().empty() && args.front()[0] != '-') {
+        const auto subs = app.get_subcommands([](const CLI::App*) { return true; });
+        bool known = false;
+        std::string commands;
+        for (const CLI::App* sub : subs) {
+            known = known || sub->get_name() == args.front();
+            commands += (commands.empty() ? "" : ", ") + sub->get_name();
+        }
+        if (!known) return report_error("unknown command '" + args.front() + "'; the commands are: " + commands);
+    }
     std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last-first
     try {
         app.parse(args);

@@ -74,7 +74,8 @@ public:
     const std::string& name() const { return name_; }
     void set_name(std::string name) { name_ = std::move(name); }
 
-    // Unique within the model; IR layer ids are kept when a model is read.
+    // Unique within the model, never 0. The IR reader maps layer id L to node id L + 1 (and the
+    // writer back), so IR ids survive a round trip.
     uint64_t id() const { return id_; }
 
     Attributes& attrs() { return attrs_; }

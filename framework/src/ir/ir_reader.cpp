@@ -16,7 +16,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <sstream>
+#include <optional>
 
 namespace mosaic::ir {
 
@@ -60,8 +60,6 @@ std::string list_ids(const std::vector<PortRecord>& ports) {
     for (const auto& p : ports) out += (out.empty() ? "" : ", ") + std::to_string(p.id);
     return out;
 }
-
-std::string dims_text(const Shape& dims) { return to_string(dims); }
 
 class Reader {
 public:
@@ -398,7 +396,10 @@ private:
             return *v;
         };
         const uint64_t offset = number("offset"), size = number("size");
-        const uint64_t needed = static_cast<uint64_t>(shape_size(shape)) * element_size(type);
+        uint64_t needed = element_size(type);
+        for (int64_t d : shape)
+            if (__builtin_mul_overflow(needed, static_cast<uint64_t>(d), &needed))
+                fail(l, "shape " + to_string(shape) + " is too large to hold in memory");
         if (size != needed)
             fail(l, "size=" + std::to_string(size) + " bytes disagrees with element_type " + to_string(type) +
                         " x shape " + to_string(shape) + ", which needs " + std::to_string(needed) +
@@ -474,8 +475,8 @@ private:
                 for (size_t d = 0; match && d < inferred.size(); ++d)
                     match = p.dims[d] < 0 || inferred[d] < 0 || p.dims[d] == inferred[d];
                 if (!match)
-                    fail(l, "output port " + std::to_string(p.id) + " is declared with shape " + dims_text(p.dims) +
-                                " but shape inference gives " + dims_text(inferred) +
+                    fail(l, "output port " + std::to_string(p.id) + " is declared with shape " + to_string(p.dims) +
+                                " but shape inference gives " + to_string(inferred) +
                                 "; the IR contradicts its own ops (check the input shapes and attributes), "
                                 "re-export the model");
             }

@@ -59,7 +59,7 @@ void concat_kernel(const KernelArgs& args) {
     for (int64_t o = 0; o < rows.outer; ++o)
         for (size_t i = 0; i < args.inputs.size(); ++i) {
             const int64_t block = rows.block_bytes[i];
-            std::memcpy(dst, args.inputs[i].as<uint8_t>() + o * block, static_cast<size_t>(block));
+            if (block > 0) std::memcpy(dst, args.inputs[i].as<uint8_t>() + o * block, static_cast<size_t>(block));
             dst += block;
         }
 }
@@ -78,7 +78,7 @@ void split_kernel(const KernelArgs& args) {
     for (int64_t o = 0; o < rows.outer; ++o)
         for (size_t i = 0; i < args.outputs.size(); ++i) {
             const int64_t block = rows.block_bytes[i];
-            std::memcpy(args.outputs[i].as<uint8_t>() + o * block, src, static_cast<size_t>(block));
+            if (block > 0) std::memcpy(args.outputs[i].as<uint8_t>() + o * block, src, static_cast<size_t>(block));
             src += block;
         }
 }

@@ -39,6 +39,7 @@ void gather_kernel(const KernelArgs& args) {
     for (int64_t d = batch_dims; d < irank; ++d) per_batch *= ishape[d];
     const int64_t axis_size = data.shape[axis];
     const size_t block = static_cast<size_t>(inner) * element_size(data.type);
+    if (block == 0) return;  // nothing to move (and the buffers may be null)
 
     const auto* src = data.as<uint8_t>();
     auto* dst = args.outputs[0].as<uint8_t>();

@@ -24,9 +24,11 @@ PadMode pad_mode(const KernelArgs& args) {
 // The input index along an axis of size dim for a position i outside [0, dim), or -1 for "the pad
 // value"; throws when the mode cannot reach that far.
 int64_t source_index(const KernelArgs& args, PadMode mode, int64_t i, int64_t dim) {
+    if (mode == PadMode::constant) return -1;
+    dm::check(args, dim > 0, "cannot pad an empty axis by mirroring or repeating it");
     int64_t from = -1;
     switch (mode) {
-        case PadMode::constant: return -1;
+        case PadMode::constant: break;
         case PadMode::edge: from = std::clamp<int64_t>(i, 0, dim - 1); break;
         case PadMode::reflect: from = i < 0 ? -i : 2 * (dim - 1) - i; break;
         case PadMode::symmetric: from = i < 0 ? -i - 1 : 2 * dim - 1 - i; break;

@@ -1,5 +1,5 @@
 // An application of the vendor: runs x -> Relu -> Add(bias) on each device named on the command
-// line and prints "<DEVICE>: <values>".
+// line and prints "<DEVICE> (<FULL_DEVICE_NAME>): <values>" and "<DEVICE> PERF_COUNT: <value>".
 //   acme_app <registry.json|-> <DEVICE>...      ("-": the registry installed beside libmosaic)
 #include <mosaic/mosaic.hpp>
 
@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
             std::cout << device << " (" << core->get_property(device, "FULL_DEVICE_NAME").get<std::string>() << "):";
             for (float v : request.get_output_tensor().to_vector<float>()) std::cout << " " << v;
             std::cout << "\n";
+            std::cout << device << " PERF_COUNT: " << core->get_property(device, "PERF_COUNT").dump() << "\n";
         }
     } catch (const std::exception& e) {
         std::cerr << "acme_app: " << e.what() << "\n";
