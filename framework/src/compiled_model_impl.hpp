@@ -3,6 +3,7 @@
 #pragma once
 
 #include <mosaic/compiled_model.hpp>
+#include <mosaic/sdk/plugin.hpp>
 
 #include "device_handle.hpp"
 #include "graph_view.hpp"
@@ -68,9 +69,10 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable done_cv_;
     bool running_ = false;
+    bool in_callback_ = false;  // the user's callback is running (wait() waits for it too)
     std::exception_ptr error_;
     std::function<void(std::exception_ptr)> callback_;
-    std::thread fallback_;  // runs infer() for plugins without start_async
+    std::unique_ptr<sdk::detail::RequestHolder> fallback_;  // async for plugins without start_async
 };
 
 }  // namespace mosaic

@@ -1,5 +1,6 @@
 #include "compiled_model_impl.hpp"
 
+#include <mosaic/sdk/plugin.hpp>
 #include <mosaic/sdk/status.hpp>
 
 #include <stdexcept>
@@ -8,14 +9,15 @@ namespace mosaic {
 
 namespace {
 
-mosaic_tensor descriptor(Tensor& t) {
+// `shape` must outlive the descriptor.
+mosaic_tensor descriptor(ElementType type, const Shape& shape, void* data) {
     mosaic_tensor d{};
     d.struct_size = sizeof(mosaic_tensor);
-    d.element_type = static_cast<mosaic_element_type>(t.element_type());
-    d.rank = static_cast<uint32_t>(t.shape().size());
-    d.dims = t.shape().data();
-    d.data = t.data();
-    d.byte_size = t.byte_size();
+    d.element_type = static_cast<mosaic_element_type>(type);
+    d.rank = static_cast<uint32_t>(shape.size());
+    d.dims = shape.data();
+    d.data = data;
+    d.byte_size = static_cast<size_t>(shape_size(shape)) * element_size(type);
     d.memory_kind = MOSAIC_MEMORY_HOST;
     return d;
 }
@@ -25,6 +27,23 @@ std::string status_text(mosaic_status* status) {
     status->release(status);
     return message;
 }
+
+// Presents a plugin without start_async as an SDK request, so the SDK's worker can run it.
+class SyncOnlyRequest : public sdk::InferRequest {
+public:
+    SyncOnlyRequest(const mosaic_plugin_api& api, mosaic_infer_request* request) : api_(api), request_(request) {}
+
+    void infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) override {
+        std::vector<mosaic_tensor> in, out;
+        for (const auto& v : inputs) in.push_back(descriptor(v.type, v.shape, const_cast<void*>(v.data)));
+        for (const auto& v : outputs) out.push_back(descriptor(v.type, v.shape, v.data));
+        sdk::check(api_.infer(request_, in.data(), in.size(), out.data(), out.size()));
+    }
+
+private:
+    const mosaic_plugin_api& api_;
+    mosaic_infer_request* request_;
+};
 
 }  // namespace
 
@@ -38,9 +57,9 @@ InferRequest::Impl::~Impl() {
     // An inference still running owns the request; let it finish first (its error is dropped).
     {
         std::unique_lock<std::mutex> lock(mutex_);
-        done_cv_.wait(lock, [&] { return !running_; });
+        done_cv_.wait(lock, [&] { return !running_ && !in_callback_; });
     }
-    if (fallback_.joinable()) fallback_.join();
+    fallback_.reset();  // joins its worker
     model_->device().api().release_request(request_);
 }
 
@@ -85,8 +104,8 @@ void InferRequest::Impl::set_tensor(size_t index, bool is_input, const Tensor& t
 void InferRequest::Impl::build_descriptors() {
     in_desc_.clear();
     out_desc_.clear();
-    for (auto& t : inputs_) in_desc_.push_back(descriptor(t));
-    for (auto& t : outputs_) out_desc_.push_back(descriptor(t));
+    for (auto& t : inputs_) in_desc_.push_back(descriptor(t.element_type(), t.shape(), t.data()));
+    for (auto& t : outputs_) out_desc_.push_back(descriptor(t.element_type(), t.shape(), t.data()));
 }
 
 void InferRequest::Impl::infer() {
@@ -107,11 +126,17 @@ void InferRequest::Impl::complete(mosaic_status* status) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         running_ = false;
+        in_callback_ = true;
         error_ = error;
         callback = callback_;
     }
-    // The callback may start the request again; waiters then keep waiting for that run.
+    // The callback may start the request again; waiters then keep waiting for that run. They are
+    // released only after the callback returns, so what it wrote is visible once wait() returns.
     if (callback) callback(error);
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        in_callback_ = false;
+    }
     done_cv_.notify_all();
 }
 
@@ -131,16 +156,19 @@ void InferRequest::Impl::start_async() {
         if (status) complete(status);
         return;
     }
-    // No asynchronous path in the plugin: run the synchronous one on a thread of ours.
-    if (fallback_.joinable()) fallback_.join();
-    fallback_ = std::thread([this, &api] {
-        complete(api.infer(request_, in_desc_.data(), in_desc_.size(), out_desc_.data(), out_desc_.size()));
-    });
+    // No asynchronous path in the plugin: the SDK's request worker runs its synchronous infer().
+    if (!fallback_) fallback_ = std::make_unique<sdk::detail::RequestHolder>(std::make_unique<SyncOnlyRequest>(api, request_));
+    try {
+        fallback_->start(in_desc_.data(), in_desc_.size(), out_desc_.data(), out_desc_.size(),
+                         [](void* self, mosaic_status* s) { static_cast<Impl*>(self)->complete(s); }, this);
+    } catch (const std::exception& e) {
+        complete(sdk::make_status(MOSAIC_ERROR_GENERAL, e.what()));
+    }
 }
 
 bool InferRequest::Impl::wait_for(std::chrono::milliseconds timeout, bool forever) {
     std::unique_lock<std::mutex> lock(mutex_);
-    auto idle = [&] { return !running_; };
+    auto idle = [&] { return !running_ && !in_callback_; };
     if (forever)
         done_cv_.wait(lock, idle);
     else if (!done_cv_.wait_for(lock, timeout, idle))

@@ -4,7 +4,9 @@
 
 #include <mosaic/plugin_abi.h>
 
+#include <atomic>
 #include <chrono>
+#include <thread>
 
 namespace mosaic::test {
 namespace {
@@ -65,6 +67,25 @@ TEST_F(OldMinorPlugin, AsyncInferenceWithoutStartAsync) {
     ASSERT_TRUE(request.wait_for(std::chrono::seconds(30)));
     request.wait();
     EXPECT_EQ(request.get_output_tensor().to_vector<float>(), relu_add_of_sample());
+}
+
+TEST_F(OldMinorPlugin, CallbackRestartsARequestWithoutStartAsync) {
+    // The host's fallback worker must allow start_async from the completion callback.
+    Core core(reg.path());
+    InferRequest r = core.compile_model(relu_model(), "OLD10").create_infer_request();
+    r.set_input_tensor(Tensor::from_vector(Shape{2, 3}, ElementType::f32, sample_input()));
+    std::atomic<int> runs{0};
+    std::exception_ptr last;
+    r.set_callback([&](std::exception_ptr e) {
+        last = e;
+        if (++runs < 4) r.start_async();
+    });
+    r.start_async();
+    for (int i = 0; i < 5000 && runs < 4; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    r.wait();
+    EXPECT_EQ(runs.load(), 4);
+    EXPECT_EQ(last, nullptr);
+    EXPECT_EQ(r.get_output_tensor().to_vector<float>(), relu_of_sample());
 }
 
 TEST_F(OldMinorPlugin, PropertiesAndProfiling) {

@@ -41,7 +41,8 @@ public:
     void infer();
     // Starts inference and returns; wait() or the callback learns the outcome.
     void start_async();
-    // Waits for the running inference; rethrows its error. Returns at once when none runs.
+    // Waits for the running inference and its callback; rethrows its error. Returns at once when
+    // none runs. Not to be called from the callback itself.
     void wait();
     // Returns false when `timeout` elapsed first.
     bool wait_for(std::chrono::milliseconds timeout);

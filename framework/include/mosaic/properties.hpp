@@ -26,7 +26,8 @@ struct Property {
 namespace properties {
 inline constexpr Property<bool> enable_profiling{"PERF_COUNT"};
 inline constexpr Property<std::string> full_device_name{"FULL_DEVICE_NAME"};
-inline constexpr Property<std::vector<std::string>> supported_properties{"SUPPORTED_PROPERTIES"};
+// A list of {"name": KEY, "mutable": bool}, like OpenVINO's PropertyName with is_mutable().
+inline constexpr Property<nlohmann::json> supported_properties{"SUPPORTED_PROPERTIES"};
 inline constexpr Property<int64_t> inference_num_threads{"INFERENCE_NUM_THREADS"};
 inline constexpr Property<int64_t> num_streams{"NUM_STREAMS"};
 inline constexpr Property<int64_t> optimal_number_of_infer_requests{"OPTIMAL_NUMBER_OF_INFER_REQUESTS"};
