@@ -113,7 +113,7 @@ void ReferenceInferRequest::infer(const std::vector<ConstTensorView>& inputs, co
     }
     for (size_t i = 0; i < plan_.result_slots.size(); ++i) {
         const size_t slot = plan_.result_slots[i];
-        std::memcpy(outputs.at(i).data, data_of(slot), plan_.slots[slot].byte_size());
+        if (const size_t bytes = plan_.slots[slot].byte_size()) std::memcpy(outputs.at(i).data, data_of(slot), bytes);
     }
 }
 

@@ -36,6 +36,9 @@ struct OpCaseSpec {
     std::string error;  // non-empty: shape inference must fail with this text
 };
 
+// gtest prints a parameter with this instead of its bytes.
+inline void PrintTo(const OpCaseSpec& c, std::ostream* os) { *os << c.id; }
+
 inline double json_number(const nlohmann::json& v) {
     if (v.is_string()) {
         const std::string s = v.get<std::string>();

@@ -4,6 +4,8 @@
 
 #include <mosaic/element_type.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
@@ -20,10 +22,11 @@ public:
     Tensor(ElementType type, const Shape& shape) : type_(type), shape_(shape) {
         check_shape();
         const size_t bytes = byte_size();
-        const size_t padded = (bytes + 63) / 64 * 64;
-        void* p = padded ? std::aligned_alloc(64, padded) : nullptr;
-        if (padded && !p) throw std::bad_alloc();
-        if (p) std::memset(p, 0, padded);
+        // Never null, even for an empty tensor, so data() is always a valid pointer to pass on.
+        const size_t padded = std::max<size_t>(64, (bytes + 63) / 64 * 64);
+        void* p = std::aligned_alloc(64, padded);
+        if (!p) throw std::bad_alloc();
+        std::memset(p, 0, padded);
         storage_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
         data_ = p;
     }
