@@ -5,26 +5,21 @@ StridedSlice, Slice, Pad, Broadcast, Tile, ShapeOf, Range). Expected values come
 
 Run: python3 tests/ops/gen_data_movement.py
 """
-import json
 import math
 import os
 
 import numpy as np
 
-RNG = np.random.default_rng(20240611)
-OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
+import opcase
+from opcase import FLOATS, NP_TYPES, OUT_DIR, case
 
-NP_TYPES = {
-    "f32": np.float32, "f64": np.float64, "f16": np.float16, "i8": np.int8, "u8": np.uint8,
-    "i16": np.int16, "i32": np.int32, "i64": np.int64, "u32": np.uint32, "u64": np.uint64,
-    "boolean": np.bool_,
-}
+RNG = np.random.default_rng(20240611)
 
 
 def data(shape, type_="f32"):
     """A tensor of the given shape with distinct-looking values of the given type."""
     n = int(np.prod(shape, dtype=np.int64))
-    if type_ in ("f32", "f64", "f16"):
+    if type_ in FLOATS:
         # Quarter steps are exact in every float type, so f16 cases compare exactly too.
         values = RNG.integers(-40, 40, n) / 4.0
     elif type_ == "boolean":
@@ -39,12 +34,8 @@ def data(shape, type_="f32"):
 
 
 def tensor(array, type_, const=False):
-    array = np.asarray(array)
-    flat = array.astype(np.float64 if type_ in ("f32", "f64", "f16") else np.int64).ravel().tolist()
-    t = {"type": type_, "shape": list(array.shape), "data": flat}
-    if const:
-        t["const"] = True
-    return t
+    """The values as given (float64 for a float type, else int64), not cast to `type_`."""
+    return opcase.tensor(array, type_, const, cast=False)
 
 
 def ints(values, type_="i64", const=True):
@@ -55,28 +46,8 @@ def scalar(value, type_="i64", const=True):
     return tensor(np.asarray(value, dtype=np.float64 if type_.startswith("f") else np.int64), type_, const)
 
 
-def case(name, op, version, inputs, outputs=None, attrs=None, error=None):
-    c = {"name": name, "op": op, "version": version}
-    if attrs:
-        c["attrs"] = attrs
-    c["inputs"] = inputs
-    if error is not None:
-        c["error"] = error
-    else:
-        c["outputs"] = outputs
-    return c
-
-
 def write(group, cases):
-    names = [c["name"] for c in cases]
-    assert len(names) == len(set(names)), "duplicate case names in " + group
-    path = os.path.join(OUT_DIR, "data_movement_%s.json" % group)
-    with open(path, "w") as f:
-        f.write('{"cases": [\n')
-        f.write(",\n".join(json.dumps(c, separators=(",", ":")) for c in cases))
-        f.write("\n]}\n")
-    print("%s: %d cases" % (path, len(cases)))
-    return len(cases)
+    return opcase.write("data_movement", group, cases)
 
 
 # ---------------------------------------------------------------------------------------------

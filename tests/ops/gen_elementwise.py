@@ -6,60 +6,15 @@ activations, Convert / ConvertLike / Select and the reductions, for f32 plus int
 boolean types where the op allows them, and error cases for bad inputs and attributes.
 Run: python3 tests/ops/gen_elementwise.py  (numpy only; the output is deterministic).
 """
-import json
 import math
 import os
 
 import numpy as np
 
-OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
+import opcase
+from opcase import NP_TYPES, OUT_DIR, case, tensor
+
 rng = np.random.default_rng(20240601)
-
-NP_TYPES = {
-    "f32": np.float32, "f64": np.float64, "f16": np.float16,
-    "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
-    "boolean": np.bool_,
-}
-
-
-def number(v, et):
-    if et == "boolean":
-        return 1 if v else 0
-    if et in ("f32", "f64", "f16"):
-        v = float(v)
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        if et != "f64":  # the shortest text that reads back as the same f32 / f16 value
-            return float(str(NP_TYPES[et](v)))
-        return v
-    return int(v)
-
-
-def tensor(arr, et, const=False):
-    arr = np.asarray(arr).astype(NP_TYPES[et])
-    t = {"type": et, "shape": list(arr.shape), "data": [number(v, et) for v in arr.reshape(-1).tolist()]}
-    if const:
-        t["const"] = True
-    return t
-
-
-def case(name, op, version, inputs, outputs=None, attrs=None, error=None, rtol=None, atol=None):
-    c = {"name": name, "op": op, "version": version}
-    if attrs:
-        c["attrs"] = attrs
-    c["inputs"] = inputs
-    if error is not None:
-        c["error"] = error
-    else:
-        c["outputs"] = outputs
-    if rtol is not None:
-        c["rtol"] = rtol
-    if atol is not None:
-        c["atol"] = atol
-    return c
 
 
 def uniform(shape, lo, hi, et="f32"):
@@ -71,15 +26,7 @@ def ints(shape, lo, hi, et="i32"):
 
 
 def write(name, cases):
-    names = [c["name"] for c in cases]
-    assert len(names) == len(set(names)), f"duplicate case names in {name}"
-    path = os.path.join(OUT_DIR, f"elementwise_{name}.json")
-    with open(path, "w") as f:
-        f.write('{"cases": [\n')
-        f.write(",\n".join(json.dumps(c, separators=(",", ":")) for c in cases))
-        f.write("\n]}\n")
-    print(f"{path}: {len(cases)} cases")
-    return len(cases)
+    return opcase.write("elementwise", name, cases)
 
 
 # ---------------------------------------------------------------- binary arithmetic

@@ -10,43 +10,22 @@ where the specification leaves a detail open, e.g. Interpolate's single-precisio
 Run: python3 tests/ops/gen_nn.py  (deterministic: fixed seed).
 """
 import itertools
-import json
 import math
-import os
 
 import numpy as np
 
-OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
+import opcase
+from opcase import FLOATS, NP_TYPES, OUT_DIR
+
 rng = np.random.default_rng(7031)
 F32 = np.float32
 
-DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "i8": np.int8, "u8": np.uint8,
-          "i32": np.int32, "i64": np.int64}
-FLOATS = ("f32", "f64", "f16")
-
 
 # ---------------------------------------------------------------------------------------------
-# Case helpers
+# Case helpers (shared ones in opcase.py)
 
 
-def _value(v, et):
-    if et in FLOATS:
-        v = float(v)
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return v if et == "f64" else float(str(DTYPES[et](v)))  # shortest text of the f32 / f16 value
-    return int(v)
-
-
-def T(arr, et="f32", const=False):
-    """A case tensor of element type `et` (the values are cast to it)."""
-    arr = np.asarray(arr).astype(DTYPES[et])
-    t = {"type": et, "shape": list(arr.shape), "data": [_value(v, et) for v in arr.reshape(-1).tolist()]}
-    if const:
-        t["const"] = True
-    return t
+T = opcase.tensor  # T(arr, et="f32", const=False): the values are cast to `et`
 
 
 def Z(shape, et="f32", const=False):
@@ -55,30 +34,21 @@ def Z(shape, et="f32", const=False):
 
 
 def case(name, op, version, inputs, outputs, attrs=None, rtol=None, atol=None):
-    c = {"name": name, "op": op, "version": version, "attrs": attrs or {}, "inputs": inputs, "outputs": outputs}
-    if rtol is not None:
-        c["rtol"] = rtol
-    if atol is not None:
-        c["atol"] = atol
-    return c
+    return opcase.case(name, op, version, inputs, outputs, attrs, rtol=rtol, atol=atol, always_attrs=True)
 
 
 def error(name, op, version, inputs, attrs, text):
-    return {"name": name, "op": op, "version": version, "attrs": attrs, "inputs": inputs, "error": text}
+    return opcase.case(name, op, version, inputs, attrs=attrs, error=text, always_attrs=True)
 
 
 def rand(shape, et="f32", lo=-1.0, hi=1.0):
     if et in FLOATS:
-        return rng.uniform(lo, hi, size=shape).astype(DTYPES[et])
-    return rng.integers(int(lo), int(hi), size=shape, endpoint=True).astype(DTYPES[et])
+        return rng.uniform(lo, hi, size=shape).astype(NP_TYPES[et])
+    return rng.integers(int(lo), int(hi), size=shape, endpoint=True).astype(NP_TYPES[et])
 
 
 def write(group, cases):
-    names = [c["name"] for c in cases]
-    assert len(names) == len(set(names)), f"duplicate case names in nn_{group}"
-    with open(os.path.join(OUT_DIR, f"nn_{group}.json"), "w") as f:
-        f.write('{"cases": [\n' + ",\n".join(json.dumps(c, separators=(",", ":")) for c in cases) + "\n]}\n")
-    return len(cases)
+    return opcase.write("nn", group, cases, report=False)
 
 
 def csv(values):
@@ -88,8 +58,8 @@ def csv(values):
 def cast(y, et):
     """Casts a float64 result to `et`, rounding to nearest for integer types."""
     if et in FLOATS:
-        return y.astype(DTYPES[et])
-    return np.rint(y).astype(np.int64).astype(DTYPES[et])
+        return y.astype(NP_TYPES[et])
+    return np.rint(y).astype(np.int64).astype(NP_TYPES[et])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -453,9 +423,9 @@ def gen_pooling():
         # Distinct values so the argmax is unique.
         n = int(np.prod(shape))
         if et in ("f32", "f64"):
-            return (rng.permutation(n).reshape(shape) * 0.25 - n * 0.1).astype(DTYPES[et])
+            return (rng.permutation(n).reshape(shape) * 0.25 - n * 0.1).astype(NP_TYPES[et])
         lo = 0 if et == "u8" else -(n // 2)
-        return (rng.permutation(n).reshape(shape) + lo).astype(DTYPES[et])
+        return (rng.permutation(n).reshape(shape) + lo).astype(NP_TYPES[et])
 
     def maxpool(name, shape, kernel, strides, pads_begin=None, pads_end=None, auto_pad=None, rounding_type=None,
                 et="f32", version="opset1", dilations=None, axis=None, index_type=None):
@@ -1052,12 +1022,12 @@ def gen_topk():
     def topk(name, version, shape, k, axis, mode, sort, et="f32", index_type=None, ties=False, k_type="i64",
              stable=None):
         if ties:
-            x = rand(shape, "i32", 0, 3).astype(DTYPES[et])
+            x = rand(shape, "i32", 0, 3).astype(NP_TYPES[et])
         else:
             n = int(np.prod(shape))
             perm = rng.permutation(n).reshape(shape)
-            x = (perm * 0.5 - n * 0.2).astype(DTYPES[et]) if et in FLOATS else \
-                (perm + (0 if et == "u8" else -(n // 2))).astype(DTYPES[et])
+            x = (perm * 0.5 - n * 0.2).astype(NP_TYPES[et]) if et in FLOATS else \
+                (perm + (0 if et == "u8" else -(n // 2))).astype(NP_TYPES[et])
         a = axis % len(shape)
         xm = np.moveaxis(x, a, -1)
         keys = xm.astype(np.float64)
