@@ -40,7 +40,7 @@ private:
     std::vector<PortDesc> inputs_, outputs_;
 };
 
-class InferRequest::Impl {
+class InferRequest::Impl : public std::enable_shared_from_this<InferRequest::Impl> {
 public:
     explicit Impl(std::shared_ptr<CompiledModel::Impl> model);
     ~Impl();
@@ -58,7 +58,7 @@ public:
 
 private:
     void build_descriptors();
-    void complete(mosaic_status* status);
+    void complete(mosaic_status* status) noexcept;
     void check_idle(const char* what) const;
 
     std::shared_ptr<CompiledModel::Impl> model_;
@@ -69,7 +69,7 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable done_cv_;
     bool running_ = false;
-    bool in_callback_ = false;  // the user's callback is running (wait() waits for it too)
+    int callbacks_running_ = 0;  // completion callbacks in progress (wait() waits for them too)
     std::exception_ptr error_;
     std::function<void(std::exception_ptr)> callback_;
     std::unique_ptr<sdk::detail::RequestHolder> fallback_;  // async for plugins without start_async

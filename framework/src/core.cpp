@@ -28,8 +28,9 @@ nlohmann::json to_json(const AnyMap& map) {
     return j;
 }
 
-Core::Impl::Impl(std::string registry_path) : registry_path_(std::move(registry_path)) {
-    host_api_ = make_core_host_api(this);
+Core::Impl::Impl(std::string registry_path)
+    : registry_path_(std::move(registry_path)), host_(std::make_shared<HostContext>()) {
+    host_->table = make_core_host_api(host_.get());
     RegistryFile file = read_registry(registry_path_);
     for (auto& e : file.entries) entries_.push_back({std::move(e), nullptr});
     file_problems_ = std::move(file.problems);
@@ -45,7 +46,7 @@ void Core::Impl::load(Entry& entry) {
     if (entry.handle || !entry.registry.problem.empty()) return;
     try {
         auto library = PluginLibrary::load(entry.registry.library);
-        entry.handle = std::make_shared<DeviceHandle>(library, &host_api_, entry.registry.device, entry.registry.properties);
+        entry.handle = std::make_shared<DeviceHandle>(library, host_, entry.registry.device, entry.registry.properties);
     } catch (const std::exception& e) {
         entry.registry.problem = "device '" + entry.registry.device + "' (registry entry " + entry.registry.source +
                                  ") is unavailable: " + e.what();
@@ -109,7 +110,7 @@ void Core::Impl::register_plugin(const std::string& library, const std::string& 
     entry.registry.source = "register_plugin";
     // Loaded at once so that a bad library is reported to the caller, not on first use.
     auto lib = PluginLibrary::load(entry.registry.library);
-    entry.handle = std::make_shared<DeviceHandle>(lib, &host_api_, name, properties);
+    entry.handle = std::make_shared<DeviceHandle>(lib, host_, name, properties);
     entries_.push_back(std::move(entry));
 }
 
@@ -151,7 +152,9 @@ std::string registry_from_environment() {
 }  // namespace
 
 Core::Core() : Core(registry_from_environment()) {}
-Core::Core(const std::string& registry_path) : impl_(std::make_shared<Impl>(registry_path)) {}
+void Core::Impl::bind_host(const std::shared_ptr<Impl>& self) { host_->core = self; }
+
+Core::Core(const std::string& registry_path) : impl_(std::make_shared<Impl>(registry_path)) { impl_->bind_host(impl_); }
 Core::~Core() = default;
 
 const std::string& Core::registry_path() const { return impl_->registry_path(); }

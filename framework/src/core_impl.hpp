@@ -12,6 +12,11 @@
 
 namespace mosaic {
 
+struct HostContext {
+    mosaic_host_api table{};
+    std::weak_ptr<Core::Impl> core;
+};
+
 // "GPU" / "GPU.1" / "HETERO:GPU,CPU", split.
 struct DeviceSpec {
     std::string name;  // registry device name
@@ -39,7 +44,10 @@ public:
     // added to what the caller gave.
     nlohmann::json call_properties(const DeviceSpec& spec, const AnyMap& given);
 
-    const mosaic_host_api* host_api() const { return &host_api_; }
+    // The host services handed to this Core's devices. Devices (kept alive by compiled models) may
+    // outlive the Core, so the table lives in a shared HostContext that only weakly refers to it.
+    const mosaic_host_api* host_api() const { return &host_->table; }
+    void bind_host(const std::shared_ptr<Impl>& self);
 
 private:
     struct Entry {
@@ -53,11 +61,11 @@ private:
     mutable std::recursive_mutex mutex_;  // recursive: orchestrators call back into Core while loading
     std::vector<Entry> entries_;
     std::vector<RegistryProblem> file_problems_;
-    mosaic_host_api host_api_{};
+    std::shared_ptr<HostContext> host_;
 };
 
-// Host services bound to one Core (host_services.cpp).
-mosaic_host_api make_core_host_api(Core::Impl* core);
+// Host services bound to one Core (host_services.cpp); host_context points at `context`.
+mosaic_host_api make_core_host_api(HostContext* context);
 
 nlohmann::json to_json(const AnyMap& map);
 

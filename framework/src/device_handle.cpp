@@ -1,15 +1,17 @@
 #include "device_handle.hpp"
 
+#include "core_impl.hpp"
+
 #include <mosaic/sdk/status.hpp>
 
 #include <stdexcept>
 
 namespace mosaic {
 
-DeviceHandle::DeviceHandle(std::shared_ptr<PluginLibrary> library, const mosaic_host_api* host,
+DeviceHandle::DeviceHandle(std::shared_ptr<PluginLibrary> library, std::shared_ptr<const HostContext> host,
                            const std::string& name, const nlohmann::json& properties)
-    : library_(std::move(library)), name_(name) {
-    check(api().create_device(host, name.c_str(), properties.dump().c_str(), &device_),
+    : library_(std::move(library)), host_(std::move(host)), name_(name) {
+    check(api().create_device(&host_->table, name.c_str(), properties.dump().c_str(), &device_),
           "creating the device from '" + library_->path() + "'");
 }
 

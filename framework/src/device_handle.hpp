@@ -13,11 +13,14 @@
 
 namespace mosaic {
 
+struct HostContext;
+
 class DeviceHandle {
 public:
     // Creates the device; throws std::runtime_error naming the device when the plugin refuses.
-    DeviceHandle(std::shared_ptr<PluginLibrary> library, const mosaic_host_api* host, const std::string& name,
-                 const nlohmann::json& properties);
+    // `host` holds the host table given to the device; it is kept alive as long as the device.
+    DeviceHandle(std::shared_ptr<PluginLibrary> library, std::shared_ptr<const HostContext> host,
+                 const std::string& name, const nlohmann::json& properties);
     ~DeviceHandle();
     DeviceHandle(const DeviceHandle&) = delete;
     DeviceHandle& operator=(const DeviceHandle&) = delete;
@@ -44,6 +47,7 @@ public:
 
 private:
     std::shared_ptr<PluginLibrary> library_;
+    std::shared_ptr<const HostContext> host_;
     std::string name_;
     mosaic_device* device_ = nullptr;
 };

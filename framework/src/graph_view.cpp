@@ -1,12 +1,19 @@
 #include "graph_view.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace mosaic {
 
+// Accessors are called from plugin code through C function pointers, so nothing may throw:
+// out-of-range indices give the empty answers plugin_abi.h documents.
 struct HostGraphAccess {
     static const HostGraph& g(const mosaic_graph* graph) { return *reinterpret_cast<const HostGraph*>(graph); }
-    static const Node& node(const mosaic_graph* graph, size_t n) { return *g(graph).nodes_.at(n); }
+    static const Node& node(const mosaic_graph* graph, size_t n) {
+        static const Node none;
+        const auto& nodes = g(graph).nodes_;
+        return n < nodes.size() ? *nodes[n] : none;
+    }
 };
 
 namespace {
@@ -24,26 +31,37 @@ const mosaic_graph_api kGraphApi = [] {
     t.node_name = [](const mosaic_graph* g, size_t n) { return A::node(g, n).name().c_str(); };
     t.input_count = [](const mosaic_graph* g, size_t n) { return A::node(g, n).input_count(); };
     t.input_source = [](const mosaic_graph* g, size_t n, size_t i) {
-        const Output& src = A::node(g, n).input(i);
+        const Node& node = A::node(g, n);
+        if (i >= node.input_count()) return mosaic_port_ref{SIZE_MAX, SIZE_MAX};
+        const Output& src = node.input(i);
         return mosaic_port_ref{A::g(g).index_of(src.node), src.index};
     };
     t.output_count = [](const mosaic_graph* g, size_t n) { return A::node(g, n).output_count(); };
     t.output_type = [](const mosaic_graph* g, size_t n, size_t o) {
-        return static_cast<mosaic_element_type>(A::node(g, n).output_type(o));
+        const Node& node = A::node(g, n);
+        return o < node.output_count() ? static_cast<mosaic_element_type>(node.output_type(o)) : MOSAIC_ELEMENT_UNDEFINED;
     };
-    t.output_shape = [](const mosaic_graph* g, size_t n, size_t o, uint32_t* rank) {
-        const Shape& s = A::node(g, n).output_shape(o);
-        *rank = static_cast<uint32_t>(s.size());
+    t.output_shape = [](const mosaic_graph* g, size_t n, size_t o, uint32_t* rank) -> const int64_t* {
+        const Node& node = A::node(g, n);
+        if (o >= node.output_count()) {
+            if (rank) *rank = 0;
+            return nullptr;
+        }
+        const Shape& s = node.output_shape(o);
+        if (rank) *rank = static_cast<uint32_t>(s.size());
         return s.data();
     };
     t.attr_count = [](const mosaic_graph* g, size_t n) { return A::node(g, n).attrs().size(); };
     t.attr_name = [](const mosaic_graph* g, size_t n, size_t a) {
-        return A::node(g, n).attrs().entries().at(a).first.c_str();
+        const auto& e = A::node(g, n).attrs().entries();
+        return a < e.size() ? e[a].first.c_str() : "";
     };
     t.attr_value = [](const mosaic_graph* g, size_t n, size_t a) {
-        return A::node(g, n).attrs().entries().at(a).second.c_str();
+        const auto& e = A::node(g, n).attrs().entries();
+        return a < e.size() ? e[a].second.c_str() : "";
     };
     t.rt_info = [](const mosaic_graph* g, size_t n, const char* key) -> const char* {
+        if (!key) return nullptr;
         const auto& info = A::node(g, n).rt_info();
         auto it = info.find(key);
         return it == info.end() ? nullptr : it->second.c_str();

@@ -2,6 +2,7 @@
 // HETERO, querying and compiling (sub)graphs on the Core's other devices and running them.
 #include "core_impl.hpp"
 #include "logging.hpp"
+#include "sync_request.hpp"
 
 #include <mosaic/sdk/status.hpp>
 
@@ -19,14 +20,23 @@ struct mosaic_host_compiled_impl {
 struct mosaic_host_request_impl {
     std::shared_ptr<DeviceHandle> device;
     mosaic_infer_request* request = nullptr;
+    std::unique_ptr<sdk::detail::RequestHolder> fallback;  // async for plugins without start_async
     ~mosaic_host_request_impl() {
+        fallback.reset();  // joins its worker before the request goes
         if (request) device->api().release_request(request);
     }
 };
 
 namespace {
 
-Core::Impl& core(void* ctx) { return *static_cast<Core::Impl*>(ctx); }
+// The Core behind a host table; a device kept alive by a compiled model may outlive it.
+std::shared_ptr<Core::Impl> core(void* ctx) {
+    std::shared_ptr<Core::Impl> c = static_cast<HostContext*>(ctx)->core.lock();
+    if (!c)
+        throw sdk::Error(MOSAIC_ERROR_GENERAL, "the Core that created this device has been destroyed; keep the Core "
+                                               "alive while its devices query or compile on others");
+    return c;
+}
 mosaic_host_compiled_impl* compiled(mosaic_host_compiled* c) { return reinterpret_cast<mosaic_host_compiled_impl*>(c); }
 mosaic_host_request_impl* request(mosaic_host_request* r) { return reinterpret_cast<mosaic_host_request_impl*>(r); }
 
@@ -36,16 +46,16 @@ nlohmann::json parse(const char* json) {
 
 }  // namespace
 
-mosaic_host_api make_core_host_api(Core::Impl* core_impl) {
+mosaic_host_api make_core_host_api(HostContext* context) {
     mosaic_host_api h{};
     h.struct_size = sizeof(mosaic_host_api);
     h.version = (MOSAIC_ABI_VERSION_MAJOR << 16) | MOSAIC_ABI_VERSION_MINOR;
-    h.host_context = core_impl;
+    h.host_context = context;
     h.log = log_from_plugin;
     h.query_device = [](void* ctx, const char* device, mosaic_graph_view graph, const char* props,
                         mosaic_query_sink sink) {
         return sdk::guard([&] {
-            auto handle = core(ctx).device(device);
+            auto handle = core(ctx)->device(device);
             sdk::check(handle->api().query(handle->raw(), graph, props ? props : "{}", sink),
                        std::string("querying device '") + device + "'");
         });
@@ -54,7 +64,7 @@ mosaic_host_api make_core_host_api(Core::Impl* core_impl) {
                              mosaic_host_compiled** out) {
         return sdk::guard([&] {
             auto result = std::make_unique<mosaic_host_compiled_impl>();
-            result->device = core(ctx).device(device);
+            result->device = core(ctx)->device(device);
             result->compiled = result->device->compile(graph, parse(props));
             *out = reinterpret_cast<mosaic_host_compiled*>(result.release());
         });
@@ -80,19 +90,22 @@ mosaic_host_api make_core_host_api(Core::Impl* core_impl) {
     };
     h.start_async = [](void*, mosaic_host_request* r, const mosaic_tensor* in, size_t n_in, const mosaic_tensor* out,
                        size_t n_out, mosaic_completion_fn done, void* user_data) -> mosaic_status* {
-        const auto& device = *request(r)->device;
+        auto* req = request(r);
+        const auto& device = *req->device;
         if (device.library().has_start_async())
-            return device.api().start_async(request(r)->request, in, n_in, out, n_out, done, user_data);
-        // No asynchronous path in that plugin: complete synchronously, on the caller's thread.
-        done(user_data, device.api().infer(request(r)->request, in, n_in, out, n_out));
-        return nullptr;
+            return device.api().start_async(req->request, in, n_in, out, n_out, done, user_data);
+        // No asynchronous path in that plugin: a worker thread runs its infer(), as the ABI promises.
+        return sdk::guard([&] {
+            if (!req->fallback) req->fallback = make_sync_only_worker(device.api(), req->request);
+            req->fallback->start(in, n_in, out, n_out, done, user_data);
+        });
     };
     h.request_profiling = [](void*, mosaic_host_request* r, mosaic_profiling_sink sink) {
         return request(r)->device->api().profiling(request(r)->request, sink);
     };
     h.device_properties = [](void* ctx, const char* device, mosaic_sink sink) {
         return sdk::guard([&] {
-            auto handle = core(ctx).device(device);
+            auto handle = core(ctx)->device(device);
             nlohmann::json all = nlohmann::json::object();
             for (const auto& entry : handle->get_property("SUPPORTED_PROPERTIES")) {
                 const std::string key = entry.at("name");

@@ -1,4 +1,6 @@
 #include "compiled_model_impl.hpp"
+#include "logging.hpp"
+#include "sync_request.hpp"
 
 #include <mosaic/sdk/plugin.hpp>
 #include <mosaic/sdk/status.hpp>
@@ -9,41 +11,11 @@ namespace mosaic {
 
 namespace {
 
-// `shape` must outlive the descriptor.
-mosaic_tensor descriptor(ElementType type, const Shape& shape, void* data) {
-    mosaic_tensor d{};
-    d.struct_size = sizeof(mosaic_tensor);
-    d.element_type = static_cast<mosaic_element_type>(type);
-    d.rank = static_cast<uint32_t>(shape.size());
-    d.dims = shape.data();
-    d.data = data;
-    d.byte_size = static_cast<size_t>(shape_size(shape)) * element_size(type);
-    d.memory_kind = MOSAIC_MEMORY_HOST;
-    return d;
-}
-
 std::string status_text(mosaic_status* status) {
     std::string message = status->message ? status->message : "(no message)";
     status->release(status);
     return message;
 }
-
-// Presents a plugin without start_async as an SDK request, so the SDK's worker can run it.
-class SyncOnlyRequest : public sdk::InferRequest {
-public:
-    SyncOnlyRequest(const mosaic_plugin_api& api, mosaic_infer_request* request) : api_(api), request_(request) {}
-
-    void infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) override {
-        std::vector<mosaic_tensor> in, out;
-        for (const auto& v : inputs) in.push_back(descriptor(v.type, v.shape, const_cast<void*>(v.data)));
-        for (const auto& v : outputs) out.push_back(descriptor(v.type, v.shape, v.data));
-        sdk::check(api_.infer(request_, in.data(), in.size(), out.data(), out.size()));
-    }
-
-private:
-    const mosaic_plugin_api& api_;
-    mosaic_infer_request* request_;
-};
 
 }  // namespace
 
@@ -57,7 +29,7 @@ InferRequest::Impl::~Impl() {
     // An inference still running owns the request; let it finish first (its error is dropped).
     {
         std::unique_lock<std::mutex> lock(mutex_);
-        done_cv_.wait(lock, [&] { return !running_ && !in_callback_; });
+        done_cv_.wait(lock, [&] { return !running_ && callbacks_running_ == 0; });
     }
     fallback_.reset();  // joins its worker
     model_->device().api().release_request(request_);
@@ -117,27 +89,48 @@ void InferRequest::Impl::infer() {
         throw std::runtime_error("inference on device '" + model_->device().name() + "' failed: " + status_text(status));
 }
 
-void InferRequest::Impl::complete(mosaic_status* status) {
+void InferRequest::Impl::complete(mosaic_status* status) noexcept {
+    // Keeps the request alive through the callback, which may drop the application's last handle.
+    // Null when the request is already being destroyed: its destructor waits for this call.
+    std::shared_ptr<Impl> self = weak_from_this().lock();
     std::exception_ptr error;
-    if (status)
-        error = std::make_exception_ptr(std::runtime_error("inference on device '" + model_->device().name() +
-                                                           "' failed: " + status_text(status)));
+    if (status) {
+        const std::string message = status_text(status);
+        try {
+            error = std::make_exception_ptr(
+                std::runtime_error("inference on device '" + model_->device().name() + "' failed: " + message));
+        } catch (...) {
+            error = std::current_exception();
+        }
+    }
     std::function<void(std::exception_ptr)> callback;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         running_ = false;
-        in_callback_ = true;
+        ++callbacks_running_;
         error_ = error;
         callback = callback_;
     }
     // The callback may start the request again; waiters then keep waiting for that run. They are
     // released only after the callback returns, so what it wrote is visible once wait() returns.
-    if (callback) callback(error);
+    if (callback) {
+        try {
+            callback(error);
+        } catch (const std::exception& e) {
+            log_message(MOSAIC_LOG_ERROR, model_->device().name(), std::string("infer request callback threw: ") + e.what());
+        } catch (...) {
+            log_message(MOSAIC_LOG_ERROR, model_->device().name(), "infer request callback threw");
+        }
+    }
+    callback = nullptr;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        in_callback_ = false;
+        --callbacks_running_;
     }
     done_cv_.notify_all();
+    // If the callback dropped the last handle, this (device) thread now owns the request; it must
+    // not destroy it here, since destruction joins this very thread.
+    if (self && self.use_count() == 1) std::thread([doomed = std::move(self)]() mutable { doomed.reset(); }).detach();
 }
 
 void InferRequest::Impl::start_async() {
@@ -157,7 +150,7 @@ void InferRequest::Impl::start_async() {
         return;
     }
     // No asynchronous path in the plugin: the SDK's request worker runs its synchronous infer().
-    if (!fallback_) fallback_ = std::make_unique<sdk::detail::RequestHolder>(std::make_unique<SyncOnlyRequest>(api, request_));
+    if (!fallback_) fallback_ = make_sync_only_worker(api, request_);
     try {
         fallback_->start(in_desc_.data(), in_desc_.size(), out_desc_.data(), out_desc_.size(),
                          [](void* self, mosaic_status* s) { static_cast<Impl*>(self)->complete(s); }, this);
@@ -168,7 +161,7 @@ void InferRequest::Impl::start_async() {
 
 bool InferRequest::Impl::wait_for(std::chrono::milliseconds timeout, bool forever) {
     std::unique_lock<std::mutex> lock(mutex_);
-    auto idle = [&] { return !running_ && !in_callback_; };
+    auto idle = [&] { return !running_ && callbacks_running_ == 0; };
     if (forever)
         done_cv_.wait(lock, idle);
     else if (!done_cv_.wait_for(lock, timeout, idle))

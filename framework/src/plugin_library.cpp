@@ -69,6 +69,13 @@ mosaic_status* make_status_for_plugin(void*, mosaic_status_code code, const char
     return host_status(code, message ? message : "");
 }
 
+namespace {
+mosaic_status* no_core() {
+    return host_status(MOSAIC_ERROR_NOT_SUPPORTED,
+                       "orchestration services need the host table given to create_device, not the entry point's");
+}
+}  // namespace
+
 const mosaic_host_api* process_host_api() {
     static const mosaic_host_api api = [] {
         mosaic_host_api h{};
@@ -76,13 +83,23 @@ const mosaic_host_api* process_host_api() {
         h.version = (MOSAIC_ABI_VERSION_MAJOR << 16) | MOSAIC_ABI_VERSION_MINOR;
         h.host_context = nullptr;
         h.log = log_from_plugin;
-        h.query_device = [](void*, const char*, mosaic_graph_view, const char*, mosaic_query_sink) {
-            return host_status(MOSAIC_ERROR_NOT_SUPPORTED, "query_device needs the host table given to create_device");
-        };
+        h.query_device = [](void*, const char*, mosaic_graph_view, const char*, mosaic_query_sink) { return no_core(); };
         h.compile_on_device = [](void*, const char*, mosaic_graph_view, const char*, mosaic_host_compiled**) {
-            return host_status(MOSAIC_ERROR_NOT_SUPPORTED, "compile_on_device needs the host table given to create_device");
+            return no_core();
         };
         h.make_status = make_status_for_plugin;
+        // The remaining orchestration members decline: they need a Core's table.
+        h.release_compiled = [](void*, mosaic_host_compiled*) {};
+        h.release_request = [](void*, mosaic_host_request*) {};
+        h.compiled_property = [](void*, mosaic_host_compiled*, const char*, mosaic_sink) { return no_core(); };
+        h.create_request = [](void*, mosaic_host_compiled*, mosaic_host_request**) { return no_core(); };
+        h.infer = [](void*, mosaic_host_request*, const mosaic_tensor*, size_t, const mosaic_tensor*, size_t) {
+            return no_core();
+        };
+        h.start_async = [](void*, mosaic_host_request*, const mosaic_tensor*, size_t, const mosaic_tensor*, size_t,
+                           mosaic_completion_fn, void*) { return no_core(); };
+        h.request_profiling = [](void*, mosaic_host_request*, mosaic_profiling_sink) { return no_core(); };
+        h.device_properties = [](void*, const char*, mosaic_sink) { return no_core(); };
         return h;
     }();
     return &api;

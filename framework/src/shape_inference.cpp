@@ -67,6 +67,13 @@ std::vector<ops::PortInfo> ShapeInference::infer(const Node& node) {
         fail(node, e.what());
     }
 
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        int64_t bytes = 0;
+        if (is_static(outputs[i].shape) && !checked_byte_size(outputs[i].shape, outputs[i].type, bytes))
+            fail(node, "output " + std::to_string(i) + " would have shape " + to_string(outputs[i].shape) +
+                           ", whose size overflows; the model is malformed");
+    }
+
     if (node.is_constant()) {
         const auto& data = node.constant_data();
         const size_t needed = static_cast<size_t>(shape_size(outputs[0].shape)) * element_size(outputs[0].type);

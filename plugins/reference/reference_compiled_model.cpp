@@ -81,7 +81,31 @@ ReferenceInferRequest::ReferenceInferRequest(const Plan& plan) : plan_(plan), bu
         if (plan.slots[i].kind == Slot::Kind::intermediate) buffers_[i].resize(plan.slots[i].byte_size());
 }
 
+namespace {
+
+// The host checks tensors against the model it compiled, but an imported plan is checked here too:
+// a kernel must never run over buffers of another size than its slots.
+void check_tensor(const char* what, size_t index, ElementType type, const Shape& shape, const Slot& slot) {
+    if (type != slot.type || shape != slot.shape)
+        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, std::string(what) + " " + std::to_string(index) + " is " +
+                                                            to_string(type) + " " + to_string(shape) + ", expected " +
+                                                            to_string(slot.type) + " " + to_string(slot.shape));
+}
+
+}  // namespace
+
 void ReferenceInferRequest::infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) {
+    if (outputs.size() != plan_.result_slots.size())
+        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "got " + std::to_string(outputs.size()) + " outputs, the model has " +
+                                                            std::to_string(plan_.result_slots.size()));
+    for (const Slot& s : plan_.slots)
+        if (s.kind == Slot::Kind::input) {
+            if (s.input_index >= inputs.size())
+                throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "got " + std::to_string(inputs.size()) + " inputs, the model needs more");
+            check_tensor("input", s.input_index, inputs[s.input_index].type, inputs[s.input_index].shape, s);
+        }
+    for (size_t i = 0; i < outputs.size(); ++i)
+        check_tensor("output", i, outputs[i].type, outputs[i].shape, plan_.slots[plan_.result_slots[i]]);
     auto data_of = [&](size_t slot) -> void* {
         const Slot& s = plan_.slots[slot];
         switch (s.kind) {

@@ -59,10 +59,15 @@ ReferenceCompiledModel::ReferenceCompiledModel(const void* data, size_t size, co
         size_t offset = 8 + n;
         for (const auto& j : p.at("slots")) {
             Slot s;
-            s.kind = static_cast<Slot::Kind>(j.at("kind").get<int>());
+            const int kind = j.at("kind").get<int>();
+            if (kind < 0 || kind > static_cast<int>(Slot::Kind::intermediate)) corrupt("a slot has an unknown kind");
+            s.kind = static_cast<Slot::Kind>(kind);
             s.type = element_type_from_string(j.at("type").get<std::string>());
             s.shape = j.at("shape").get<Shape>();
             s.input_index = j.at("input");
+            int64_t slot_bytes = 0;
+            if (s.type == ElementType::undefined || !checked_byte_size(s.shape, s.type, slot_bytes))
+                corrupt("a slot has a bad element type or shape");
             if (s.kind == Slot::Kind::constant) {
                 if (s.byte_size() > size - offset) corrupt("constant data past the end");
                 imported_constants_.emplace_back(bytes + offset, bytes + offset + s.byte_size());
@@ -76,7 +81,9 @@ ReferenceCompiledModel::ReferenceCompiledModel(const void* data, size_t size, co
             for (const auto& a : j.at("attrs")) st.attrs.set(a.at(0).get<std::string>(), a.at(1).get<std::string>());
             if (!reference::find_kernel(st.type, st.version)) corrupt("no reference kernel for " + st.type + "-" + st.version);
             for (size_t slot : st.inputs) if (slot >= plan_.slots.size()) corrupt("a step reads a missing slot");
-            for (size_t slot : st.outputs) if (slot >= plan_.slots.size()) corrupt("a step writes a missing slot");
+            for (size_t slot : st.outputs)
+                if (slot >= plan_.slots.size() || plan_.slots[slot].kind != Slot::Kind::intermediate)
+                    corrupt("a step writes a missing, constant or input slot");
             plan_.steps.push_back(std::move(st));
         }
         plan_.result_slots = p.at("results").get<std::vector<size_t>>();

@@ -181,3 +181,20 @@ TEST(Model, TopologicalOrderIsStable) {
 
 }  // namespace
 }  // namespace mosaic::test
+
+namespace mosaic::test {
+namespace {
+
+TEST(Model, ShapesWhoseSizeOverflowsAreRejected) {
+    ModelBuilder b("huge");
+    Output x = b.constant<float>({}, {1.0f}, "one");
+    Output target = b.constant<int64_t>({2}, {3, 6148914691236517206LL}, "target");
+    std::string msg = model_error([&] { b.op("Broadcast", {x, target}, {{"mode", "numpy"}}, "bcast"); });
+    EXPECT_NE(msg.find("'bcast'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("overflows"), std::string::npos) << msg;
+    msg = model_error([&] { b.parameter("p", ElementType::f32, {1LL << 40, 1LL << 40}); });
+    EXPECT_NE(msg.find("overflows"), std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace mosaic::test

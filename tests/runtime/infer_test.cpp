@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <future>
 #include <sstream>
 #include <thread>
 
@@ -193,6 +194,43 @@ TEST(ExportImport, CorruptOrForeignBlobsAreRejected) {
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find("exported from device 'REFERENCE'"), std::string::npos) << e.what();
     }
+}
+
+}  // namespace
+}  // namespace mosaic::test
+
+namespace mosaic::test {
+namespace {
+
+TEST(InferCallbacks, ThrowingCallbackNeitherKillsNorHangs) {
+    Core core;
+    InferRequest r = core.compile_model(conv_relu_model(), "REFERENCE").create_infer_request();
+    r.set_tensor("x", iota_tensor({1, 1, 4, 4}));
+    r.set_callback([](std::exception_ptr) { throw std::runtime_error("boom from a callback"); });
+    r.start_async();
+    EXPECT_TRUE(r.wait_for(std::chrono::seconds(30)));
+    r.set_callback(nullptr);
+    r.infer();
+    EXPECT_EQ(r.get_tensor("y").to_vector<float>(), conv_relu_expected());
+}
+
+TEST(InferCallbacks, CallbackMayDropTheLastHandle) {
+    Core core;
+    CompiledModel compiled = core.compile_model(conv_relu_model(), "REFERENCE");
+    auto request = std::make_unique<InferRequest>(compiled.create_infer_request());
+    std::promise<std::vector<float>> result;
+    InferRequest* raw = request.get();
+    raw->set_tensor("x", iota_tensor({1, 1, 4, 4}));
+    raw->set_callback([&, owned = std::shared_ptr<InferRequest>(request.release())](std::exception_ptr) mutable {
+        std::vector<float> y = owned->get_tensor("y").to_vector<float>();
+        owned->set_callback(nullptr);  // destroys this lambda's copy of `owned`: the last handle
+        result.set_value(std::move(y));
+    });
+    raw->start_async();
+    auto future = result.get_future();
+    ASSERT_EQ(future.wait_for(std::chrono::seconds(30)), std::future_status::ready);
+    EXPECT_EQ(future.get(), conv_relu_expected());
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // let the request's teardown finish
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // helpers they share for reading value-dependent inputs (axes, shapes, pads...).
 #pragma once
 
+#include <cstdint>
+
 #include "ops/op_schema.hpp"
 
 #include <string>
@@ -36,7 +38,12 @@ std::vector<int64_t> const_list(const InferContext& ctx, size_t i, std::string_v
 
 // Dimension arithmetic that keeps a dynamic dim (-1) dynamic.
 inline int64_t dim_add(int64_t a, int64_t b) { return a < 0 || b < 0 ? kDynamicDim : a + b; }
-inline int64_t dim_mul(int64_t a, int64_t b) { return a < 0 || b < 0 ? kDynamicDim : a * b; }
+// Saturates instead of overflowing; the shape-inference driver rejects the oversized result.
+inline int64_t dim_mul(int64_t a, int64_t b) {
+    if (a < 0 || b < 0) return kDynamicDim;
+    int64_t out = 0;
+    return __builtin_mul_overflow(a, b, &out) ? INT64_MAX : out;
+}
 
 }  // namespace dm
 

@@ -98,6 +98,15 @@ inline int64_t shape_size(const Shape& s) {
     return n;
 }
 
+// The byte size of a tensor, or false when it does not fit in 63 bits (a malformed model).
+inline bool checked_byte_size(const Shape& s, ElementType t, int64_t& bytes) {
+    int64_t n = static_cast<int64_t>(element_size(t));
+    for (int64_t d : s)
+        if (d < 0 || __builtin_mul_overflow(n, d, &n)) return false;
+    bytes = n;
+    return true;
+}
+
 inline bool is_static(const Shape& s) {
     for (int64_t d : s)
         if (d < 0) return false;

@@ -6,7 +6,7 @@
  * Versioning. MOSAIC_ABI_VERSION_MAJOR changes only when an existing member changes meaning or
  * position; the host refuses a plugin whose major differs. The minor grows when members are
  * appended to the end of a table. Every table starts with struct_size and a version, and a reader
- * checks MOSAIC_HAS_MEMBER(table, member) before touching a member newer than 1.0, so a host and a
+ * checks MOSAIC_HAS_MEMBER(type, table, member) before touching a member newer than 1.0, so a host and a
  * plugin built against different minors work together. Members marked "optional" may be NULL; the
  * comment on each says what the host does then. Function tables grow by appending members; data
  * structs that travel in arrays or by value (tensors, records, statuses) keep reserved members so
@@ -137,7 +137,8 @@ typedef struct mosaic_port_ref {
 } mosaic_port_ref;
 
 /* Nodes are indexed 0..node_count-1 in a topological order; Parameters appear in the model's
- * input order and Results in its output order. Every pointer returned stays valid while the graph
+ * input order and Results in its output order. An index out of range gives an empty answer (0,
+ * NULL, "", MOSAIC_ELEMENT_UNDEFINED, or {SIZE_MAX, SIZE_MAX} from input_source), never a crash. Every pointer returned stays valid while the graph
  * is alive: for the whole query/compile call that received it, and no longer. Constant data
  * (constant_data) stays valid for the lifetime of the compiled model built from the graph: plugins
  * may keep and use the pointer instead of copying weights. All functions are thread-safe. */
@@ -315,7 +316,9 @@ typedef struct mosaic_plugin_api {
     void (*release_compiled_model)(mosaic_compiled_model* model);
     mosaic_status* (*compiled_property)(mosaic_compiled_model* model, const char* key, mosaic_sink value_json);
 
-    /* Optional (NULL: export not supported). Writes an opaque blob that import_model accepts. */
+    /* Optional (NULL, or MOSAIC_ERROR_NOT_SUPPORTED: export not supported). Writes an opaque blob
+     * that import_model accepts. The same NOT_SUPPORTED convention holds for import_model and
+     * estimate_cost, so a C++-layer plugin may fill every member and decline at run time. */
     mosaic_status* (*export_model)(mosaic_compiled_model* model, mosaic_sink blob);
     /* Optional (NULL: import not supported). The blob is valid during the call only. */
     mosaic_status* (*import_model)(mosaic_device* device, const void* blob, size_t size,
@@ -323,8 +326,9 @@ typedef struct mosaic_plugin_api {
 
     /* --- Inference --- */
     mosaic_status* (*create_request)(mosaic_compiled_model* model, mosaic_infer_request** out);
-    /* Called only when no inference runs on the request; a `done` callback may still be returning
-     * on the plugin's thread, so the plugin waits for that thread before freeing. */
+    /* Called only when no inference runs on the request, and never from within its own `done`; a
+     * `done` callback may still be returning on the plugin's thread, so the plugin waits for that
+     * thread before freeing. Requests are released before the compiled model that created them. */
     void (*release_request)(mosaic_infer_request* request);
     /* Runs synchronously. inputs/outputs are in Parameter / Result order and have exactly the
      * compiled types and shapes (the host checks); outputs are written in place. */

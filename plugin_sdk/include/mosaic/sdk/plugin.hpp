@@ -158,9 +158,9 @@ public:
         job.user_data = user_data;
         std::lock_guard<std::mutex> lock(mutex_);
         if (has_job_) throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "request is already running");
+        if (!worker_.joinable()) worker_ = std::thread([this] { run(); });  // may throw: nothing changed yet
         job_ = std::move(job);
         has_job_ = true;
-        if (!worker_.joinable()) worker_ = std::thread([this] { run(); });
         cv_.notify_all();
     }
 

@@ -33,13 +33,15 @@ inline std::string upper(std::string s) {
     return s;
 }
 
+[[noreturn]] inline void property_type_error(const std::string& device, const PropertySpec& spec,
+                                             const nlohmann::json& value, const std::string& expected) {
+    throw Error(MOSAIC_ERROR_INVALID_ARGUMENT,
+                "property '" + spec.name + "' of device '" + device + "' expects " + expected + ", got " + value.dump());
+}
+
 // Returns the canonical JSON value for `value` under `spec`, or throws Error(INVALID_ARGUMENT).
 inline nlohmann::json normalize_property(const std::string& device, const PropertySpec& spec,
                                          const nlohmann::json& value) {
-    auto bad = [&](const std::string& expected) {
-        throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "property '" + spec.name + "' of device '" + device + "' expects " +
-                                                       expected + ", got " + value.dump());
-    };
     switch (spec.kind) {
         case PropertyKind::boolean: {
             if (value.is_boolean()) return value;
@@ -48,7 +50,7 @@ inline nlohmann::json normalize_property(const std::string& device, const Proper
                 if (s == "YES" || s == "TRUE") return true;
                 if (s == "NO" || s == "FALSE") return false;
             }
-            bad("YES or NO (a boolean)");
+            property_type_error(device, spec, value, "YES or NO (a boolean)");
         }
         case PropertyKind::integer: {
             int64_t v = 0;
@@ -58,11 +60,11 @@ inline nlohmann::json normalize_property(const std::string& device, const Proper
                 const std::string s = value.get<std::string>();
                 size_t used = 0;
                 try { v = std::stoll(s, &used); } catch (const std::exception&) { used = 0; }
-                if (s.empty() || used != s.size()) bad("an integer");
+                if (s.empty() || used != s.size()) property_type_error(device, spec, value, "an integer");
             } else {
-                bad("an integer");
+                property_type_error(device, spec, value, "an integer");
             }
-            if (v < spec.min) bad("an integer >= " + std::to_string(spec.min));
+            if (v < spec.min) property_type_error(device, spec, value, "an integer >= " + std::to_string(spec.min));
             return v;
         }
         case PropertyKind::number: {
@@ -74,23 +76,23 @@ inline nlohmann::json normalize_property(const std::string& device, const Proper
                 try { v = std::stod(s, &used); } catch (const std::exception&) { used = 0; }
                 if (!s.empty() && used == s.size()) return v;
             }
-            bad("a number");
+            property_type_error(device, spec, value, "a number");
         }
         case PropertyKind::string:
-            if (!value.is_string()) bad("a string");
+            if (!value.is_string()) property_type_error(device, spec, value, "a string");
             return value;
         case PropertyKind::choice: {
-            if (!value.is_string()) bad("one of " + nlohmann::json(spec.choices).dump());
+            if (!value.is_string()) property_type_error(device, spec, value, "one of " + nlohmann::json(spec.choices).dump());
             const std::string s = value.get<std::string>();
             for (const auto& c : spec.choices)
                 if (upper(c) == upper(s)) return c;
-            bad("one of " + nlohmann::json(spec.choices).dump());
+            property_type_error(device, spec, value, "one of " + nlohmann::json(spec.choices).dump());
         }
         case PropertyKind::object:
-            if (!value.is_object()) bad("a JSON object");
+            if (!value.is_object()) property_type_error(device, spec, value, "a JSON object");
             return value;
     }
-    bad("a valid value");
+    property_type_error(device, spec, value, "a valid value");
 }
 
 // A device's property values, guarded for concurrent get/set.

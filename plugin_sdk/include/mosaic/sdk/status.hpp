@@ -43,7 +43,12 @@ inline mosaic_status* make_status(mosaic_status_code code, const std::string& me
         char text[1];  // over-allocated
     };
     void* memory = std::malloc(sizeof(Owned) + message.size());
-    if (!memory) return nullptr;  // out of memory: nothing better can be reported
+    if (!memory) {
+        // Never NULL (that would read as success): a static status whose release does nothing.
+        static mosaic_status out_of_memory{sizeof(mosaic_status), MOSAIC_ERROR_OUT_OF_MEMORY,
+                                           "out of memory while reporting an error", [](mosaic_status*) {}, {}};
+        return &out_of_memory;
+    }
     auto* owned = static_cast<Owned*>(memory);
     std::memset(&owned->status, 0, sizeof(mosaic_status));
     std::memcpy(owned->text, message.c_str(), message.size() + 1);
