@@ -70,7 +70,10 @@ std::unique_ptr<sdk::InferRequest> ReferenceCompiledModel::create_request() {
 
 nlohmann::json ReferenceCompiledModel::property(const std::string& key) const {
     if (key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS") return 1;
-    if (key == "EXECUTION_DEVICES") return nlohmann::json::array({device_});
+    if (key == "EXECUTION_DEVICES") {
+        const std::string id = config_.value("DEVICE_ID", "");
+        return nlohmann::json::array({id.empty() ? device_ : device_ + "." + id});
+    }
     if (key == "NETWORK_NAME") return model_name_;
     if (config_.contains(key)) return config_.at(key);
     return sdk::CompiledModel::property(key);

@@ -35,7 +35,17 @@ ReferenceDevice::ReferenceDevice(const std::string& name)
                     sp::inference_precision_hint({"f32"}),
                     sp::optimal_number_of_infer_requests(1),
                     {"SUPPORTED_OPS", sdk::PropertyKind::string, "", {}, false, 0,
-                     "comma-separated op types this device accepts; empty: every op with a reference kernel"}}) {}
+                     "comma-separated op types this device accepts; empty: every op with a reference kernel"},
+                    {"INSTANCES", sdk::PropertyKind::integer, 1, {}, false, 1,
+                     "how many instances to emulate (listed as NAME.0, NAME.1, ...), for multi-device tests"},
+                    {"DEVICE_ID", sdk::PropertyKind::string, "", {}, false, 0, "the instance a compilation runs on"}}) {}
+
+std::vector<std::string> ReferenceDevice::device_ids() const {
+    const int64_t n = properties().get("INSTANCES").get<int64_t>();
+    std::vector<std::string> ids;
+    for (int64_t i = 0; n > 1 && i < n; ++i) ids.push_back(std::to_string(i));
+    return ids;
+}
 
 std::string ReferenceDevice::unsupported_reason(const sdk::GraphView& graph, size_t node,
                                                 const std::set<std::string>& allowed, const std::string& device) {

@@ -14,6 +14,8 @@ class ReferenceDevice : public sdk::Device {
 public:
     explicit ReferenceDevice(const std::string& name);
 
+    std::vector<std::string> device_ids() const override;
+
     std::vector<Support> query(const sdk::GraphView& graph, const nlohmann::json& config) override;
     std::unique_ptr<sdk::CompiledModel> compile(const sdk::GraphView& graph, const nlohmann::json& config) override;
     std::unique_ptr<sdk::CompiledModel> import_model(const void* blob, size_t size, const nlohmann::json& config) override;

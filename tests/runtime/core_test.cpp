@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 namespace mosaic::test {
 namespace {
@@ -148,6 +150,46 @@ TEST(Core, DynamicShapesMustBeResolvedBeforeCompiling) {
     InferRequest r = core.compile_model(model, "REFERENCE").create_infer_request();
     r.infer();
     EXPECT_EQ(r.get_tensor("y").shape(), (Shape{2, 4}));
+}
+
+}  // namespace
+}  // namespace mosaic::test
+
+namespace mosaic::test {
+namespace {
+
+// A registry declaring REFERENCE twice: plainly, and as "EMU" emulating three instances.
+std::string multi_instance_registry() {
+    const std::string dir = ::testing::TempDir() + "/mosaic_multi_instance";
+    std::filesystem::create_directories(dir);
+    const std::string plugin = std::string(MOSAIC_BUILD_DIR) + "/lib/mosaic/plugins/libmosaic_reference_plugin.so";
+    nlohmann::json registry = {{"version", 1},
+                               {"plugins", {{{"device", "REFERENCE"}, {"library", plugin}},
+                                            {{"device", "EMU"}, {"library", plugin}, {"properties", {{"INSTANCES", 3}}}}}}};
+    std::ofstream(dir + "/plugins.json") << registry.dump(2);
+    return dir + "/plugins.json";
+}
+
+TEST(DeviceIds, DevicesWithSeveralInstancesAreListedWithIds) {
+    Core core(multi_instance_registry());
+    EXPECT_EQ(core.get_available_devices(), (std::vector<std::string>{"REFERENCE", "EMU.0", "EMU.1", "EMU.2"}));
+}
+
+TEST(DeviceIds, CompilingOnAnInstanceRunsThere) {
+    Core core(multi_instance_registry());
+    CompiledModel compiled = core.compile_model(conv_relu_model(), "EMU.1");
+    EXPECT_EQ(compiled.get_property("EXECUTION_DEVICES"), nlohmann::json::array({"EMU.1"}));
+    InferRequest r = compiled.create_infer_request();
+    r.set_tensor("x", iota_tensor({1, 1, 4, 4}));
+    r.infer();
+    EXPECT_EQ(r.get_tensor("y").to_vector<float>(), conv_relu_expected());
+}
+
+TEST(DeviceIds, AnInstanceThatDoesNotExistIsNamedWithTheAvailableOnes) {
+    Core core(multi_instance_registry());
+    std::string msg = error_of([&] { core.compile_model(conv_relu_model(), "EMU.7"); });
+    EXPECT_TRUE(contains(msg, "'EMU.7' does not exist"));
+    EXPECT_TRUE(contains(msg, "EMU.0, EMU.1, EMU.2"));
 }
 
 }  // namespace
