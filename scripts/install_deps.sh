@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config ccache
   libboost-dev libboost-filesystem-dev nlohmann-json3-dev libpugixml-dev libcli11-dev
-  libgtest-dev libgmock-dev graphviz python3 python3-numpy
+  libgtest-dev libgmock-dev graphviz python3 python3-numpy python3-jsonschema
 )
 
 missing=()

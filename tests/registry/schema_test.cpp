@@ -33,7 +33,9 @@ def validator(name):
         registry = Registry().with_resources(
             (n, Resource.from_contents(s)) for n, s in schemas.items())
         return jsonschema.Draft202012Validator(schema, registry=registry)
-    resolver = jsonschema.RefResolver(base_uri="", referrer=schema, store=dict(schemas))
+    # Relative $refs resolve against the schema file's own URI; the store answers for every file.
+    store = {(schema_dir / n).resolve().as_uri(): s for n, s in schemas.items()}
+    resolver = jsonschema.RefResolver(base_uri=(schema_dir / name).resolve().as_uri(), referrer=schema, store=store)
     return jsonschema.Draft202012Validator(schema, resolver=resolver)
 
 failed = False
@@ -68,11 +70,15 @@ std::string quote(const std::string& s) {
     return out + "'";
 }
 
+// Debian's interpreter first: python3-jsonschema (installed by scripts/install_deps.sh) lives
+// there, while a python3 earlier on PATH (pyenv, a venv) may lack it.
+std::string python() { return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3"; }
+
 class Schemas : public ::testing::Test {
 protected:
     void SetUp() override {
         std::string output;
-        if (run("python3 -c 'import jsonschema'", output) != 0)
+        if (run(python() + " -c 'import jsonschema'", output) != 0)
             GTEST_SKIP() << "python3 with the jsonschema package is needed to validate the JSON schemas "
                             "(apt install python3-jsonschema or pip install jsonschema): "
                          << output;
@@ -88,7 +94,7 @@ protected:
             std::ofstream out(script);
             out << kValidator;
         }
-        std::string command = "python3 " + quote(script.string()) + " " + quote(schema_dir.string());
+        std::string command = python() + " " + quote(script.string()) + " " + quote(schema_dir.string());
         for (const auto& c : checks) command += " " + quote(c[0] + "|" + c[1] + "|" + c[2]);
         std::string output;
         const int rc = run(command, output);
