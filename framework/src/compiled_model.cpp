@@ -2,6 +2,7 @@
 
 #include <mosaic/sdk/status.hpp>
 
+#include <algorithm>
 #include <istream>
 #include <ostream>
 #include <sstream>
@@ -102,9 +103,15 @@ CompiledModel CompiledModel::Impl::import_from(std::shared_ptr<DeviceHandle> dev
         throw std::runtime_error("import_model: the stream is not a Mosaic compiled model (expected '" +
                                  std::string(kExportMagic) + "' first)");
     std::getline(in, header_line);
+    // The whole header is checked before anything is allocated or handed to the plugin.
     nlohmann::json header;
+    std::vector<PortDesc> inputs, outputs;
+    size_t size = 0;
     try {
         header = nlohmann::json::parse(header_line);
+        inputs = ports_from_json(header.at("inputs"));
+        outputs = ports_from_json(header.at("outputs"));
+        size = header.at("size").get<size_t>();
     } catch (const std::exception& e) {
         throw std::runtime_error(std::string("import_model: corrupt header: ") + e.what());
     }
@@ -113,16 +120,20 @@ CompiledModel CompiledModel::Impl::import_from(std::shared_ptr<DeviceHandle> dev
                                  "', not '" + device->name() + "'");
     if (!device->library().has_import())
         throw std::runtime_error("device '" + device->name() + "' cannot import compiled models");
-    std::string blob(header.at("size").get<size_t>(), '\0');
-    in.read(blob.data(), static_cast<std::streamsize>(blob.size()));
-    if (static_cast<size_t>(in.gcount()) != blob.size())
-        throw std::runtime_error("import_model: the blob is truncated (" + std::to_string(in.gcount()) + " of " +
-                                 std::to_string(blob.size()) + " bytes)");
+    // Read in pieces: the size comes from the stream and may be a lie.
+    std::string blob;
+    char chunk[1 << 16];
+    while (blob.size() < size && in) {
+        in.read(chunk, static_cast<std::streamsize>(std::min(sizeof(chunk), size - blob.size())));
+        blob.append(chunk, static_cast<size_t>(in.gcount()));
+    }
+    if (blob.size() != size)
+        throw std::runtime_error("import_model: the blob is truncated (" + std::to_string(blob.size()) + " of " +
+                                 std::to_string(size) + " bytes)");
     mosaic_compiled_model* compiled = nullptr;
     device->check(device->api().import_model(device->raw(), blob.data(), blob.size(), properties.dump().c_str(), &compiled),
                   "importing a compiled model");
-    return CompiledModel(std::make_shared<Impl>(device, nullptr, compiled, device_string,
-                                                ports_from_json(header.at("inputs")), ports_from_json(header.at("outputs"))));
+    return CompiledModel(std::make_shared<Impl>(device, nullptr, compiled, device_string, std::move(inputs), std::move(outputs)));
 }
 
 // ---- public wrapper ----

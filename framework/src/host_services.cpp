@@ -8,16 +8,22 @@
 
 namespace mosaic {
 
-// A model compiled on another device for an orchestrator.
-struct mosaic_host_compiled_impl {
+// A model compiled on another device for an orchestrator. Shared by the orchestrator's handle and
+// the requests created from it, so requests stay valid whatever order they are released in.
+struct HostCompiledModel {
     std::shared_ptr<DeviceHandle> device;
     mosaic_compiled_model* compiled = nullptr;
-    ~mosaic_host_compiled_impl() {
+    ~HostCompiledModel() {
         if (compiled) device->api().release_compiled_model(compiled);
     }
 };
 
+struct mosaic_host_compiled_impl {
+    std::shared_ptr<HostCompiledModel> model;
+};
+
 struct mosaic_host_request_impl {
+    std::shared_ptr<HostCompiledModel> model;  // declared first: released last
     std::shared_ptr<DeviceHandle> device;
     mosaic_infer_request* request = nullptr;
     std::unique_ptr<sdk::detail::RequestHolder> fallback;  // async for plugins without start_async
@@ -44,6 +50,17 @@ nlohmann::json parse(const char* json) {
     return json && *json ? nlohmann::json::parse(json) : nlohmann::json::object();
 }
 
+// Resolves "GPU.1" / "NAME:LIST" as Core::compile_model does and merges what the device string
+// implies (DEVICE_ID, MULTI_DEVICE_PRIORITIES) into the orchestrator's properties.
+std::shared_ptr<DeviceHandle> resolve(void* ctx, const char* device, const char* properties, nlohmann::json& merged) {
+    std::shared_ptr<Core::Impl> c = core(ctx);
+    const DeviceSpec spec = parse_device_spec(device ? device : "");
+    merged = parse(properties);
+    const nlohmann::json implied = c->call_properties(spec, {});
+    for (const auto& [key, value] : implied.items()) merged[key] = value;
+    return c->device(spec.name);
+}
+
 }  // namespace
 
 mosaic_host_api make_core_host_api(HostContext* context) {
@@ -55,31 +72,34 @@ mosaic_host_api make_core_host_api(HostContext* context) {
     h.query_device = [](void* ctx, const char* device, mosaic_graph_view graph, const char* props,
                         mosaic_query_sink sink) {
         return sdk::guard([&] {
-            auto handle = core(ctx)->device(device);
-            sdk::check(handle->api().query(handle->raw(), graph, props ? props : "{}", sink),
+            nlohmann::json merged;
+            auto handle = resolve(ctx, device, props, merged);
+            sdk::check(handle->api().query(handle->raw(), graph, merged.dump().c_str(), sink),
                        std::string("querying device '") + device + "'");
         });
     };
     h.compile_on_device = [](void* ctx, const char* device, mosaic_graph_view graph, const char* props,
                              mosaic_host_compiled** out) {
         return sdk::guard([&] {
-            auto result = std::make_unique<mosaic_host_compiled_impl>();
-            result->device = core(ctx)->device(device);
-            result->compiled = result->device->compile(graph, parse(props));
-            *out = reinterpret_cast<mosaic_host_compiled*>(result.release());
+            nlohmann::json merged;
+            auto model = std::make_shared<HostCompiledModel>();
+            model->device = resolve(ctx, device, props, merged);
+            model->compiled = model->device->compile(graph, merged);
+            *out = reinterpret_cast<mosaic_host_compiled*>(new mosaic_host_compiled_impl{std::move(model)});
         });
     };
     h.release_compiled = [](void*, mosaic_host_compiled* c) { delete compiled(c); };
     h.compiled_property = [](void*, mosaic_host_compiled* c, const char* key, mosaic_sink sink) {
-        return sdk::guard([&] {
-            sdk::check(compiled(c)->device->api().compiled_property(compiled(c)->compiled, key, sink));
-        });
+        const HostCompiledModel& m = *compiled(c)->model;
+        return m.device->api().compiled_property(m.compiled, key, sink);
     };
     h.create_request = [](void*, mosaic_host_compiled* c, mosaic_host_request** out) {
         return sdk::guard([&] {
             auto result = std::make_unique<mosaic_host_request_impl>();
-            result->device = compiled(c)->device;
-            sdk::check(result->device->api().create_request(compiled(c)->compiled, &result->request));
+            result->model = compiled(c)->model;
+            result->device = result->model->device;
+            result->device->check(result->device->api().create_request(result->model->compiled, &result->request),
+                                  "creating an infer request");
             *out = reinterpret_cast<mosaic_host_request*>(result.release());
         });
     };

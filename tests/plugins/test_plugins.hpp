@@ -58,6 +58,7 @@ inline fs::path abi10_plugin() { return test_plugin_dir() / "libmosaic_test_abi1
 inline fs::path abi_major2_plugin() { return test_plugin_dir() / "libmosaic_test_abi_major2_plugin.so"; }
 inline fs::path no_entry_plugin() { return test_plugin_dir() / "libmosaic_test_no_entry_plugin.so"; }
 inline fs::path refusing_plugin() { return test_plugin_dir() / "libmosaic_test_refusing_plugin.so"; }
+inline fs::path forward_plugin() { return test_plugin_dir() / "libmosaic_test_forward_plugin.so"; }
 inline fs::path not_a_library() { return test_plugin_dir() / "libbroken.so"; }
 // The message refusing_plugin.c returns from its entry point.
 inline const char* refusal_message() { return "simulated refusal by mosaic_test_refusing_plugin"; }

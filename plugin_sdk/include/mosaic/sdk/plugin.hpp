@@ -65,7 +65,9 @@ class Device {
 public:
     struct Support {
         bool supported = false;
-        std::string reason;  // why not, when not supported
+        // Why not, when not supported; for a supported node an orchestrator may name the device
+        // the node is placed on (empty otherwise).
+        std::string reason;
     };
 
     Device(std::string name, std::vector<PropertySpec> specs) : name_(name), properties_(std::move(name), std::move(specs)) {}
@@ -252,9 +254,10 @@ struct PluginTable {
                 if (result.size() != graph.node_count())
                     throw Error(MOSAIC_ERROR_GENERAL, "plugin bug: query answered " + std::to_string(result.size()) +
                                                           " of " + std::to_string(graph.node_count()) + " nodes");
+                // For a supported node the reason, when given, is the ABI's detail (an orchestrator's placement).
                 for (size_t n = 0; n < result.size(); ++n)
                     sink.report(sink.context, n, result[n].supported ? 1 : 0,
-                                result[n].supported ? nullptr : result[n].reason.c_str());
+                                result[n].reason.empty() ? nullptr : result[n].reason.c_str());
             });
         };
         t.compile = [](mosaic_device* d, mosaic_graph_view g, const char* props, mosaic_compiled_model** out) {
