@@ -2,7 +2,7 @@
 # Runs every test: installs what is missing, then
 #   1. a normal build and the whole ctest suite,
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build and the whole suite again,
-#   3. a ThreadSanitizer build of the threaded suite (concurrent requests, async, callbacks).
+#   3. a ThreadSanitizer build of the threaded suites (runtime and registry/host services).
 # Ends with the line "N passed, N failed" summing the three runs; exits non-zero on any failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,19 +36,23 @@ SAN_FLAGS=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEB
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest_suite "asan+ubsan" "$root/build-asan" -DMOSAIC_SANITIZE=address,undefined "${SAN_FLAGS[@]}"
 
-# ThreadSanitizer: only what runs threads, to keep the run short.
+# ThreadSanitizer: the suites that run threads (concurrent requests, async completion, callbacks
+# that restart requests, orchestration through the host services, plugins loaded and unloaded).
 echo "=== tsan: building in $root/build-tsan"
-MOSAIC_TARGETS="mosaic_runtime_test mosaic_reference_plugin mosaic_config" \
+MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_test_plugins mosaic_reference_plugin mosaic_config" \
   bash "$root/scripts/build.sh" "$root/build-tsan" -DMOSAIC_SANITIZE=thread "${SAN_FLAGS[@]}"
-echo "=== tsan: testing"
-tsan_log="$root/build-tsan/tsan.log"
-MOSAIC_PLUGINS="$root/build-tsan/lib/mosaic/plugins.json" TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-  "$root/build-tsan/bin/mosaic_runtime_test" 2>&1 | tee "$tsan_log" || echo "=== tsan: FAILED"
-tsan_pass=$(grep -E "^\[  PASSED  \] [0-9]+ test" "$tsan_log" | sed -E 's/.* ([0-9]+) test.*/\1/' || true)
-tsan_fail=$(grep -E "^\[  FAILED  \] [0-9]+ tests?, listed below" "$tsan_log" | sed -E 's/[^0-9]*([0-9]+).*/\1/' || true)
-tsan_fail=${tsan_fail:-0}
-if [ -z "$tsan_pass" ] && [ "$tsan_fail" -eq 0 ]; then tsan_fail=1; fi  # crashed before its summary
-total_pass=$((total_pass + ${tsan_pass:-0})); total_fail=$((total_fail + tsan_fail))
+for suite in runtime registry; do
+  echo "=== tsan: mosaic_${suite}_test"
+  log="$root/build-tsan/tsan_$suite.log"
+  MOSAIC_PLUGINS="$root/build-tsan/lib/mosaic/plugins.json" MOSAIC_BUILD_DIR="$root/build-tsan" \
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    "$root/build-tsan/bin/mosaic_${suite}_test" 2>&1 | tee "$log" || echo "=== tsan: $suite FAILED"
+  pass=$(grep -E "^\[  PASSED  \] [0-9]+ test" "$log" | sed -E 's/.* ([0-9]+) test.*/\1/' || true)
+  fail=$(grep -E "^\[  FAILED  \] [0-9]+ tests?, listed below" "$log" | sed -E 's/[^0-9]*([0-9]+).*/\1/' || true)
+  fail=${fail:-0}
+  if [ -z "$pass" ] && [ "$fail" -eq 0 ]; then fail=1; fi  # crashed (or a race halted it) before its summary
+  total_pass=$((total_pass + ${pass:-0})); total_fail=$((total_fail + fail))
+done
 
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
