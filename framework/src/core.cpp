@@ -193,8 +193,13 @@ QueryResult Core::query_model(const std::shared_ptr<const Model>& model, const s
     for (size_t n = 0; n < support.size(); ++n) {
         const Node* node = graph.nodes()[n];
         if (support[n].supported) {
-            // An orchestrator answers with the device it placed the node on in the reason field.
-            result.affinity[node->name()] = support[n].reason.empty() ? device : support[n].reason;
+            // An orchestrator answers with the device it placed the node on in the reason field,
+            // then, after a newline, why.
+            const std::string& detail = support[n].reason;
+            const size_t newline = detail.find('\n');
+            const std::string placed = detail.substr(0, newline);
+            result.affinity[node->name()] = placed.empty() ? device : placed;
+            if (newline != std::string::npos) result.explanation[node->name()] = detail.substr(newline + 1);
         } else {
             result.unsupported[node->name()][device] = support[n].reason;
         }

@@ -4,6 +4,7 @@
 #include "logging.hpp"
 #include "sync_request.hpp"
 
+#include <mosaic/sdk/cost_model.hpp>
 #include <mosaic/sdk/status.hpp>
 
 namespace mosaic {
@@ -135,6 +136,49 @@ mosaic_host_api make_core_host_api(HostContext* context) {
         });
     };
     h.make_status = make_status_for_plugin;
+    h.estimate_cost = [](void* ctx, const char* device, mosaic_graph_view graph, size_t node, mosaic_op_cost* out) {
+        return sdk::guard([&] {
+            if (!out) throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "estimate_cost: no output given");
+            auto handle = core(ctx)->device(parse_device_spec(device ? device : "").name);
+            if (handle->library().has_estimate_cost()) {
+                mosaic_op_cost cost{};
+                cost.struct_size = sizeof(cost);
+                mosaic_status* status = handle->api().estimate_cost(handle->raw(), graph, node, &cost);
+                if (!status && cost.compute_us >= 0 && cost.bytes_per_us > 0) {
+                    out->compute_us = cost.compute_us;
+                    out->bytes_per_us = cost.bytes_per_us;
+                    return;
+                }
+                if (status && status->code != MOSAIC_ERROR_NOT_SUPPORTED)
+                    handle->check(status, "estimating the cost of a node");
+                if (status) status->release(status);
+            }
+            // The device has no estimate: the documented default model.
+            const sdk::OpCost cost = sdk::default_op_cost(sdk::GraphView(graph), node);
+            out->compute_us = cost.compute_us;
+            out->bytes_per_us = cost.bytes_per_us;
+        });
+    };
+    h.export_compiled = [](void*, mosaic_host_compiled* c, mosaic_sink sink) -> mosaic_status* {
+        const HostCompiledModel& m = *compiled(c)->model;
+        if (!m.device->library().has_export())
+            return host_status(MOSAIC_ERROR_NOT_SUPPORTED, "device '" + m.device->name() + "' cannot export");
+        return m.device->api().export_model(m.compiled, sink);
+    };
+    h.import_on_device = [](void* ctx, const char* device, const void* blob, size_t size, const char* props,
+                            mosaic_host_compiled** out) {
+        return sdk::guard([&] {
+            nlohmann::json merged;
+            auto model = std::make_shared<HostCompiledModel>();
+            model->device = resolve(ctx, device, props, merged);
+            if (!model->device->library().has_import())
+                throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "device '" + model->device->name() + "' cannot import");
+            model->device->check(model->device->api().import_model(model->device->raw(), blob, size,
+                                                                   merged.dump().c_str(), &model->compiled),
+                                 "importing a compiled model");
+            *out = reinterpret_cast<mosaic_host_compiled*>(new mosaic_host_compiled_impl{std::move(model)});
+        });
+    };
     return h;
 }
 

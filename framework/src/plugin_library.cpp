@@ -100,6 +100,11 @@ const mosaic_host_api* process_host_api() {
                            mosaic_completion_fn, void*) { return no_core(); };
         h.request_profiling = [](void*, mosaic_host_request*, mosaic_profiling_sink) { return no_core(); };
         h.device_properties = [](void*, const char*, mosaic_sink) { return no_core(); };
+        h.estimate_cost = [](void*, const char*, mosaic_graph_view, size_t, mosaic_op_cost*) { return no_core(); };
+        h.export_compiled = [](void*, mosaic_host_compiled*, mosaic_sink) { return no_core(); };
+        h.import_on_device = [](void*, const char*, const void*, size_t, const char*, mosaic_host_compiled**) {
+            return no_core();
+        };
         return h;
     }();
     return &api;

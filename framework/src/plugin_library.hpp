@@ -25,8 +25,7 @@ public:
     bool has_import() const { return api_->import_model != nullptr; }
     bool has_device_ids() const { return api_->device_ids != nullptr; }
     bool has_estimate_cost() const {
-        return api_->struct_size >= offsetof(mosaic_plugin_api, estimate_cost) + sizeof(api_->estimate_cost) &&
-               api_->estimate_cost != nullptr;
+        return MOSAIC_HAS_MEMBER(mosaic_plugin_api, api_, estimate_cost) && api_->estimate_cost != nullptr;
     }
 
     ~PluginLibrary();

@@ -59,9 +59,11 @@ Plan make_plan(const sdk::GraphView& g) {
 }  // namespace
 
 ReferenceCompiledModel::ReferenceCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config,
-                                               std::string device)
+                                               std::string device, std::shared_ptr<ExecutionGate> gate)
     : plan_(make_plan(graph)), config_(config), device_(std::move(device)), model_name_(graph.name()) {
     plan_.profiling = config_.value("PERF_COUNT", false);
+    plan_.gate = std::move(gate);
+    plan_.execution_units = config_.value("EXECUTION_UNITS", int64_t{0});
 }
 
 std::unique_ptr<sdk::InferRequest> ReferenceCompiledModel::create_request() {
@@ -119,6 +121,7 @@ void ReferenceInferRequest::infer(const std::vector<ConstTensorView>& inputs, co
         return nullptr;
     };
     records_.clear();
+    ExecutionGate::Pass pass(plan_.gate.get(), plan_.execution_units);
     for (const Step& step : plan_.steps) {
         reference::KernelArgs args{step.type, step.version, step.attrs, {}, {}};
         for (size_t s : step.inputs) args.inputs.push_back({plan_.slots[s].type, plan_.slots[s].shape, data_of(s)});

@@ -2,7 +2,11 @@
 // Constants are used in place (the host keeps them alive for the compiled model's lifetime).
 #pragma once
 
+#include "execution_gate.hpp"
+
 #include <mosaic/sdk/plugin.hpp>
+
+#include <memory>
 
 #include <string>
 #include <vector>
@@ -30,13 +34,17 @@ struct Plan {
     std::vector<Step> steps;
     std::vector<size_t> result_slots;  // per model output
     bool profiling = false;
+    std::shared_ptr<ExecutionGate> gate;  // the device's; EXECUTION_UNITS of the compile is the limit
+    int64_t execution_units = 0;
 };
 
 class ReferenceCompiledModel : public sdk::CompiledModel {
 public:
-    ReferenceCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device);
+    ReferenceCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device,
+                           std::shared_ptr<ExecutionGate> gate);
     // From a blob written by export_model(); constants are copied into the model.
-    ReferenceCompiledModel(const void* blob, size_t size, const nlohmann::json& config, std::string device);
+    ReferenceCompiledModel(const void* blob, size_t size, const nlohmann::json& config, std::string device,
+                           std::shared_ptr<ExecutionGate> gate);
 
     std::unique_ptr<sdk::InferRequest> create_request() override;
     nlohmann::json property(const std::string& key) const override;

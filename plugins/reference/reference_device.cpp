@@ -3,6 +3,7 @@
 #include "reference_compiled_model.hpp"
 
 #include <mosaic/reference/kernels.hpp>
+#include <mosaic/sdk/cost_model.hpp>
 
 #include <sstream>
 
@@ -38,7 +39,19 @@ ReferenceDevice::ReferenceDevice(const std::string& name)
                      "comma-separated op types this device accepts; empty: every op with a reference kernel"},
                     {"INSTANCES", sdk::PropertyKind::integer, 1, {}, false, 1,
                      "how many instances to emulate (listed as NAME.0, NAME.1, ...), for multi-device tests"},
-                    {"DEVICE_ID", sdk::PropertyKind::string, "", {}, false, 0, "the instance a compilation runs on"}}) {}
+                    {"DEVICE_ID", sdk::PropertyKind::string, "", {}, false, 0, "the instance a compilation runs on"},
+                    {"EXECUTION_UNITS", sdk::PropertyKind::integer, 0, {}, false, 0,
+                     "inferences the device runs at once across all its compiled models (0: no limit); 1 emulates "
+                     "an accelerator with one execution queue"},
+                    {"COST_FACTOR", sdk::PropertyKind::number, 1.0, {}, false, 0,
+                     "scales the per-op cost estimates reported to placement (below 1: an emulated faster device)"}}) {}
+
+bool ReferenceDevice::estimate_cost(const sdk::GraphView& graph, size_t node, double& compute_us, double& bytes_per_us) {
+    const sdk::OpCost cost = sdk::default_op_cost(graph, node);
+    compute_us = cost.compute_us * properties().get("COST_FACTOR").get<double>();
+    bytes_per_us = cost.bytes_per_us;
+    return true;
+}
 
 std::vector<std::string> ReferenceDevice::device_ids() const {
     const int64_t n = properties().get("INSTANCES").get<int64_t>();
@@ -78,12 +91,12 @@ std::unique_ptr<sdk::CompiledModel> ReferenceDevice::compile(const sdk::GraphVie
                                                          graph.name() + "':" + problems +
                                                          "\nrun them on another device (e.g. HETERO:" + name() +
                                                          ",REFERENCE)");
-    return std::make_unique<ReferenceCompiledModel>(graph, config, name());
+    return std::make_unique<ReferenceCompiledModel>(graph, config, name(), gate_);
 }
 
 std::unique_ptr<sdk::CompiledModel> ReferenceDevice::import_model(const void* blob, size_t size,
                                                                  const nlohmann::json& config) {
-    auto model = std::make_unique<ReferenceCompiledModel>(blob, size, config, name());
+    auto model = std::make_unique<ReferenceCompiledModel>(blob, size, config, name(), gate_);
     const std::set<std::string> allowed = parse_op_list(config.at("SUPPORTED_OPS").get<std::string>());
     for (const Step& step : model->plan().steps)
         if (!allowed.empty() && !allowed.count(step.type))

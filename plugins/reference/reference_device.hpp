@@ -3,8 +3,11 @@
 // emulated accelerators with limited op support (ACCEL) from this same library.
 #pragma once
 
+#include "execution_gate.hpp"
+
 #include <mosaic/sdk/plugin.hpp>
 
+#include <memory>
 #include <set>
 #include <string>
 
@@ -19,11 +22,16 @@ public:
     std::vector<Support> query(const sdk::GraphView& graph, const nlohmann::json& config) override;
     std::unique_ptr<sdk::CompiledModel> compile(const sdk::GraphView& graph, const nlohmann::json& config) override;
     std::unique_ptr<sdk::CompiledModel> import_model(const void* blob, size_t size, const nlohmann::json& config) override;
+    // The default cost model scaled by COST_FACTOR, so an emulated accelerator can declare itself faster.
+    bool estimate_cost(const sdk::GraphView& graph, size_t node, double& compute_us, double& bytes_per_us) override;
 
 private:
     // Why `node` cannot run here, or empty when it can.
     static std::string unsupported_reason(const sdk::GraphView& graph, size_t node, const std::set<std::string>& allowed,
                                           const std::string& device);
+
+    // Shared by every model compiled on this device: EXECUTION_UNITS limits them together.
+    std::shared_ptr<ExecutionGate> gate_ = std::make_shared<ExecutionGate>();
 };
 
 }  // namespace mosaic::reference_plugin

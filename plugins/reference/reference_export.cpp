@@ -43,8 +43,10 @@ std::string ReferenceCompiledModel::export_model() const {
 }
 
 ReferenceCompiledModel::ReferenceCompiledModel(const void* data, size_t size, const nlohmann::json& config,
-                                               std::string device)
+                                               std::string device, std::shared_ptr<ExecutionGate> gate)
     : config_(config), device_(std::move(device)) {
+    plan_.gate = std::move(gate);
+    plan_.execution_units = config_.value("EXECUTION_UNITS", int64_t{0});
     const auto* bytes = static_cast<const uint8_t*>(data);
     if (size < 8) corrupt("shorter than its header");
     uint64_t n = 0;

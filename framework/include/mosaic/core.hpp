@@ -25,6 +25,9 @@ struct QueryResult {
     std::map<std::string, std::string> affinity;  // op friendly name -> device
     // Ops no device supports, with each device's reason: name -> (device -> reason).
     std::map<std::string, std::map<std::string, std::string>> unsupported;
+    // From an orchestrator (HETERO): per op, why it went where it did, e.g. which higher-priority
+    // devices were passed over and their reasons. Empty for plain devices.
+    std::map<std::string, std::string> explanation;
 };
 
 class Core {

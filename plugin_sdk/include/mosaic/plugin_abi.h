@@ -37,8 +37,9 @@ extern "C" {
 #endif
 
 #define MOSAIC_ABI_VERSION_MAJOR 1
-/* 1.0: the base tables. 1.1: mosaic_plugin_api.estimate_cost (per-op cost, for placement). */
-#define MOSAIC_ABI_VERSION_MINOR 1
+/* 1.0: the base tables. 1.1: mosaic_plugin_api.estimate_cost (per-op cost, for placement).
+ * 1.2: mosaic_host_api.estimate_cost, export_compiled, import_on_device (for orchestrators). */
+#define MOSAIC_ABI_VERSION_MINOR 2
 
 #if defined(_WIN32)
 #define MOSAIC_PLUGIN_EXPORT __declspec(dllexport)
@@ -183,7 +184,9 @@ typedef struct mosaic_graph_view {
 
 /* Called once per node by query(). For an unsupported node `detail` says why, e.g. "op Einsum is
  * not implemented" or "f64 is not supported". For a supported node it is NULL, or, from an
- * orchestrator such as HETERO, the device the node is placed on. The host copies it. */
+ * orchestrator such as HETERO, the device the node is placed on, optionally followed by a newline
+ * and a human-readable explanation of the choice (Core::query_model returns it in
+ * QueryResult::explanation). The host copies it. */
 typedef struct mosaic_query_sink {
     void* context;
     void (*report)(void* context, size_t node, int supported, const char* detail);
@@ -211,6 +214,14 @@ typedef struct mosaic_profiling_sink {
     void* context;
     void (*record)(void* context, const mosaic_profiling_record* record);
 } mosaic_profiling_sink;
+
+/* Per-op cost estimate (ABI 1.1), used by transfer-aware placement. */
+typedef struct mosaic_op_cost {
+    uint32_t struct_size;
+    double compute_us;          /* estimated time to run the node once */
+    double bytes_per_us;        /* sustained transfer rate in and out of this device */
+    void* reserved[2];
+} mosaic_op_cost;
 
 /* ------------------------------------------------------------------------------------------- */
 /* Host services, handed to the plugin at load.                                                 */
@@ -264,6 +275,20 @@ typedef struct mosaic_host_api {
 
     /* Allocates a status for the plugin to return to the host. */
     mosaic_status* (*make_status)(void* host_context, mosaic_status_code code, const char* message);
+
+    /* --- ABI 1.2 (check with MOSAIC_HAS_MEMBER(mosaic_host_api, host, member)) --- */
+    /* The cost of running `node` of `graph` on `device`: the device's own estimate_cost when it has
+     * one, else the host's estimate from the op's sizes (see the README, "Placement costs"). Always
+     * fills *out on success. */
+    mosaic_status* (*estimate_cost)(void* host_context, const char* device, mosaic_graph_view graph, size_t node,
+                                    mosaic_op_cost* out);
+    /* Writes the device's export blob of a model compiled through compile_on_device or
+     * import_on_device; MOSAIC_ERROR_NOT_SUPPORTED when that device cannot export. */
+    mosaic_status* (*export_compiled)(void* host_context, mosaic_host_compiled* compiled, mosaic_sink blob);
+    /* Imports a blob written by export_compiled on `device` (properties as for compile_on_device).
+     * The blob is valid during the call only; MOSAIC_ERROR_NOT_SUPPORTED when the device cannot import. */
+    mosaic_status* (*import_on_device)(void* host_context, const char* device, const void* blob, size_t size,
+                                       const char* properties_json, mosaic_host_compiled** out);
 } mosaic_host_api;
 
 /* ------------------------------------------------------------------------------------------- */
@@ -273,13 +298,6 @@ typedef struct mosaic_device mosaic_device;                 /* a device instance
 typedef struct mosaic_compiled_model mosaic_compiled_model; /* a graph compiled for a device */
 typedef struct mosaic_infer_request mosaic_infer_request;   /* per-inference state */
 
-/* Per-op cost estimate (ABI 1.1), used by transfer-aware placement. */
-typedef struct mosaic_op_cost {
-    uint32_t struct_size;
-    double compute_us;          /* estimated time to run the node once */
-    double bytes_per_us;        /* sustained transfer rate in and out of this device */
-    void* reserved[2];
-} mosaic_op_cost;
 
 typedef struct mosaic_plugin_api {
     uint32_t struct_size;

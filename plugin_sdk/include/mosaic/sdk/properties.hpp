@@ -105,6 +105,16 @@ public:
     const std::string& device() const { return device_; }
     const std::vector<PropertySpec>& specs() const { return specs_; }
 
+    // For orchestrators (HETERO): keys the device does not declare are kept as given instead of
+    // refused, so that the device can forward them to the devices it runs on (which validate them).
+    void forward_unknown_keys(bool on) { forward_unknown_ = on; }
+    bool forwards_unknown_keys() const { return forward_unknown_; }
+    bool declares(const std::string& key) const {
+        for (const auto& s : specs_)
+            if (s.name == key) return true;
+        return false;
+    }
+
     const PropertySpec& spec(const std::string& key) const {
         for (const auto& s : specs_)
             if (s.name == key) return s;
@@ -122,6 +132,10 @@ public:
                                                            object.dump());
         nlohmann::json out = nlohmann::json::object();
         for (const auto& [key, value] : object.items()) {
+            if (forward_unknown_ && !declares(key)) {
+                out[key] = value;
+                continue;
+            }
             const PropertySpec& s = spec(key);
             if (s.read_only && !allow_read_only)
                 throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "property '" + key + "' of device '" + device_ + "' is read-only");
@@ -142,8 +156,9 @@ public:
             for (const auto& s : specs_) list.push_back({{"name", s.name}, {"mutable", !s.read_only}});
             return list;
         }
-        spec(key);
         std::lock_guard<std::mutex> lock(mutex_);
+        if (forward_unknown_ && !declares(key) && values_.contains(key)) return values_.at(key);
+        spec(key);
         return values_.at(key);
     }
 
@@ -160,6 +175,7 @@ private:
     std::vector<PropertySpec> specs_;
     mutable std::mutex mutex_;
     nlohmann::json values_ = nlohmann::json::object();
+    bool forward_unknown_ = false;
 };
 
 // Specs most devices share, so their names, kinds and defaults agree across plugins.

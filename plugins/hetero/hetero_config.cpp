@@ -1,0 +1,115 @@
+#include "hetero_config.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+namespace mosaic::hetero {
+
+namespace {
+
+bool env_flag(const char* name) {
+    const char* v = std::getenv(name);
+    if (!v) return false;
+    const std::string s = sdk::upper(v);
+    return s == "1" || s == "YES" || s == "TRUE" || s == "ON";
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+    if (text.empty())
+        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT,
+                         "HETERO has no devices to run on: name them in the device string (HETERO:ACCEL,REFERENCE) "
+                         "or in MULTI_DEVICE_PRIORITIES, highest priority first");
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (item.empty() || item.find(' ') != std::string::npos)
+            throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "HETERO device list '" + text +
+                                                                "' has an empty or spaced entry; write it as "
+                                                                "comma-separated names without spaces, e.g. ACCEL,REFERENCE");
+        if (std::find(out.begin(), out.end(), item) != out.end())
+            throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT,
+                             "HETERO device list '" + text + "' names '" + item + "' twice; list each device once");
+        out.push_back(item);
+    }
+    if (!text.empty() && text.back() == ',')
+        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "HETERO device list '" + text + "' ends with a comma");
+    return out;
+}
+
+}  // namespace
+
+HeteroConfig::HeteroConfig(const nlohmann::json& config, const std::vector<std::string>& own_keys,
+                           const HostClient& host)
+    : host_(host) {
+    devices = split_list(config.value("MULTI_DEVICE_PRIORITIES", std::string()));
+    for (const std::string& d : devices) {
+        try {
+            declared(d);
+        } catch (const std::exception& e) {
+            throw sdk::Error(MOSAIC_ERROR_NOT_FOUND, "HETERO device list '" + list_text() + "': device '" + d +
+                                                         "' cannot be used: " + e.what());
+        }
+    }
+    placement = config.value("HETERO_PLACEMENT", std::string("GREEDY")) == "MIN_TRANSFER" ? PlacementMode::min_transfer
+                                                                                          : PlacementMode::greedy;
+    max_subgraphs = config.value("HETERO_MAX_SUBGRAPHS", int64_t{0});
+    max_fallback_ratio = config.value("HETERO_MAX_FALLBACK_RATIO", 1.0);
+    if (max_fallback_ratio < 0 || max_fallback_ratio > 1)
+        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "HETERO_MAX_FALLBACK_RATIO must be between 0 and 1, got " +
+                                                            std::to_string(max_fallback_ratio));
+    visualize = config.value("HETERO_VISUALIZE", false) || env_flag("MOSAIC_HETERO_VISUALIZE") ||
+                env_flag("OPENVINO_HETERO_VISUALIZE");
+    dump_dir = config.value("HETERO_DUMP_DIR", std::string());
+    transfer_overhead_us = config.value("HETERO_TRANSFER_OVERHEAD_US", 20.0);
+    perf_count = config.value("PERF_COUNT", false);
+    per_device_ = config.value("DEVICE_PROPERTIES", nlohmann::json::object());
+    for (const auto& [device, props] : per_device_.items())
+        if (!props.is_object())
+            throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "DEVICE_PROPERTIES['" + device +
+                                                                "'] must be a JSON object of properties, got " +
+                                                                props.dump());
+
+    // Keys HETERO does not declare go to the devices that do; one no device declares is a mistake.
+    for (const auto& [key, value] : config.items()) {
+        if (std::find(own_keys.begin(), own_keys.end(), key) != own_keys.end()) continue;
+        bool taken = false;
+        for (const std::string& d : devices) taken = taken || declared(d).contains(key);
+        if (!taken)
+            throw sdk::Error(MOSAIC_ERROR_NOT_FOUND, "property '" + key + "' is neither a HETERO property nor one of "
+                                                     "its devices' (" + list_text() +
+                                                     "); check the spelling, or give it to one device with "
+                                                     "DEVICE_PROPERTIES");
+        forwarded_[key] = value;
+    }
+}
+
+const nlohmann::json& HeteroConfig::declared(const std::string& device) const {
+    auto it = declared_.find(device);
+    if (it == declared_.end()) it = declared_.emplace(device, host_.device_properties(device)).first;
+    return it->second;
+}
+
+std::string HeteroConfig::list_text() const {
+    std::string s;
+    for (const auto& d : devices) s += (s.empty() ? "" : ",") + d;
+    return s;
+}
+
+nlohmann::json HeteroConfig::device_config(const std::string& device) const {
+    nlohmann::json out = nlohmann::json::object();
+    const nlohmann::json& keys = declared(device);
+    for (const auto& [key, value] : forwarded_.items())
+        if (keys.contains(key)) out[key] = value;
+    // PERF_COUNT is HETERO's own too; turning it on profiles every subgraph, leaving it off keeps
+    // what each device was configured with.
+    if (perf_count && keys.contains("PERF_COUNT")) out["PERF_COUNT"] = true;
+    const std::string base = base_device_name(device);
+    for (const std::string& name : {base, device})
+        if (per_device_.contains(name))
+            for (const auto& [key, value] : per_device_.at(name).items()) out[key] = value;
+    return out;
+}
+
+}  // namespace mosaic::hetero

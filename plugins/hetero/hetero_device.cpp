@@ -1,0 +1,130 @@
+#include "hetero_device.hpp"
+
+#include "dot_dump.hpp"
+#include "hetero_compiled.hpp"
+#include "min_transfer.hpp"
+#include "partition.hpp"
+#include "placement.hpp"
+#include "split_plan.hpp"
+
+#include <cstdio>
+
+namespace mosaic::hetero {
+
+namespace {
+
+namespace sp = sdk::standard_properties;
+using sdk::PropertyKind;
+
+// Placement as compile and query both do it: affinity, then MIN_TRANSFER when asked.
+Placement place_model(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClient& host, bool require_all) {
+    Placement placement = place(g, cfg, host);
+    if (require_all) require_all_placed(g, placement, cfg);
+    if (cfg.placement == PlacementMode::min_transfer) minimize_transfers(g, placement, cfg, host);
+    return placement;
+}
+
+void check_limits(const sdk::GraphView& g, const Placement& placement, const std::vector<Cluster>& clusters,
+                  const HeteroConfig& cfg) {
+    size_t ops = 0, fallback = 0;
+    for (size_t n = 0; n < g.node_count(); ++n) {
+        if (placement.device[n].empty()) continue;
+        ++ops;
+        if (placement.device[n] != cfg.devices.front()) ++fallback;
+    }
+    const double ratio = ops ? static_cast<double>(fallback) / static_cast<double>(ops) : 0.0;
+    if (ratio > cfg.max_fallback_ratio) {
+        char text[160];
+        std::snprintf(text, sizeof(text), "%zu of %zu ops (%.2f) fall back from %s, above HETERO_MAX_FALLBACK_RATIO %.2f",
+                      fallback, ops, ratio, cfg.devices.front().c_str(), cfg.max_fallback_ratio);
+        throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "model '" + g.name() + "': " + text +
+                                                         "; raise the limit, or use a device that runs more of the model");
+    }
+    if (cfg.max_subgraphs > 0 && clusters.size() > static_cast<size_t>(cfg.max_subgraphs))
+        throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED,
+                         "model '" + g.name() + "' splits into " + std::to_string(clusters.size()) +
+                             " subgraphs, above HETERO_MAX_SUBGRAPHS " + std::to_string(cfg.max_subgraphs) +
+                             "; raise the limit, try HETERO_PLACEMENT MIN_TRANSFER, or reorder the device list");
+}
+
+}  // namespace
+
+HeteroDevice::HeteroDevice(const std::string& name)
+    : Device(name, {sp::full_device_name("Mosaic HETERO: one model split across several devices"),
+                    sp::perf_count(),
+                    {"MULTI_DEVICE_PRIORITIES", PropertyKind::string, "", {}, false, 0,
+                     "devices to split over, highest priority first: \"ACCEL,REFERENCE\""},
+                    {"DEVICE_PROPERTIES", PropertyKind::object, nlohmann::json::object(), {}, false, 0,
+                     "properties per device: {\"ACCEL\": {\"PERF_COUNT\": \"YES\"}}"},
+                    {"HETERO_PLACEMENT", PropertyKind::choice, "GREEDY", {"GREEDY", "MIN_TRANSFER"}, false, 0,
+                     "GREEDY: first device that supports each op; MIN_TRANSFER: then move islands of ops to cut "
+                     "transfers"},
+                    {"HETERO_MAX_SUBGRAPHS", PropertyKind::integer, 0, {}, false, 0,
+                     "refuse a split into more subgraphs than this (0: no limit)"},
+                    {"HETERO_MAX_FALLBACK_RATIO", PropertyKind::number, 1.0, {}, false, 0,
+                     "refuse a split where more than this fraction of ops leaves the first device"},
+                    {"HETERO_VISUALIZE", PropertyKind::boolean, false, {}, false, 0,
+                     "write hetero_affinity_<model>.dot and hetero_subgraphs_<model>.dot when compiling"},
+                    {"HETERO_DUMP_DIR", PropertyKind::string, "", {}, false, 0,
+                     "where the dot files go (empty: the working directory)"},
+                    {"HETERO_TRANSFER_OVERHEAD_US", PropertyKind::number, 20.0, {}, false, 0,
+                     "MIN_TRANSFER's fixed cost of one tensor crossing devices, in microseconds"}}) {
+    properties().forward_unknown_keys(true);
+}
+
+std::vector<std::string> HeteroDevice::own_keys() const {
+    std::vector<std::string> keys;
+    for (const auto& s : properties().specs()) keys.push_back(s.name);
+    return keys;
+}
+
+std::vector<sdk::Device::Support> HeteroDevice::query(const sdk::GraphView& graph, const nlohmann::json& config) {
+    HostClient host(this->host());
+    HeteroConfig cfg(config, own_keys(), host);
+    const Placement placement = place_model(graph, cfg, host, false);
+    std::vector<Support> result(graph.node_count());
+    for (size_t n = 0; n < graph.node_count(); ++n) {
+        if (!placement.unsupported[n].empty()) {
+            result[n] = {false, "no device of HETERO:" + cfg.list_text() + " runs it: " + placement.unsupported[n]};
+            continue;
+        }
+        std::string device = placement.reported_device(graph, n);
+        if (device.empty()) device = cfg.devices.front();
+        const std::string why = is_placed_op(graph, n) ? placement.explanation(n)
+                                                       : "chosen: " + device + ", with the op it connects to";
+        result[n] = {true, device + "\n" + why};
+    }
+    return result;
+}
+
+std::unique_ptr<sdk::CompiledModel> HeteroDevice::compile(const sdk::GraphView& graph, const nlohmann::json& config) {
+    HostClient host(this->host());
+    HeteroConfig cfg(config, own_keys(), host);
+    const Placement placement = place_model(graph, cfg, host, true);
+    const std::vector<Cluster> clusters = partition(graph, placement.device);
+    check_limits(graph, placement, clusters, cfg);
+    SplitPlan plan = build_split(graph, clusters, placement, cfg);
+    if (cfg.visualize) write_dot_files(cfg.dump_dir, plan.model_name, plan.affinity_dot, plan.subgraphs_dot);
+
+    std::vector<std::shared_ptr<HostCompiled>> compiled;
+    for (size_t k = 0; k < plan.subgraphs.size(); ++k) {
+        const SubgraphPlan& sub = plan.subgraphs[k];
+        try {
+            compiled.push_back(host.compile(sub.device, sub.graph.view(), sub.properties));
+        } catch (const std::exception& e) {
+            throw sdk::Error(MOSAIC_ERROR_GENERAL, "HETERO could not compile subgraph" + std::to_string(k) + " (" +
+                                                       std::to_string(sub.ops.size()) + " ops, first '" +
+                                                       sub.ops.front() + "') on " + sub.device + ": " + e.what());
+        }
+    }
+    return std::make_unique<HeteroCompiledModel>(std::move(plan), std::move(compiled), nullptr);
+}
+
+std::unique_ptr<sdk::CompiledModel> HeteroDevice::import_model(const void* blob, size_t size, const nlohmann::json&) {
+    HostClient host(this->host());
+    return HeteroCompiledModel::import_blob(blob, size, host);
+}
+
+}  // namespace mosaic::hetero
+
+MOSAIC_DEFINE_PLUGIN(mosaic::hetero::HeteroDevice, "mosaic_hetero", "0.1.0")

@@ -1,0 +1,137 @@
+#include "hetero_request.hpp"
+
+#include <cstring>
+
+namespace mosaic::hetero {
+
+HeteroInferRequest::HeteroInferRequest(const HeteroCompiledModel& model)
+    : plan_(model.plan()), users_(plan_.subgraphs.size()), buffers_(plan_.slots.size()),
+      data_(plan_.slots.size(), nullptr), in_(plan_.subgraphs.size()), out_(plan_.subgraphs.size()),
+      pending_(plan_.subgraphs.size(), 0) {
+    for (size_t k = 0; k < plan_.subgraphs.size(); ++k) {
+        for (size_t d : plan_.subgraphs[k].depends_on) users_[d].push_back(k);
+        completions_.push_back({this, k});
+    }
+    // Produced slots that no model output backs get a buffer of their own, once.
+    for (size_t s = 0; s < plan_.slots.size(); ++s) {
+        const Slot& slot = plan_.slots[s];
+        if (slot.kind == Slot::Kind::produced && slot.model_outputs.empty()) buffers_[s].resize(slot.bytes());
+    }
+    for (const auto& compiled : model.compiled()) requests_.push_back(compiled->create_request());
+}
+
+HeteroInferRequest::~HeteroInferRequest() { requests_.clear(); }
+
+mosaic_tensor HeteroInferRequest::descriptor(size_t slot) const {
+    const Slot& s = plan_.slots[slot];
+    mosaic_tensor t{};
+    t.struct_size = sizeof(t);
+    t.element_type = static_cast<mosaic_element_type>(s.type);
+    t.rank = static_cast<uint32_t>(s.shape.size());
+    t.dims = s.shape.data();
+    t.data = data_[slot];
+    t.byte_size = s.bytes();
+    t.memory_kind = MOSAIC_MEMORY_HOST;
+    return t;
+}
+
+void HeteroInferRequest::infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) {
+    if (outputs.size() != plan_.model_outputs.size())
+        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "got " + std::to_string(outputs.size()) +
+                                                            " outputs, the model has " +
+                                                            std::to_string(plan_.model_outputs.size()));
+    // Bind every slot to memory: model inputs and outputs in place, the rest to this request's buffers.
+    for (size_t s = 0; s < plan_.slots.size(); ++s) {
+        const Slot& slot = plan_.slots[s];
+        switch (slot.kind) {
+            case Slot::Kind::model_input:
+                if (slot.model_input >= inputs.size())
+                    throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "got " + std::to_string(inputs.size()) +
+                                                                        " inputs, the model needs more");
+                data_[s] = const_cast<void*>(inputs[slot.model_input].data);
+                break;
+            case Slot::Kind::produced:
+                data_[s] = slot.model_outputs.empty() ? buffers_[s].data() : outputs[slot.model_outputs.front()].data;
+                break;
+            case Slot::Kind::constant: data_[s] = const_cast<void*>(slot.constant); break;
+        }
+    }
+    std::vector<size_t> ready;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        error_.clear();
+        for (size_t k = 0; k < plan_.subgraphs.size(); ++k) {
+            in_[k].clear();
+            out_[k].clear();
+            for (size_t s : plan_.subgraphs[k].inputs) in_[k].push_back(descriptor(s));
+            for (size_t s : plan_.subgraphs[k].outputs) out_[k].push_back(descriptor(s));
+            pending_[k] = plan_.subgraphs[k].depends_on.size();
+            if (!pending_[k]) ready.push_back(k);
+        }
+        in_flight_ = ready.size();  // counted before any starts, so no completion sees zero early
+    }
+    for (size_t k : ready) launch(k);
+    std::string error;
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        done_.wait(lock, [&] { return in_flight_ == 0; });
+        error = error_;
+    }
+    if (!error.empty()) throw sdk::Error(MOSAIC_ERROR_GENERAL, error);
+    // Outputs that could not be written in place: a second output of one tensor, a model input or
+    // a constant returned as an output.
+    for (size_t o = 0; o < plan_.model_outputs.size(); ++o) {
+        const size_t s = plan_.model_outputs[o];
+        const Slot& slot = plan_.slots[s];
+        if (slot.kind == Slot::Kind::produced && slot.model_outputs.front() == o) continue;
+        if (const size_t bytes = slot.bytes()) std::memcpy(outputs[o].data, data_[s], bytes);
+    }
+}
+
+void HeteroInferRequest::launch(size_t k) {
+    mosaic_status* status = requests_[k]->start(in_[k], out_[k], [](void* user, mosaic_status* st) {
+        auto* c = static_cast<Completion*>(user);
+        c->self->finished(c->subgraph, st);
+    }, &completions_[k]);
+    if (status) finished(k, status);  // it never started: no callback will come
+}
+
+void HeteroInferRequest::finished(size_t k, mosaic_status* status) {
+    std::vector<size_t> next;
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (status) {
+        if (error_.empty())
+            error_ = "subgraph" + std::to_string(k) + " on " + plan_.subgraphs[k].device + " failed: " +
+                     (status->message ? status->message : "(no message)");
+        status->release(status);
+    } else if (error_.empty()) {
+        for (size_t u : users_[k])
+            if (--pending_[u] == 0) next.push_back(u);
+    }
+    in_flight_ += next.size();
+    --in_flight_;
+    if (in_flight_ == 0) done_.notify_all();
+    lock.unlock();
+    for (size_t u : next) launch(u);
+}
+
+std::vector<sdk::ProfilingRecord> HeteroInferRequest::profiling() const {
+    std::vector<sdk::ProfilingRecord> records;
+    for (size_t k = 0; k < requests_.size(); ++k)
+        for (sdk::ProfilingRecord r : requests_[k]->profiling()) {
+            r.node_name = "subgraph" + std::to_string(k) + ": " + r.node_name;
+            records.push_back(std::move(r));
+        }
+    if (plan_.perf_count)
+        for (const Transfer& t : plan_.transfers) {
+            // Every device here reads host memory, so a crossing is a shared buffer, not a copy.
+            const Slot& s = plan_.slots[t.slot];
+            records.push_back({"transfer: " + s.tensor + " subgraph" + std::to_string(t.from) + " (" +
+                                   plan_.subgraphs[t.from].device + ") -> subgraph" + std::to_string(t.to) + " (" +
+                                   plan_.subgraphs[t.to].device + "), " + std::to_string(s.bytes()) + " bytes",
+                               "Transfer", "zero-copy", MOSAIC_PROFILING_EXECUTED, 0, 0});
+        }
+    return records;
+}
+
+}  // namespace mosaic::hetero

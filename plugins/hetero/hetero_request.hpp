@@ -1,0 +1,50 @@
+// One inference of a split model. Intermediate tensors (slots) are allocated once per request and
+// shared by their producer and consumers; model inputs and outputs are used in place. Each
+// subgraph runs through the host's asynchronous path as soon as the subgraphs it reads from are
+// done, so independent subgraphs on different devices run at the same time, and requests in
+// flight together overlap across devices.
+#pragma once
+
+#include "hetero_compiled.hpp"
+
+#include <condition_variable>
+#include <mutex>
+
+namespace mosaic::hetero {
+
+class HeteroInferRequest : public sdk::InferRequest {
+public:
+    explicit HeteroInferRequest(const HeteroCompiledModel& model);
+    ~HeteroInferRequest() override;
+
+    void infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) override;
+    std::vector<sdk::ProfilingRecord> profiling() const override;
+
+private:
+    struct Completion {
+        HeteroInferRequest* self;
+        size_t subgraph;
+    };
+    void launch(size_t subgraph);
+    void finished(size_t subgraph, mosaic_status* status);
+    mosaic_tensor descriptor(size_t slot) const;
+
+    const SplitPlan& plan_;
+    std::vector<std::vector<size_t>> users_;          // per subgraph: subgraphs that read from it
+    std::vector<std::vector<uint8_t>> buffers_;       // per slot (empty for slots bound per inference)
+    std::vector<void*> data_;                         // per slot, for the running inference
+    std::vector<std::vector<mosaic_tensor>> in_, out_;  // per subgraph, for the running inference
+    std::vector<Completion> completions_;
+
+    std::mutex mutex_;
+    std::condition_variable done_;
+    std::vector<size_t> pending_;  // per subgraph: producers not finished yet
+    size_t in_flight_ = 0;
+    std::string error_;
+
+    // Declared last, destroyed first: releasing a request joins the thread that may still be
+    // returning from finished(), which uses the members above.
+    std::vector<std::unique_ptr<HostRequest>> requests_;
+};
+
+}  // namespace mosaic::hetero

@@ -1,0 +1,169 @@
+#include "owned_graph.hpp"
+
+#include <mosaic/sdk/status.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <cstring>
+
+namespace mosaic::hetero {
+
+namespace {
+
+// The graph API is called through C function pointers: nothing may throw, and an index out of
+// range gives the empty answers plugin_abi.h documents.
+const OwnedGraph& G(const mosaic_graph* g) { return *reinterpret_cast<const OwnedGraph*>(g); }
+const OwnedNode& N(const mosaic_graph* g, size_t n) {
+    static const OwnedNode none;
+    return n < G(g).nodes.size() ? G(g).nodes[n] : none;
+}
+
+const mosaic_graph_api kApi = [] {
+    mosaic_graph_api t{};
+    t.struct_size = sizeof(t);
+    t.version = (MOSAIC_ABI_VERSION_MAJOR << 16) | MOSAIC_ABI_VERSION_MINOR;
+    t.name = [](const mosaic_graph* g) { return G(g).name.c_str(); };
+    t.node_count = [](const mosaic_graph* g) { return G(g).nodes.size(); };
+    t.node_type = [](const mosaic_graph* g, size_t n) { return N(g, n).type.c_str(); };
+    t.node_version = [](const mosaic_graph* g, size_t n) { return N(g, n).version.c_str(); };
+    t.node_name = [](const mosaic_graph* g, size_t n) { return N(g, n).name.c_str(); };
+    t.input_count = [](const mosaic_graph* g, size_t n) { return N(g, n).inputs.size(); };
+    t.input_source = [](const mosaic_graph* g, size_t n, size_t i) {
+        const auto& in = N(g, n).inputs;
+        return i < in.size() ? mosaic_port_ref{in[i].node, in[i].port} : mosaic_port_ref{SIZE_MAX, SIZE_MAX};
+    };
+    t.output_count = [](const mosaic_graph* g, size_t n) { return N(g, n).output_types.size(); };
+    t.output_type = [](const mosaic_graph* g, size_t n, size_t o) {
+        const auto& types = N(g, n).output_types;
+        return o < types.size() ? static_cast<mosaic_element_type>(types[o]) : MOSAIC_ELEMENT_UNDEFINED;
+    };
+    t.output_shape = [](const mosaic_graph* g, size_t n, size_t o, uint32_t* rank) -> const int64_t* {
+        const auto& shapes = N(g, n).output_shapes;
+        if (o >= shapes.size()) {
+            if (rank) *rank = 0;
+            return nullptr;
+        }
+        if (rank) *rank = static_cast<uint32_t>(shapes[o].size());
+        return shapes[o].data();
+    };
+    t.attr_count = [](const mosaic_graph* g, size_t n) { return N(g, n).attrs.size(); };
+    t.attr_name = [](const mosaic_graph* g, size_t n, size_t a) {
+        const auto& attrs = N(g, n).attrs;
+        return a < attrs.size() ? attrs[a].first.c_str() : "";
+    };
+    t.attr_value = [](const mosaic_graph* g, size_t n, size_t a) {
+        const auto& attrs = N(g, n).attrs;
+        return a < attrs.size() ? attrs[a].second.c_str() : "";
+    };
+    t.rt_info = [](const mosaic_graph* g, size_t n, const char* key) -> const char* {
+        if (!key) return nullptr;
+        for (const auto& [k, v] : N(g, n).rt_info)
+            if (k == key) return v.c_str();
+        return nullptr;
+    };
+    t.constant_data = [](const mosaic_graph* g, size_t n, size_t* bytes) -> const void* {
+        const OwnedNode& node = N(g, n);
+        if (bytes) *bytes = node.constant ? node.constant_bytes : 0;
+        return node.constant;
+    };
+    return t;
+}();
+
+[[noreturn]] void corrupt(const std::string& what) {
+    throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "corrupt HETERO subgraph in the imported blob: " + what);
+}
+
+}  // namespace
+
+mosaic_graph_view OwnedGraph::view() const { return {&kApi, reinterpret_cast<const mosaic_graph*>(this)}; }
+
+size_t OwnedGraph::add_copy(const sdk::GraphView& source, size_t n) {
+    OwnedNode node;
+    node.type = source.type(n);
+    node.version = source.version(n);
+    node.name = source.node_name(n);
+    for (size_t o = 0; o < source.output_count(n); ++o) {
+        node.output_types.push_back(source.output_type(n, o));
+        node.output_shapes.push_back(source.output_shape(n, o));
+    }
+    const mosaic_graph_view raw = source.raw();
+    for (size_t a = 0, c = raw.api->attr_count(raw.graph, n); a < c; ++a)
+        node.attrs.emplace_back(raw.api->attr_name(raw.graph, n, a), raw.api->attr_value(raw.graph, n, a));
+    if (const char* affinity = raw.api->rt_info(raw.graph, n, "affinity")) node.rt_info.emplace_back("affinity", affinity);
+    if (source.is_constant(n)) node.constant = source.constant_data(n, &node.constant_bytes);
+    nodes.push_back(std::move(node));
+    return nodes.size() - 1;
+}
+
+// Layout: u64 JSON length, JSON (structure), then the constants' bytes in node order.
+void OwnedGraph::write(std::string& out) const {
+    nlohmann::json doc = {{"name", name}, {"nodes", nlohmann::json::array()}};
+    for (const OwnedNode& n : nodes) {
+        nlohmann::json j = {{"type", n.type}, {"version", n.version}, {"name", n.name}, {"attrs", n.attrs},
+                            {"rt_info", n.rt_info}, {"constant_bytes", n.constant ? n.constant_bytes : 0}};
+        for (const auto& in : n.inputs) j["inputs"].push_back({in.node, in.port});
+        if (n.inputs.empty()) j["inputs"] = nlohmann::json::array();
+        for (size_t o = 0; o < n.output_types.size(); ++o)
+            j["outputs"].push_back({to_string(n.output_types[o]), n.output_shapes[o]});
+        if (n.output_types.empty()) j["outputs"] = nlohmann::json::array();
+        doc["nodes"].push_back(std::move(j));
+    }
+    const std::string text = doc.dump();
+    const uint64_t length = text.size();
+    for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((length >> (8 * i)) & 0xff));
+    out += text;
+    for (const OwnedNode& n : nodes)
+        if (n.constant && n.constant_bytes) out.append(static_cast<const char*>(n.constant), n.constant_bytes);
+}
+
+OwnedGraph OwnedGraph::read(const uint8_t* data, size_t size) {
+    if (size < 8) corrupt("shorter than its header");
+    uint64_t length = 0;
+    for (int i = 0; i < 8; ++i) length |= static_cast<uint64_t>(data[i]) << (8 * i);
+    if (length > size - 8) corrupt("structure length past the end");
+    OwnedGraph g;
+    size_t offset = 8 + length;
+    try {
+        const nlohmann::json doc = nlohmann::json::parse(data + 8, data + 8 + length);
+        g.name = doc.at("name");
+        for (const auto& j : doc.at("nodes")) {
+            OwnedNode n;
+            n.type = j.at("type");
+            n.version = j.at("version");
+            n.name = j.at("name");
+            n.attrs = j.at("attrs").get<std::vector<std::pair<std::string, std::string>>>();
+            n.rt_info = j.at("rt_info").get<std::vector<std::pair<std::string, std::string>>>();
+            for (const auto& in : j.at("inputs")) {
+                sdk::PortRef ref{in.at(0).get<size_t>(), in.at(1).get<size_t>()};
+                if (ref.node >= g.nodes.size() || ref.port >= g.nodes[ref.node].output_types.size())
+                    corrupt("node '" + n.name + "' reads a missing node or port");
+                n.inputs.push_back(ref);
+            }
+            for (const auto& out : j.at("outputs")) {
+                const ElementType type = element_type_from_string(out.at(0).get<std::string>());
+                const Shape shape = out.at(1).get<Shape>();
+                int64_t bytes = 0;
+                if (type == ElementType::undefined || !checked_byte_size(shape, type, bytes))
+                    corrupt("node '" + n.name + "' has a bad output type or shape");
+                n.output_types.push_back(type);
+                n.output_shapes.push_back(shape);
+            }
+            const size_t constant_bytes = j.at("constant_bytes");
+            if (n.type == "Constant") {
+                if (constant_bytes > size - offset) corrupt("constant '" + n.name + "' runs past the end");
+                n.constant = data + offset;
+                n.constant_bytes = constant_bytes;
+                offset += constant_bytes;
+            }
+            g.nodes.push_back(std::move(n));
+        }
+    } catch (const sdk::Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        corrupt(e.what());
+    }
+    return g;
+}
+
+}  // namespace mosaic::hetero

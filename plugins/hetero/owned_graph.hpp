@@ -1,0 +1,44 @@
+// A graph HETERO owns and hands to other devices through the ABI's graph view: one subgraph of the
+// model being split, or a subgraph read back from an exported HETERO blob. Constants are never
+// copied: `constant` points at the model's weights (kept alive by the host for the lifetime of the
+// HETERO compiled model) or into the imported blob (kept alive by the compiled model).
+#pragma once
+
+#include <mosaic/sdk/graph.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mosaic::hetero {
+
+struct OwnedNode {
+    std::string type, version, name;
+    std::vector<sdk::PortRef> inputs;  // indices into OwnedGraph::nodes
+    std::vector<ElementType> output_types;
+    std::vector<Shape> output_shapes;
+    std::vector<std::pair<std::string, std::string>> attrs;
+    std::vector<std::pair<std::string, std::string>> rt_info;
+    const void* constant = nullptr;  // Constant nodes: the bytes of output 0
+    size_t constant_bytes = 0;
+};
+
+class OwnedGraph {
+public:
+    std::string name;
+    std::vector<OwnedNode> nodes;  // topological: Parameters first, Results last (the view's contract)
+
+    // Valid while this object is alive and unchanged.
+    mosaic_graph_view view() const;
+
+    // Copies node `n` of `source` (type, attributes, rt_info, outputs; not its inputs) as a new node.
+    size_t add_copy(const sdk::GraphView& source, size_t n);
+
+    // Serialises the graph (constants included) for a HETERO export blob.
+    void write(std::string& out) const;
+    // Reads what write() wrote from [data, data + size); constants then point into that buffer,
+    // which must outlive the graph and what is compiled from it. Throws sdk::Error on corrupt input.
+    static OwnedGraph read(const uint8_t* data, size_t size);
+};
+
+}  // namespace mosaic::hetero

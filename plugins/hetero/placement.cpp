@@ -1,0 +1,99 @@
+#include "placement.hpp"
+
+namespace mosaic::hetero {
+
+bool is_placed_op(const sdk::GraphView& g, size_t node) {
+    const std::string type = g.type(node);
+    return type != "Parameter" && type != "Constant" && type != "Result";
+}
+
+std::string Placement::reported_device(const sdk::GraphView& g, size_t node) const {
+    if (!device[node].empty()) return device[node];
+    if (g.is_result(node)) {
+        const size_t producer = g.input(node, 0).node;
+        return producer < device.size() ? reported_device(g, producer) : "";
+    }
+    // Parameters and Constants: the first consumer that is placed (nodes are in topological order).
+    for (size_t m = node + 1; m < g.node_count(); ++m)
+        for (size_t i = 0; i < g.input_count(m); ++i)
+            if (g.input(m, i).node == node && !device[m].empty()) return device[m];
+    return "";
+}
+
+std::string Placement::explanation(size_t node) const {
+    return passed_over[node] + why[node];
+}
+
+Placement place(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClient& host) {
+    const size_t count = g.node_count();
+    Placement p;
+    p.device.assign(count, "");
+    p.passed_over.assign(count, "");
+    p.why.assign(count, "");
+    p.manual.assign(count, false);
+    p.unsupported.assign(count, "");
+    auto answer = [&](const std::string& dev) -> const std::vector<sdk::Device::Support>& {
+        auto it = p.answers.find(dev);
+        if (it == p.answers.end())
+            it = p.answers.emplace(dev, host.query(dev, g.raw(), cfg.device_config(dev))).first;
+        return it->second;
+    };
+    for (const std::string& dev : cfg.devices) answer(dev);
+
+    for (size_t n = 0; n < count; ++n) {
+        if (!is_placed_op(g, n)) continue;
+        const std::string name = g.node_name(n), type = g.type(n);
+        const std::string affinity = g.rt_info(n, "affinity");
+        if (!affinity.empty()) {
+            const std::vector<sdk::Device::Support>* support = nullptr;
+            try {
+                support = &answer(affinity);
+            } catch (const std::exception& e) {
+                throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "op '" + name + "' (" + type + ") has affinity '" +
+                                                                    affinity + "', which cannot be used: " + e.what() +
+                                                                    "; fix the op's \"affinity\" runtime info or remove it "
+                                                                    "to let HETERO choose");
+            }
+            if (!(*support)[n].supported)
+                throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED,
+                                 "op '" + name + "' (" + type + ") has affinity '" + affinity + "', but " + affinity +
+                                     " cannot run it: " + (*support)[n].reason +
+                                     "; give it a device that supports it or remove the affinity to let HETERO choose");
+            p.device[n] = affinity;
+            p.manual[n] = true;
+            p.why[n] = "chosen: " + affinity + ", set by the op's affinity runtime info";
+            continue;
+        }
+        std::string reasons;
+        for (const std::string& dev : cfg.devices) {
+            const sdk::Device::Support& s = answer(dev)[n];
+            if (s.supported) {
+                p.device[n] = dev;
+                p.why[n] = "chosen: " + dev + ", the first device in priority order that supports it";
+                break;
+            }
+            p.passed_over[n] += dev + ": " + s.reason + "\n";
+            reasons += (reasons.empty() ? "" : "; ") + dev + ": " + s.reason;
+        }
+        if (p.device[n].empty()) p.unsupported[n] = reasons;
+    }
+    return p;
+}
+
+void require_all_placed(const sdk::GraphView& g, const Placement& p, const HeteroConfig& cfg) {
+    std::string list;
+    size_t missing = 0;
+    for (size_t n = 0; n < g.node_count(); ++n)
+        if (!p.unsupported[n].empty()) {
+            ++missing;
+            list += "\n  '" + g.node_name(n) + "' (" + g.type(n) + "-" + g.version(n) + "): " + p.unsupported[n];
+        }
+    if (missing)
+        throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED,
+                         std::to_string(missing) + " op(s) of model '" + g.name() + "' run on none of the devices " +
+                             cfg.list_text() + ":" + list +
+                             "\nadd a device that supports them to the list (e.g. HETERO:" + cfg.list_text() +
+                             ",REFERENCE)");
+}
+
+}  // namespace mosaic::hetero
