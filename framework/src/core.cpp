@@ -201,7 +201,8 @@ QueryResult Core::query_model(const std::shared_ptr<const Model>& model, const s
             result.affinity[node->name()] = placed.empty() ? device : placed;
             if (newline != std::string::npos) result.explanation[node->name()] = detail.substr(newline + 1);
         } else {
-            result.unsupported[node->name()][device] = support[n].reason;
+            // Keyed by the device asked ("HETERO" for "HETERO:A,B", "GPU.1" for "GPU.1").
+            result.unsupported[node->name()][spec.id.empty() ? spec.name : spec.name + "." + spec.id] = support[n].reason;
         }
     }
     return result;

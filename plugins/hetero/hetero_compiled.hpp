@@ -23,8 +23,10 @@ public:
     bool can_export() const override { return true; }
     std::string export_model() const override;
 
-    // Compiles or imports each subgraph of an exported blob (hetero_export.cpp).
-    static std::unique_ptr<HeteroCompiledModel> import_blob(const void* blob, size_t size, const HostClient& host);
+    // Compiles or imports each subgraph of an exported blob (hetero_export.cpp). `config` may turn
+    // PERF_COUNT on and add DEVICE_PROPERTIES on top of what each subgraph was compiled with.
+    static std::unique_ptr<HeteroCompiledModel> import_blob(const void* blob, size_t size, const HostClient& host,
+                                                            const nlohmann::json& config);
 
     const SplitPlan& plan() const { return plan_; }
     const std::vector<std::shared_ptr<HostCompiled>>& compiled() const { return compiled_; }

@@ -120,9 +120,10 @@ std::unique_ptr<sdk::CompiledModel> HeteroDevice::compile(const sdk::GraphView& 
     return std::make_unique<HeteroCompiledModel>(std::move(plan), std::move(compiled), nullptr);
 }
 
-std::unique_ptr<sdk::CompiledModel> HeteroDevice::import_model(const void* blob, size_t size, const nlohmann::json&) {
+std::unique_ptr<sdk::CompiledModel> HeteroDevice::import_model(const void* blob, size_t size,
+                                                               const nlohmann::json& config) {
     HostClient host(this->host());
-    return HeteroCompiledModel::import_blob(blob, size, host);
+    return HeteroCompiledModel::import_blob(blob, size, host, config);
 }
 
 }  // namespace mosaic::hetero

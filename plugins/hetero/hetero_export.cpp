@@ -43,8 +43,27 @@ std::string HeteroCompiledModel::export_model() const {
     return out + text + payload;
 }
 
+namespace {
+
+// Import-time properties over the exported ones: PERF_COUNT for every subgraph whose device has it,
+// then DEVICE_PROPERTIES of its device.
+void apply_import_properties(SplitPlan& plan, const HostClient& host, const nlohmann::json& config) {
+    const bool perf = config.value("PERF_COUNT", false);
+    plan.perf_count = plan.perf_count || perf;
+    const nlohmann::json per_device = config.value("DEVICE_PROPERTIES", nlohmann::json::object());
+    for (SubgraphPlan& sub : plan.subgraphs) {
+        if (perf && host.device_properties(sub.device).contains("PERF_COUNT")) sub.properties["PERF_COUNT"] = true;
+        for (const std::string& name : {base_device_name(sub.device), sub.device})
+            if (per_device.contains(name) && per_device.at(name).is_object())
+                for (const auto& [key, value] : per_device.at(name).items()) sub.properties[key] = value;
+    }
+}
+
+}  // namespace
+
 std::unique_ptr<HeteroCompiledModel> HeteroCompiledModel::import_blob(const void* data, size_t size,
-                                                                      const HostClient& host) {
+                                                                      const HostClient& host,
+                                                                      const nlohmann::json& config) {
     // The blob is only valid during the call: keep a copy, which graphs and constants point into.
     auto bytes = std::make_shared<const std::string>(static_cast<const char*>(data), size);
     const size_t magic = std::strlen(kMagic);
@@ -73,6 +92,7 @@ std::unique_ptr<HeteroCompiledModel> HeteroCompiledModel::import_blob(const void
     } catch (const std::exception& e) {
         corrupt(e.what());
     }
+    apply_import_properties(plan, host, config);
     std::vector<std::shared_ptr<HostCompiled>> compiled;
     for (size_t k = 0; k < plan.subgraphs.size(); ++k) {
         const auto& entry = manifest["subgraphs"][k];
