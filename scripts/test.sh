@@ -2,7 +2,7 @@
 # Runs every test: installs what is missing, then
 #   1. a normal build and the whole ctest suite,
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build and the whole suite again,
-#   3. a ThreadSanitizer build of the threaded suites (runtime and registry/host services).
+#   3. a ThreadSanitizer build of the threaded suites (runtime, registry/host services, HETERO's threaded tests).
 # Ends with the line "N passed, N failed" summing the three runs; exits non-zero on any failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,16 +37,19 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   ctest_suite "asan+ubsan" "$root/build-asan" -DMOSAIC_SANITIZE=address,undefined "${SAN_FLAGS[@]}"
 
 # ThreadSanitizer: the suites that run threads (concurrent requests, async completion, callbacks
-# that restart requests, orchestration through the host services, plugins loaded and unloaded).
+# that restart requests, orchestration through the host services, plugins loaded and unloaded),
+# and HETERO's threaded tests (concurrent requests over subgraphs, overlapping subgraphs).
 echo "=== tsan: building in $root/build-tsan"
-MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_test_plugins mosaic_reference_plugin mosaic_config" \
+MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_config" \
   bash "$root/scripts/build.sh" "$root/build-tsan" -DMOSAIC_SANITIZE=thread "${SAN_FLAGS[@]}"
-for suite in runtime registry; do
+declare -A tsan_filter=([runtime]="*" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*")
+for suite in runtime registry hetero; do
   echo "=== tsan: mosaic_${suite}_test"
   log="$root/build-tsan/tsan_$suite.log"
   MOSAIC_PLUGINS="$root/build-tsan/lib/mosaic/plugins.json" MOSAIC_BUILD_DIR="$root/build-tsan" \
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    "$root/build-tsan/bin/mosaic_${suite}_test" 2>&1 | tee "$log" || echo "=== tsan: $suite FAILED"
+    "$root/build-tsan/bin/mosaic_${suite}_test" --gtest_filter="${tsan_filter[$suite]}" 2>&1 | tee "$log" \
+    || echo "=== tsan: $suite FAILED"
   pass=$(grep -E "^\[  PASSED  \] [0-9]+ test" "$log" | sed -E 's/.* ([0-9]+) test.*/\1/' || true)
   fail=$(grep -E "^\[  FAILED  \] [0-9]+ tests?, listed below" "$log" | sed -E 's/[^0-9]*([0-9]+).*/\1/' || true)
   fail=${fail:-0}

@@ -89,7 +89,25 @@ std::vector<sdk::Device::Support> HeteroDevice::query(const sdk::GraphView& grap
             continue;
         }
         std::string device = placement.reported_device(graph, n);
-        if (device.empty()) device = cfg.devices.front();
+        if (device.empty() && !is_placed_op(graph, n)) {
+            // A boundary node whose ops run nowhere shares their fate; one joined to no op at all
+            // (Parameter -> Result) needs no device and is reported on the first.
+            std::string blocked;
+            for (size_t m = 0; m < graph.node_count() && blocked.empty(); ++m) {
+                const bool linked = graph.is_result(n) ? graph.input(n, 0).node == m : [&] {
+                    for (size_t i = 0; i < graph.input_count(m); ++i)
+                        if (graph.input(m, i).node == n) return true;
+                    return false;
+                }();
+                if (linked && !placement.unsupported[m].empty()) blocked = graph.node_name(m);
+            }
+            if (!blocked.empty()) {
+                result[n] = {false, "it is joined to op '" + blocked + "', which no device of HETERO:" +
+                                        cfg.list_text() + " runs"};
+                continue;
+            }
+            device = cfg.devices.front();
+        }
         const std::string why = is_placed_op(graph, n) ? placement.explanation(n)
                                                        : "chosen: " + device + ", with the op it connects to";
         result[n] = {true, device + "\n" + why};

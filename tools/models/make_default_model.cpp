@@ -13,7 +13,9 @@
 //
 // Everything up to the global pool is Convolution / GroupConvolution / MaxPool / AvgPool / Relu /
 // Add, the ops ACCEL runs, so HETERO:ACCEL,REFERENCE splits the model into an ACCEL feature
-// extractor and a REFERENCE classifier head.
+// extractor and a REFERENCE classifier head; with GREEDY placement the head's bias Add (an op ACCEL
+// runs) goes back to ACCEL between the MatMul and the Softmax (4 subgraphs), MIN_TRANSFER keeps it
+// on REFERENCE (2).
 //
 // The weights come from a fixed-seed generator (the model is the same on every build) with
 // He-uniform scaling, so activations keep a sane range through the ReLUs and the softmax is not

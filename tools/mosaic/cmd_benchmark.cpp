@@ -9,6 +9,7 @@
 #include "config_file.hpp"
 #include "inputs.hpp"
 #include "progress.hpp"
+#include "split_summary.hpp"
 #include "statistics.hpp"
 
 #include <algorithm>
@@ -299,6 +300,7 @@ void run_benchmark(const BenchmarkOptions& opts) {
               << ", PERFORMANCE_HINT: " << (hint.empty() ? "(not set)" : hint) << "\n"
               << "Read model in " << fmt_ms(read_ms) << "\n"
               << "Compiled in " << fmt_ms(compile_ms) << "\n";
+    if (const std::string split = split_summary(compiled); !split.empty()) std::cout << split << "\n";
     std::cout << "Benchmarking for "
               << (stop.niter > 0 ? std::to_string(stop.niter) + " iterations" : "")
               << (stop.niter > 0 && stop.seconds > 0 ? " or " : "")

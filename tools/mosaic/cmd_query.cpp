@@ -1,11 +1,13 @@
-// mosaic query -m MODEL -d DEVICE [--json]: which device runs each op, and why the others cannot
-// run anywhere.
+// mosaic query -m MODEL -d DEVICE [--json] [--explain]: which device runs each op, and why the
+// others cannot run anywhere. --explain adds, per op, an orchestrator's account of its choice
+// (QueryResult::explanation), e.g. which higher-priority devices HETERO passed over and why.
 #include "commands.hpp"
 #include "common.hpp"
 
 #include <iostream>
 #include <memory>
 #include <set>
+#include <sstream>
 
 namespace mosaic::cli {
 
@@ -15,12 +17,25 @@ struct QueryOptions {
     std::string model;
     std::string device;
     bool json = false;
+    bool explain = false;
 };
 
-void print_text(const Model& model, const QueryResult& result, const std::string& device) {
+// Prints the explanation of `name` (if any), one line per line of text, under its op line.
+void print_explanation(const QueryResult& result, const std::string& name) {
+    const auto found = result.explanation.find(name);
+    if (found == result.explanation.end()) return;
+    std::istringstream lines(found->second);
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty()) std::cout << "    " << line << "\n";
+}
+
+void print_text(const Model& model, const QueryResult& result, const std::string& device, bool explain) {
     std::set<std::string> shown;
     size_t supported = 0, total = 0;
     std::cout << "Model: " << model.name() << "\nDevice: " << device << "\n\n";
+    // Only an orchestrator explains; say so once rather than leave the reader looking for it.
+    const bool explained = explain && !result.explanation.empty();
+    if (explain && !explained) std::cout << "(no explanation: " << device << " is not an orchestrator)\n\n";
     for (const Node* node : model.topological_order()) {
         const auto assigned = result.affinity.find(node->name());
         const auto missing = result.unsupported.find(node->name());
@@ -34,18 +49,21 @@ void print_text(const Model& model, const QueryResult& result, const std::string
             std::cout << node->name() << " (" << node->type() << "): UNSUPPORTED\n";
             for (const auto& [dev, why] : missing->second) std::cout << "    " << dev << ": " << why << "\n";
         }
+        if (explained) print_explanation(result, node->name());
     }
     // Names the device reported that the model does not have (should not happen; show them anyway).
     for (const auto& [name, dev] : result.affinity)
         if (!shown.count(name)) {
             ++total, ++supported;
             std::cout << name << ": " << dev << "\n";
+            if (explained) print_explanation(result, name);
         }
     for (const auto& [name, reasons] : result.unsupported)
         if (!shown.count(name)) {
             ++total;
             std::cout << name << ": UNSUPPORTED\n";
             for (const auto& [dev, why] : reasons) std::cout << "    " << dev << ": " << why << "\n";
+            if (explained) print_explanation(result, name);
         }
     std::cout << "\n" << supported << " of " << total << " ops supported";
     if (result.unsupported.empty())
@@ -54,7 +72,7 @@ void print_text(const Model& model, const QueryResult& result, const std::string
         std::cout << "; " << result.unsupported.size() << " unsupported\n";
 }
 
-void print_json(const Model& model, const QueryResult& result, const std::string& device) {
+void print_json(const Model& model, const QueryResult& result, const std::string& device, bool explain) {
     PropertyValue out = {{"model", model.name()},
                          {"device", device},
                          {"affinity", PropertyValue::object()},
@@ -65,6 +83,10 @@ void print_json(const Model& model, const QueryResult& result, const std::string
         for (const auto& [dev, why] : reasons) r[dev] = why;
         out["unsupported"][name] = r;
     }
+    if (explain) {
+        out["explanation"] = PropertyValue::object();  // stays empty for a device that is not an orchestrator
+        for (const auto& [name, text] : result.explanation) out["explanation"][name] = text;
+    }
     std::cout << out.dump(2) << "\n";
 }
 
@@ -73,9 +95,9 @@ void run_query(const QueryOptions& opts) {
     const std::shared_ptr<Model> model = load_model(core, opts.model);
     const QueryResult result = query_model(core, model, opts.device);
     if (opts.json)
-        print_json(*model, result, opts.device);
+        print_json(*model, result, opts.device, opts.explain);
     else
-        print_text(*model, result, opts.device);
+        print_text(*model, result, opts.device, opts.explain);
 }
 
 }  // namespace
@@ -86,6 +108,9 @@ void add_query_command(CLI::App& app) {
     cmd->add_option("-m,--model", opts->model, "Model file (.xml IR or another readable format)")->required();
     cmd->add_option("-d,--device", opts->device, "Device string, e.g. ACCEL or HETERO:ACCEL,REFERENCE")->required();
     cmd->add_flag("--json", opts->json, "Print JSON: {\"affinity\": {op: device}, \"unsupported\": {op: {device: reason}}}");
+    cmd->add_flag("--explain", opts->explain,
+                  "Also show why each op went to its device (orchestrators such as HETERO:A,B explain; with --json, "
+                  "an \"explanation\": {op: text} object)");
     cmd->callback([opts] { run_query(*opts); });
 }
 

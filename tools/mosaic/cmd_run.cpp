@@ -6,6 +6,7 @@
 #include "inputs.hpp"
 #include "outputs.hpp"
 #include "profiling.hpp"
+#include "split_summary.hpp"
 #include "summary.hpp"
 
 #include <chrono>
@@ -51,6 +52,7 @@ void run_run(const RunOptions& opts) {
     auto t0 = std::chrono::steady_clock::now();
     CompiledModel compiled = compile_model(core, model, opts.device, props);
     std::cout << "Compiled in " << ms(elapsed_ms(t0)) << "\n";
+    if (const std::string split = split_summary(compiled); !split.empty()) std::cout << split << "\n";
 
     InferRequest request = compiled.create_infer_request();
     bind_inputs(request, compiled, opts.inputs, std::cout);
