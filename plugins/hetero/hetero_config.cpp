@@ -45,12 +45,18 @@ HeteroConfig::HeteroConfig(const nlohmann::json& config, const std::vector<std::
     : host_(host) {
     devices = split_list(config.value("MULTI_DEVICE_PRIORITIES", std::string()));
     for (const std::string& d : devices) {
+        bool orchestrator = false;
         try {
-            declared(d);
+            orchestrator = declared(d).contains("MULTI_DEVICE_PRIORITIES");
         } catch (const std::exception& e) {
             throw sdk::Error(MOSAIC_ERROR_NOT_FOUND, "HETERO device list '" + list_text() + "': device '" + d +
                                                          "' cannot be used: " + e.what());
         }
+        // An orchestrator in the list would split again with no list of its own (or recurse).
+        if (orchestrator)
+            throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "HETERO device list '" + list_text() + "': '" + d +
+                                                                "' is itself a multi-device orchestrator; list the "
+                                                                "devices to split over instead");
     }
     placement = config.value("HETERO_PLACEMENT", std::string("GREEDY")) == "MIN_TRANSFER" ? PlacementMode::min_transfer
                                                                                           : PlacementMode::greedy;

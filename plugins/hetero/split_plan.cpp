@@ -108,7 +108,7 @@ SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clust
             s.kind = kind;
             s.type = g.output_type(node, port);
             s.shape = g.output_shape(node, port);
-            s.tensor = g.node_name(node) + (port ? "." + std::to_string(port) : std::string());
+            s.tensor = g.node_name(node) + ":" + std::to_string(port);
             if (kind == Slot::Kind::constant) {
                 size_t bytes = 0;
                 s.constant = g.constant_data(node, &bytes);

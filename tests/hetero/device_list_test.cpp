@@ -181,5 +181,45 @@ TEST(HeteroDeviceListErrors, BothFormsDisagreeing) {
     EXPECT_CONTAINS(msg, "once");  // "give the device list once"
 }
 
+TEST(HeteroDeviceListErrors, HeteroInsideItsOwnListIsRefused) {
+    Core core;
+    // Would recurse; it must fail with a message about the list the user gave (quoting it), not
+    // about the inner HETERO that got no list ("HETERO has no devices to run on").
+    const std::string msg = error_of([&] { core.compile_model(conv_sigmoid_model(), "HETERO:HETERO,REFERENCE"); });
+    EXPECT_CONTAINS(msg, "HETERO,REFERENCE");
+    EXPECT_EQ(msg.find("no devices to run on"), std::string::npos) << msg;
+}
+
+TEST(HeteroDeviceListErrors, DeviceListedTwiceIsNamed) {
+    Core core;
+    const std::string msg = error_of([&] { core.compile_model(conv_sigmoid_model(), "HETERO:ACCEL,REFERENCE,ACCEL"); });
+    EXPECT_CONTAINS(msg, "ACCEL");
+}
+
+TEST(HeteroSettings, HeteroSettingsOnTheCore) {
+    Core core;
+    const json supported = core.get_property("HETERO", "SUPPORTED_PROPERTIES");
+    std::set<std::string> names;
+    for (const auto& p : supported) names.insert(p.at("name").get<std::string>());
+    for (const std::string key : {"MULTI_DEVICE_PRIORITIES", "DEVICE_PROPERTIES", "PERF_COUNT", "HETERO_PLACEMENT",
+                                  "HETERO_MAX_SUBGRAPHS", "HETERO_MAX_FALLBACK_RATIO", "HETERO_VISUALIZE",
+                                  "HETERO_DUMP_DIR", "HETERO_TRANSFER_OVERHEAD_US"})
+        EXPECT_TRUE(names.count(key)) << key << " is not in HETERO's SUPPORTED_PROPERTIES " << supported.dump();
+    // A setting made on the device applies to later compilations.
+    core.set_property("HETERO", {{"HETERO_PLACEMENT", "MIN_TRANSFER"}});
+    EXPECT_EQ(core.get_property("HETERO", "HETERO_PLACEMENT"), "MIN_TRANSFER");
+    EXPECT_EQ(split_of(core.compile_model(scattered_chain_model(), "HETERO:ACCEL,REFERENCE"))["placement"], "MIN_TRANSFER");
+}
+
+TEST(HeteroSettings, BadValueForOneDeviceNamesDeviceAndKey) {
+    Core core;
+    const std::string msg = error_of([&] {
+        core.compile_model(conv_sigmoid_model(), "HETERO:ACCEL,REFERENCE",
+                           {properties::device::properties({{"ACCEL", {{"PERF_COUNT", "sometimes"}}}})});
+    });
+    EXPECT_CONTAINS(msg, "ACCEL");
+    EXPECT_CONTAINS(msg, "PERF_COUNT");
+}
+
 }  // namespace
 }  // namespace mosaic::test::hetero

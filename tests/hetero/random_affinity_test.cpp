@@ -11,17 +11,20 @@ namespace {
 const std::vector<std::string> kDevices = {"ACCEL", "NPU", "REFERENCE"};
 constexpr int kSeeds = 30;
 
-void check_random_placements(Core& core, const std::shared_ptr<Model>& model) {
-    const auto supported = supported_ops(core, model, kDevices);
+void check_random_placements(Core& core, const std::shared_ptr<Model>& model,
+                             const std::vector<std::string>& devices = kDevices, int seeds = kSeeds) {
+    std::string hetero = "HETERO:";
+    for (size_t i = 0; i < devices.size(); ++i) hetero += (i ? "," : "") + devices[i];
+    const auto supported = supported_ops(core, model, devices);
     const auto expected = reference_outputs(core, model);
     const std::vector<std::string> ops = compute_ops(*model);
-    for (int seed = 0; seed < kSeeds; ++seed) {
+    for (int seed = 0; seed < seeds; ++seed) {
         std::mt19937 gen(static_cast<uint32_t>(seed) * 7919u + 17u);
         auto placed = model->clone();
         std::map<std::string, std::string> chosen;
         for (const std::string& op : ops) {
             std::vector<std::string> options;
-            for (const auto& d : kDevices)
+            for (const auto& d : devices)
                 if (supported.count(d) && supported.at(d).count(op)) options.push_back(d);
             ASSERT_FALSE(options.empty()) << op << " runs nowhere";
             chosen[op] = options[std::uniform_int_distribution<size_t>(0, options.size() - 1)(gen)];
@@ -32,7 +35,7 @@ void check_random_placements(Core& core, const std::shared_ptr<Model>& model) {
         SCOPED_TRACE(model->name() + ", seed " + std::to_string(seed) + ":" + placement);
         CompiledModel compiled;
         try {
-            compiled = core.compile_model(placed, "HETERO:ACCEL,NPU,REFERENCE");
+            compiled = core.compile_model(placed, hetero);
         } catch (const std::exception& e) {
             ADD_FAILURE() << "compile failed: " << e.what();
             continue;
@@ -88,6 +91,17 @@ TEST(HeteroRandomAffinity, WideFanOutAndFanIn) {
     b.result(branches[0], "first_branch");
     Core core;
     check_random_placements(core, b.build());
+}
+
+TEST(HeteroRandomAffinity, DeviceInstances) {
+    // Two instances of ACCEL listed separately: ops spread over ACCEL.0, ACCEL.1, NPU and REFERENCE.
+    TempRegistry reg;
+    add_build_devices(reg, {"ACCEL"});
+    reg.add("ACCEL", reference_plugin(),
+            {{"SUPPORTED_OPS", "Convolution,GroupConvolution,MaxPool,AvgPool,Relu,Add"}, {"INSTANCES", 2}});
+    reg.write();
+    Core core(reg.path());
+    check_random_placements(core, branchy_model(), {"ACCEL.0", "ACCEL.1", "NPU", "REFERENCE"}, 15);
 }
 
 }  // namespace
