@@ -85,7 +85,8 @@ std::unique_ptr<HeteroCompiledModel> HeteroCompiledModel::import_blob(const void
             const size_t slot = c.at("slot"), offset = c.at("offset");
             if (slot >= plan.slots.size() || plan.slots[slot].kind != Slot::Kind::constant) corrupt("bad constant slot");
             if (offset > size - payload || plan.slots[slot].bytes() > size - payload - offset) corrupt("constant past the end");
-            plan.slots[slot].constant = raw + payload + offset;
+            plan.owned_constants.push_back(aligned_copy(raw + payload + offset, plan.slots[slot].bytes()));
+            plan.slots[slot].constant = plan.owned_constants.back()->data();
         }
     } catch (const sdk::Error&) {
         throw;

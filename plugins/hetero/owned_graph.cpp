@@ -76,6 +76,12 @@ const mosaic_graph_api kApi = [] {
 
 }  // namespace
 
+std::shared_ptr<const std::vector<uint64_t>> aligned_copy(const void* data, size_t bytes) {
+    auto out = std::make_shared<std::vector<uint64_t>>((bytes + 7) / 8 + 1);
+    if (bytes) std::memcpy(out->data(), data, bytes);
+    return out;
+}
+
 mosaic_graph_view OwnedGraph::view() const { return {&kApi, reinterpret_cast<const mosaic_graph*>(this)}; }
 
 size_t OwnedGraph::add_copy(const sdk::GraphView& source, size_t n) {
@@ -152,7 +158,8 @@ OwnedGraph OwnedGraph::read(const uint8_t* data, size_t size) {
             const size_t constant_bytes = j.at("constant_bytes");
             if (n.type == "Constant") {
                 if (constant_bytes > size - offset) corrupt("constant '" + n.name + "' runs past the end");
-                n.constant = data + offset;
+                g.owned_constants.push_back(aligned_copy(data + offset, constant_bytes));
+                n.constant = g.owned_constants.back()->data();
                 n.constant_bytes = constant_bytes;
                 offset += constant_bytes;
             }

@@ -6,6 +6,8 @@
 
 #include <mosaic/sdk/graph.hpp>
 
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,10 +25,15 @@ struct OwnedNode {
     size_t constant_bytes = 0;
 };
 
+// Copies bytes into 8-byte-aligned storage (enough for every element type).
+std::shared_ptr<const std::vector<uint64_t>> aligned_copy(const void* data, size_t bytes);
+
 class OwnedGraph {
 public:
     std::string name;
     std::vector<OwnedNode> nodes;  // topological: Parameters first, Results last (the view's contract)
+    // Constants read from a blob are copied here: blob offsets carry no alignment, kernels need it.
+    std::vector<std::shared_ptr<const std::vector<uint64_t>>> owned_constants;
 
     // Valid while this object is alive and unchanged.
     mosaic_graph_view view() const;
@@ -36,8 +43,8 @@ public:
 
     // Serialises the graph (constants included) for a HETERO export blob.
     void write(std::string& out) const;
-    // Reads what write() wrote from [data, data + size); constants then point into that buffer,
-    // which must outlive the graph and what is compiled from it. Throws sdk::Error on corrupt input.
+    // Reads what write() wrote from [data, data + size); constants are copied into aligned storage
+    // the graph owns (keep the graph alive as long as what is compiled from it). Throws sdk::Error on corrupt input.
     static OwnedGraph read(const uint8_t* data, size_t size);
 };
 

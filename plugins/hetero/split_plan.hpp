@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,7 @@ struct SplitPlan {
     std::vector<Transfer> transfers;      // slots read by a subgraph on another device than their producer
     nlohmann::json affinity = nlohmann::json::object();  // op -> device
     std::string affinity_dot, subgraphs_dot;
+    std::vector<std::shared_ptr<const std::vector<uint64_t>>> owned_constants;  // imported constant slots
 
     // HETERO_SPLIT (see docs/hetero.md).
     nlohmann::json summary() const;
