@@ -41,7 +41,7 @@ void add_result(OwnedGraph& graph, const std::string& name, sdk::PortRef source)
 // One subgraph's graph: Parameters for the slots it reads, the Constants it uses, its ops, and
 // Results for the slots it produces.
 void build_graph(const sdk::GraphView& g, const Cluster& cluster, SubgraphPlan& sub, std::vector<Slot>& slots,
-                 const std::map<PortKey, size_t>& slot_of, const std::vector<size_t>& cluster_of, size_t self) {
+                 const std::map<PortKey, size_t>& slot_of, size_t self) {
     OwnedGraph& graph = sub.graph;
     graph.name = g.name() + "/subgraph" + std::to_string(self);
     std::map<PortKey, sdk::PortRef> local;  // model port -> port in `graph`
@@ -81,7 +81,6 @@ void build_graph(const sdk::GraphView& g, const Cluster& cluster, SubgraphPlan& 
             sub.outputs.push_back(it->second);
             add_result(graph, slots[it->second].tensor + "/to_host", local.at({n, o}));
         }
-    (void)cluster_of;
 }
 
 }  // namespace
@@ -145,7 +144,7 @@ SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clust
         sub.device = clusters[c].device;
         sub.properties = cfg.device_config(sub.device);
         sub.depends_on = clusters[c].depends_on;
-        build_graph(g, clusters[c], sub, plan.slots, slot_of, cluster_of, c);
+        build_graph(g, clusters[c], sub, plan.slots, slot_of, c);
         plan.subgraphs.push_back(std::move(sub));
     }
     // One transfer per slot and consuming subgraph on another device than the producer.

@@ -20,6 +20,8 @@
 // The weights come from a fixed-seed generator (the model is the same on every build) with
 // He-uniform scaling, so activations keep a sane range through the ReLUs and the softmax is not
 // saturated.
+#include "model_weights.hpp"
+
 #include <mosaic/model.hpp>
 #include <mosaic/serialize.hpp>
 
@@ -38,43 +40,10 @@ using mosaic::ElementType;
 using mosaic::ModelBuilder;
 using mosaic::Output;
 using mosaic::Shape;
-
-// SplitMix64: fully specified, so the weights do not depend on the standard library.
-class Generator {
-public:
-    explicit Generator(uint64_t seed) : state_(seed) {}
-    // Uniform in [-limit, limit).
-    float uniform(float limit) {
-        uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        const float unit = static_cast<float>(z >> 40) * (1.0f / 16777216.0f);
-        return (2.0f * unit - 1.0f) * limit;
-    }
-
-private:
-    uint64_t state_;
-};
-
-std::vector<float> random_values(Generator& gen, int64_t count, float limit) {
-    std::vector<float> v(static_cast<size_t>(count));
-    for (float& x : v) x = gen.uniform(limit);
-    return v;
-}
-
-// He-uniform: variance 2 / fan_in, which keeps the activation scale through a ReLU.
-float he_limit(int64_t fan_in) { return std::sqrt(6.0f / static_cast<float>(fan_in)); }
-
-Attributes conv_attrs() {
-    return {{"strides", "1,1"}, {"dilations", "1,1"}, {"pads_begin", "1,1"}, {"pads_end", "1,1"}, {"auto_pad", "explicit"}};
-}
-
-Attributes pool_attrs(int64_t k) {
-    const std::string kk = std::to_string(k) + "," + std::to_string(k);
-    return {{"strides", kk}, {"pads_begin", "0,0"}, {"pads_end", "0,0"}, {"kernel", kk},
-            {"rounding_type", "floor"}, {"auto_pad", "explicit"}};
-}
+using mosaic::models::Generator;
+using mosaic::models::he_limit;
+using mosaic::models::pool_attrs;
+using mosaic::models::random_values;
 
 // Convolution + per-channel bias Add + Relu.
 Output conv_block(ModelBuilder& b, Generator& gen, Output x, const std::string& name, int64_t in_c, int64_t out_c) {
@@ -82,7 +51,7 @@ Output conv_block(ModelBuilder& b, Generator& gen, Output x, const std::string& 
     auto w = b.constant<float>(w_shape, random_values(gen, mosaic::shape_size(w_shape), he_limit(in_c * 9)),
                                name + "/weights");
     auto bias = b.constant<float>({1, out_c, 1, 1}, random_values(gen, out_c, 0.05f), name + "/bias");
-    auto y = b.op("Convolution", {x, w}, conv_attrs(), name, "opset1");
+    auto y = b.op("Convolution", {x, w}, mosaic::models::conv3x3_attrs(), name, "opset1");
     y = b.op("Add", {y, bias}, {{"auto_broadcast", "numpy"}}, name + "/add_bias", "opset1");
     return b.op("Relu", {y}, {}, name + "/relu", "opset1");
 }
@@ -100,7 +69,7 @@ std::shared_ptr<mosaic::Model> build() {
 
     const Shape dw_shape{32, 1, 1, 3, 3};
     auto dw = b.constant<float>(dw_shape, random_values(gen, mosaic::shape_size(dw_shape), he_limit(9)), "dw3/weights");
-    x = b.op("GroupConvolution", {x, dw}, conv_attrs(), "dw3", "opset1");
+    x = b.op("GroupConvolution", {x, dw}, mosaic::models::conv3x3_attrs(), "dw3", "opset1");
     x = b.op("Relu", {x}, {}, "dw3/relu", "opset1");
 
     Attributes gap = pool_attrs(16);
