@@ -7,6 +7,8 @@ PACKAGES=(
   build-essential cmake pkg-config ccache
   libboost-dev libboost-filesystem-dev nlohmann-json3-dev libpugixml-dev libcli11-dev
   libgtest-dev libgmock-dev graphviz python3 python3-numpy python3-jsonschema
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+  python3-onnx python3-torch python3-torchvision
 )
 
 missing=()

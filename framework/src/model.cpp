@@ -156,14 +156,7 @@ void Model::validate() {
             throw ModelError("model '" + name_ + "': two nodes are named '" + n->name() +
                              "'; friendly names must be unique");
     ShapeInference inference;
-    for (Node* node : topological_order()) {
-        std::vector<ops::PortInfo> outputs = inference.infer(*node);
-        node->outputs_.resize(outputs.size());
-        for (size_t i = 0; i < outputs.size(); ++i) {
-            node->outputs_[i].type = outputs[i].type;
-            node->outputs_[i].shape = std::move(outputs[i].shape);
-        }
-    }
+    for (Node* node : topological_order()) inference.apply(*node);
 }
 
 void Model::reshape(const std::map<std::string, Shape>& shapes) {
@@ -230,17 +223,11 @@ ModelBuilder::ModelBuilder(std::string name)
 ModelBuilder::~ModelBuilder() = default;
 
 Output ModelBuilder::infer(Node* node) {
-    std::vector<ops::PortInfo> outputs;
     try {
-        outputs = inference_->infer(*node);
+        inference_->apply(*node);
     } catch (...) {
         model_->remove_node(node);  // keep the builder usable after a rejected op
         throw;
-    }
-    node->outputs_.resize(outputs.size());
-    for (size_t i = 0; i < outputs.size(); ++i) {
-        node->outputs_[i].type = outputs[i].type;
-        node->outputs_[i].shape = std::move(outputs[i].shape);
     }
     return node->output(0);
 }

@@ -89,6 +89,15 @@ std::vector<ops::PortInfo> ShapeInference::infer(const Node& node) {
     return outputs;
 }
 
+void ShapeInference::apply(Node& node) {
+    std::vector<ops::PortInfo> outputs = infer(node);
+    node.outputs_.resize(outputs.size());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        node.outputs_[i].type = outputs[i].type;
+        node.outputs_[i].shape = std::move(outputs[i].shape);
+    }
+}
+
 void ShapeInference::fold(const Node& node, const ops::OpSchema& schema, const std::vector<ops::PortInfo>& outputs,
                           const std::vector<const ops::KnownValue*>& input_values) {
     if (!schema.foldable) return;

@@ -21,6 +21,8 @@ public:
     // Infers `node`'s outputs; its inputs' producers must already have been inferred by this object
     // or carry output types and shapes. Throws ModelError naming the node.
     std::vector<ops::PortInfo> infer(const Node& node);
+    // infer(), then stores the types and shapes on the node's output ports.
+    void apply(Node& node);
 
     // The value of an output known at build time, or nullptr.
     const ops::KnownValue* known_value(const Output& output) const;

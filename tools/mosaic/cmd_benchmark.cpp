@@ -6,6 +6,7 @@
 // (async). Throughput is 1000 / median latency for sync, and iterations / wall time for async.
 #include "commands.hpp"
 #include "common.hpp"
+#include "shapes.hpp"
 #include "config_file.hpp"
 #include "inputs.hpp"
 #include "progress.hpp"
@@ -33,6 +34,7 @@ constexpr double kDefaultSeconds = 60;      // benchmark_app's default when neit
 constexpr double kProgressAfterSeconds = 2;  // shorter runs get no progress bar
 
 struct BenchmarkOptions {
+    std::vector<std::string> shapes;  // --shape
     std::string model;
     std::string device;
     int64_t niter = 0;
@@ -269,7 +271,7 @@ void run_benchmark(const BenchmarkOptions& opts) {
 
     Core core;
     Clock::time_point t0 = Clock::now();
-    const std::shared_ptr<Model> model = load_model(core, opts.model);
+    const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes);
     const double read_ms = ms_between(t0, Clock::now());
 
     const std::string hint = choose_hint(core, opts, props);
@@ -364,6 +366,7 @@ void add_benchmark_command(CLI::App& app) {
     auto opts = std::make_shared<BenchmarkOptions>();
     CLI::App* cmd = app.add_subcommand("benchmark", "Measure latency and throughput (like OpenVINO benchmark_app)");
     cmd->add_option("-m,--model", opts->model, "Model file (.xml IR or another readable format)")->required();
+    add_shape_option(cmd, opts->shapes);
     cmd->add_option("-d,--device", opts->device, "Device string, e.g. REFERENCE or HETERO:ACCEL,REFERENCE")->required();
     cmd->add_option("--niter", opts->niter, "Number of iterations (also -niter)");
     cmd->add_option("-t,--time", opts->seconds, "Seconds to run (default 60 when -niter is not given)");

@@ -2,6 +2,7 @@
 // (OUT.xml and OUT.bin).
 #include "commands.hpp"
 #include "common.hpp"
+#include "shapes.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -12,6 +13,7 @@ namespace mosaic::cli {
 namespace {
 
 struct ConvertOptions {
+    std::vector<std::string> shapes;  // --shape
     std::string model;
     std::string output;
 };
@@ -25,7 +27,7 @@ void run_convert(const ConvertOptions& opts) {
         throw UsageError("output '" + opts.output + "' is the input model; choose another path");
 
     Core core;
-    const std::shared_ptr<Model> model = load_model(core, opts.model);
+    const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes);
     if (out.has_parent_path()) {
         fs::create_directories(out.parent_path(), ec);
         if (!fs::is_directory(out.parent_path()))
@@ -44,6 +46,7 @@ void add_convert_command(CLI::App& app) {
     auto opts = std::make_shared<ConvertOptions>();
     CLI::App* cmd = app.add_subcommand("convert", "Convert a model to OpenVINO IR v11 (.xml + .bin)");
     cmd->add_option("-m,--model", opts->model, "Input model (.xml IR or another readable format)")->required();
+    add_shape_option(cmd, opts->shapes);
     cmd->add_option("-o,--output", opts->output, "Output .xml path; the weights go to the same path with .bin")
         ->required();
     cmd->callback([opts] { run_convert(*opts); });

@@ -3,6 +3,7 @@
 // (QueryResult::explanation), e.g. which higher-priority devices HETERO passed over and why.
 #include "commands.hpp"
 #include "common.hpp"
+#include "shapes.hpp"
 
 #include <iostream>
 #include <memory>
@@ -14,6 +15,7 @@ namespace mosaic::cli {
 namespace {
 
 struct QueryOptions {
+    std::vector<std::string> shapes;  // --shape
     std::string model;
     std::string device;
     bool json = false;
@@ -92,7 +94,7 @@ void print_json(const Model& model, const QueryResult& result, const std::string
 
 void run_query(const QueryOptions& opts) {
     Core core;
-    const std::shared_ptr<Model> model = load_model(core, opts.model);
+    const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes);
     const QueryResult result = query_model(core, model, opts.device);
     if (opts.json)
         print_json(*model, result, opts.device, opts.explain);
@@ -106,6 +108,7 @@ void add_query_command(CLI::App& app) {
     auto opts = std::make_shared<QueryOptions>();
     CLI::App* cmd = app.add_subcommand("query", "Show which device runs each op of a model");
     cmd->add_option("-m,--model", opts->model, "Model file (.xml IR or another readable format)")->required();
+    add_shape_option(cmd, opts->shapes);
     cmd->add_option("-d,--device", opts->device, "Device string, e.g. ACCEL or HETERO:ACCEL,REFERENCE")->required();
     cmd->add_flag("--json", opts->json, "Print JSON: {\"affinity\": {op: device}, \"unsupported\": {op: {device: reason}}}");
     cmd->add_flag("--explain", opts->explain,

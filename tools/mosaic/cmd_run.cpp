@@ -2,6 +2,7 @@
 // one inference, its outputs summarised, optionally saved as .npy and profiled.
 #include "commands.hpp"
 #include "common.hpp"
+#include "shapes.hpp"
 #include "config_file.hpp"
 #include "inputs.hpp"
 #include "outputs.hpp"
@@ -19,6 +20,7 @@ namespace mosaic::cli {
 namespace {
 
 struct RunOptions {
+    std::vector<std::string> shapes;  // --shape
     std::string model;
     std::string device;
     bool perf_counters = false;
@@ -45,7 +47,7 @@ void run_run(const RunOptions& opts) {
     if (opts.perf_counters) props[properties::enable_profiling.name] = true;
 
     Core core;
-    const std::shared_ptr<Model> model = load_model(core, opts.model);
+    const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes);
     std::cout << "Model: " << opts.model << " (" << model->name() << ")\n";
     std::cout << "Device: " << opts.device << "\n";
 
@@ -80,6 +82,7 @@ void add_run_command(CLI::App& app) {
     auto opts = std::make_shared<RunOptions>();
     CLI::App* cmd = app.add_subcommand("run", "Compile a model, run one inference and show its outputs");
     cmd->add_option("-m,--model", opts->model, "Model file (.xml IR or another readable format)")->required();
+    add_shape_option(cmd, opts->shapes);
     cmd->add_option("-d,--device", opts->device, "Device string, e.g. REFERENCE or HETERO:ACCEL,REFERENCE")->required();
     cmd->add_flag("--pc", opts->perf_counters, "Turn on PERF_COUNT and print per-layer times (also -pc)");
     cmd->add_option("--config", opts->config,

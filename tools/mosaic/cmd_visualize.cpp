@@ -5,6 +5,7 @@
 // names HETERO_VISUALIZE dumps use) and renders each to .svg with Graphviz.
 #include "commands.hpp"
 #include "common.hpp"
+#include "shapes.hpp"
 #include "config_file.hpp"
 #include "graphviz.hpp"
 #include "split_summary.hpp"
@@ -23,6 +24,7 @@ namespace {
 constexpr const char* kNeedsHetero = "visualize needs a HETERO device string, e.g. HETERO:ACCEL,REFERENCE";
 
 struct VisualizeOptions {
+    std::vector<std::string> shapes;  // --shape
     std::string model;
     std::string device;
     std::string output_dir;
@@ -88,7 +90,7 @@ void write_file(const std::string& path, const std::string& text) {
 void run_visualize(const VisualizeOptions& opts) {
     const AnyMap props = opts.config.empty() ? AnyMap{} : load_config(opts.config, opts.device);
     Core core;
-    const std::shared_ptr<Model> model = load_model(core, opts.model);
+    const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes);
     std::cout << "Model: " << opts.model << " (" << model->name() << ")\n";
     std::cout << "Device: " << opts.device << "\n";
 
@@ -118,6 +120,7 @@ void add_visualize_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "visualize", "Draw how HETERO splits a model: op affinities and subgraphs as Graphviz .dot and .svg");
     cmd->add_option("-m,--model", opts->model, "Model file (.xml IR or another readable format)")->required();
+    add_shape_option(cmd, opts->shapes);
     cmd->add_option("-d,--device", opts->device, "HETERO device string, e.g. HETERO:ACCEL,REFERENCE")->required();
     cmd->add_option("-o,--output-dir", opts->output_dir,
                     "Folder for hetero_affinity_<model>.dot/.svg and hetero_subgraphs_<model>.dot/.svg (created)")

@@ -1,6 +1,11 @@
 #include "common.hpp"
+#include "shapes.hpp"
+
+#include <mosaic/onnx.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <map>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -72,12 +77,62 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 
 }  // namespace
 
-std::shared_ptr<Model> load_model(Core& core, const std::string& path) {
+namespace {
+
+bool is_onnx_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string head(16, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    const bool suffix = path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+    return head.find('<') == std::string::npos && (suffix || onnx::looks_like_onnx(head));
+}
+
+std::shared_ptr<Model> read_onnx_with_shapes(const std::string& path, const std::map<std::string, Shape>& given) {
+    onnx::ReadOptions options;
+    options.dynamic_dims_to_one = true;
+    options.input_shapes = given;
+    std::shared_ptr<Model> model = onnx::read_onnx(path, options);
+    auto note = model->rt_info().find("onnx.dynamic_inputs_set_to_one");
+    if (note != model->rt_info().end())
+        std::cerr << "mosaic: note: dynamic dimensions set to 1 (give --shape NAME[...] to choose): " << note->second
+                  << "\n";
+    return model;
+}
+
+// IR (or any model read whole): reshape to the given shapes, then dynamic dimensions left to 1.
+void resolve_shapes(Model& model, const std::map<std::string, Shape>& given) {
+    std::map<std::string, Shape> shapes = given;
+    std::string defaulted;
+    for (Node* p : model.parameters()) {
+        const std::string name = Model::input_name(*p);
+        if (shapes.count(name)) continue;
+        Shape s = p->output_shape(0);
+        if (std::find(s.begin(), s.end(), kDynamicDim) == s.end()) continue;
+        defaulted += (defaulted.empty() ? "" : ", ") + name + " " + to_string(s);
+        std::replace(s.begin(), s.end(), kDynamicDim, int64_t{1});
+        shapes[name] = s;
+    }
+    if (shapes.empty()) return;
+    if (!defaulted.empty())
+        std::cerr << "mosaic: note: dynamic dimensions set to 1 (give --shape NAME[...] to choose): " << defaulted << "\n";
+    model.reshape(shapes);
+}
+
+}  // namespace
+
+std::shared_ptr<Model> load_model(Core& core, const std::string& path, const std::vector<std::string>& shape_args) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw UsageError("model file '" + path + "' does not exist");
     if (std::filesystem::is_directory(path, ec)) throw UsageError("model path '" + path + "' is a directory, not a model file");
+    const std::map<std::string, Shape> given = parse_shape_args(shape_args);
     try {
-        return core.read_model(path);
+        if (is_onnx_file(path)) return read_onnx_with_shapes(path, given);
+        std::shared_ptr<Model> model = core.read_model(path);
+        resolve_shapes(*model, given);
+        return model;
+    } catch (const UsageError&) {
+        throw;
     } catch (const std::exception& e) {
         const std::string what = e.what();
         // Readers usually name the file already; do not repeat it.

@@ -18,8 +18,9 @@ public:
 };
 
 // Checks that `path` exists and is a file before handing it to Core::read_model, and names the
-// file in any error the reader reports.
-std::shared_ptr<Model> load_model(Core& core, const std::string& path);
+// file in any error the reader reports. `shape_args` are --shape arguments (see shapes.hpp); a
+// dynamic dimension they leave open becomes 1, with a note on stderr saying so.
+std::shared_ptr<Model> load_model(Core& core, const std::string& path, const std::vector<std::string>& shape_args = {});
 
 // Core::compile_model, and when it fails because the device string names a device the registry
 // does not have (or cannot load), an error that says so and lists the devices there are.

@@ -109,6 +109,7 @@ public:
 private:
     friend class Model;
     friend class ModelBuilder;
+    friend class ShapeInference;
     struct Port {
         ElementType type = ElementType::undefined;
         Shape shape;

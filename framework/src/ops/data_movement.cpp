@@ -47,6 +47,9 @@ void register_data_movement_ops(OpRegistry& r) {
     register_pad_ops(r);
     register_broadcast_ops(r);
     register_shape_ops(r);
+    register_scatter_ops(r);
+    register_index_ops(r);
+    register_einsum_ops(r);
 }
 
 }  // namespace mosaic::ops

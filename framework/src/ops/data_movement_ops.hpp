@@ -20,6 +20,10 @@ void register_slice_ops(OpRegistry&);         // StridedSlice, Slice
 void register_pad_ops(OpRegistry&);           // Pad
 void register_broadcast_ops(OpRegistry&);     // Broadcast, Tile
 void register_shape_ops(OpRegistry&);         // ShapeOf, Range
+void register_scatter_ops(OpRegistry&);       // ScatterNDUpdate, ScatterElementsUpdate, ScatterUpdate
+// GatherND, GatherElements, OneHot, ReverseSequence, Eye, Roll, NonZero, CumSum
+void register_index_ops(OpRegistry&);
+void register_einsum_ops(OpRegistry&);        // Einsum (ops/nn_einsum.cpp), registered with this group
 
 namespace dm {
 

@@ -11,6 +11,11 @@ void register_nn_ops(OpRegistry& r) {
     register_nn_normalization_ops(r);
     register_nn_interpolate_ops(r);
     register_nn_topk_ops(r);
+    register_recurrent_ops(r);
+    register_nn_grid_sample_ops(r);
+    register_nn_roi_align_ops(r);
+    register_nn_det_ops(r);
+    register_nn_attention_ops(r);
 }
 
 }  // namespace mosaic::ops

@@ -18,6 +18,11 @@ void register_nn_softmax_ops(OpRegistry&);        // nn_softmax.cpp
 void register_nn_normalization_ops(OpRegistry&);  // nn_normalization.cpp
 void register_nn_interpolate_ops(OpRegistry&);    // nn_interpolate.cpp
 void register_nn_topk_ops(OpRegistry&);           // nn_topk.cpp
+void register_recurrent_ops(OpRegistry&);         // nn_recurrent.cpp
+void register_nn_grid_sample_ops(OpRegistry&);    // nn_grid_sample.cpp
+void register_nn_roi_align_ops(OpRegistry&);      // nn_roi_align.cpp
+void register_nn_det_ops(OpRegistry&);            // nn_det.cpp
+void register_nn_attention_ops(OpRegistry&);      // nn_attention.cpp
 
 namespace nn {
 

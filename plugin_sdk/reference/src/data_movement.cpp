@@ -14,6 +14,9 @@ void register_data_movement_kernels(KernelRegistry& r) {
     register_pad_kernels(r);
     register_broadcast_kernels(r);
     register_shape_kernels(r);
+    register_scatter_kernels(r);
+    register_index_kernels(r);
+    register_einsum_kernels(r);
 }
 
 }  // namespace mosaic::reference

@@ -13,5 +13,9 @@ void register_slice_kernels(KernelRegistry&);         // StridedSlice, Slice
 void register_pad_kernels(KernelRegistry&);           // Pad
 void register_broadcast_kernels(KernelRegistry&);     // Broadcast, Tile
 void register_shape_kernels(KernelRegistry&);         // ShapeOf, Range
+void register_scatter_kernels(KernelRegistry&);       // ScatterNDUpdate, ScatterElementsUpdate, ScatterUpdate
+// GatherND, GatherElements, OneHot, ReverseSequence, Eye, Roll, NonZero, CumSum
+void register_index_kernels(KernelRegistry&);
+void register_einsum_kernels(KernelRegistry&);        // Einsum (nn_einsum.cpp), registered with this group
 
 }  // namespace mosaic::reference

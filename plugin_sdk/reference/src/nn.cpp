@@ -15,6 +15,11 @@ void register_nn_kernels(KernelRegistry& r) {
     nn::register_normalization_kernels(r);
     nn::register_interpolate_kernels(r);
     nn::register_topk_kernels(r);
+    nn::register_recurrent_kernels(r);
+    nn::register_grid_sample_kernels(r);
+    nn::register_roi_align_kernels(r);
+    nn::register_det_kernels(r);
+    nn::register_attention_kernels(r);
 }
 
 namespace nn {

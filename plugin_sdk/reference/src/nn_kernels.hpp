@@ -20,6 +20,11 @@ void register_softmax_kernels(KernelRegistry&);        // nn_softmax.cpp
 void register_normalization_kernels(KernelRegistry&);  // nn_normalization.cpp
 void register_interpolate_kernels(KernelRegistry&);    // nn_interpolate.cpp
 void register_topk_kernels(KernelRegistry&);           // nn_topk.cpp
+void register_recurrent_kernels(KernelRegistry&);      // nn_recurrent.cpp
+void register_grid_sample_kernels(KernelRegistry&);    // nn_grid_sample.cpp
+void register_roi_align_kernels(KernelRegistry&);      // nn_roi_align.cpp
+void register_det_kernels(KernelRegistry&);            // nn_det.cpp
+void register_attention_kernels(KernelRegistry&);      // nn_attention.cpp
 
 [[noreturn]] inline void unsupported_type(const KernelArgs& args, ElementType t) {
     throw std::runtime_error(std::string(args.op_type) + "-" + std::string(args.version) +

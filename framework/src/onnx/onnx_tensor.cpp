@@ -1,0 +1,138 @@
+#include "onnx/onnx_tensor.hpp"
+
+#include <mosaic/onnx.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace mosaic::onnx_import {
+
+namespace {
+
+using ::onnx::TensorProto;
+
+[[noreturn]] void fail(const std::string& where, const std::string& message) {
+    throw ModelError(where + ": " + message);
+}
+
+// Copies typed values of one repeated field into the element type's layout.
+template <typename Field>
+std::vector<uint8_t> pack(const Field& values, ElementType type, const std::string& where) {
+    std::vector<uint8_t> out(static_cast<size_t>(values.size()) * element_size(type));
+    uint8_t* p = out.data();
+    for (const auto v : values) {
+        switch (type) {
+            case ElementType::f32: { float x = static_cast<float>(v); std::memcpy(p, &x, 4); break; }
+            case ElementType::f64: { double x = static_cast<double>(v); std::memcpy(p, &x, 8); break; }
+            case ElementType::i8: { int8_t x = static_cast<int8_t>(v); std::memcpy(p, &x, 1); break; }
+            case ElementType::u8: case ElementType::boolean: { uint8_t x = static_cast<uint8_t>(v); std::memcpy(p, &x, 1); break; }
+            case ElementType::i16: { int16_t x = static_cast<int16_t>(v); std::memcpy(p, &x, 2); break; }
+            // f16 and bf16 values travel as their 16-bit patterns in int32_data.
+            case ElementType::u16: case ElementType::f16: case ElementType::bf16: {
+                uint16_t x = static_cast<uint16_t>(v); std::memcpy(p, &x, 2); break;
+            }
+            case ElementType::i32: { int32_t x = static_cast<int32_t>(v); std::memcpy(p, &x, 4); break; }
+            case ElementType::u32: { uint32_t x = static_cast<uint32_t>(v); std::memcpy(p, &x, 4); break; }
+            case ElementType::i64: { int64_t x = static_cast<int64_t>(v); std::memcpy(p, &x, 8); break; }
+            case ElementType::u64: { uint64_t x = static_cast<uint64_t>(v); std::memcpy(p, &x, 8); break; }
+            default: fail(where, std::string("cannot hold values of type ") + to_string(type));
+        }
+        p += element_size(type);
+    }
+    return out;
+}
+
+std::vector<uint8_t> typed_values(const TensorProto& t, ElementType type, const std::string& where) {
+    switch (t.data_type()) {
+        case TensorProto::FLOAT: return pack(t.float_data(), type, where);
+        case TensorProto::DOUBLE: return pack(t.double_data(), type, where);
+        case TensorProto::INT64: return pack(t.int64_data(), type, where);
+        case TensorProto::UINT32: case TensorProto::UINT64: return pack(t.uint64_data(), type, where);
+        default: return pack(t.int32_data(), type, where);
+    }
+}
+
+std::vector<uint8_t> external_values(const TensorProto& t, const std::string& base_dir, const std::string& where) {
+    std::string location;
+    int64_t offset = 0, length = -1;
+    for (const auto& entry : t.external_data()) {
+        if (entry.key() == "location") location = entry.value();
+        else if (entry.key() == "offset") offset = std::stoll(entry.value());
+        else if (entry.key() == "length") length = std::stoll(entry.value());
+    }
+    if (location.empty()) fail(where, "external data has no 'location'");
+    if (location.find("..") != std::string::npos || location.front() == '/')
+        fail(where, "external data location '" + location + "' must be a path inside the model's folder");
+    const std::string path = base_dir + "/" + location;
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        fail(where, "external data file '" + path + "' cannot be opened (" + std::strerror(errno) +
+                        "); keep it beside the model");
+    in.seekg(0, std::ios::end);
+    const int64_t file_size = static_cast<int64_t>(in.tellg());
+    if (length < 0) length = file_size - offset;
+    if (offset < 0 || offset + length > file_size)
+        fail(where, "external data [" + std::to_string(offset) + ", " + std::to_string(offset + length) +
+                        ") lies outside '" + path + "' (" + std::to_string(file_size) + " bytes)");
+    std::vector<uint8_t> out(static_cast<size_t>(length));
+    in.seekg(offset);
+    in.read(reinterpret_cast<char*>(out.data()), length);
+    if (!in) fail(where, "cannot read external data from '" + path + "'");
+    return out;
+}
+
+}  // namespace
+
+const char* onnx_type_name(int32_t onnx_type) {
+    return TensorProto::DataType_IsValid(onnx_type)
+               ? TensorProto::DataType_Name(static_cast<TensorProto::DataType>(onnx_type)).c_str()
+               : "INVALID";
+}
+
+ElementType element_type_of(int32_t onnx_type, const std::string& where) {
+    switch (onnx_type) {
+        case TensorProto::FLOAT: return ElementType::f32;
+        case TensorProto::DOUBLE: return ElementType::f64;
+        case TensorProto::FLOAT16: return ElementType::f16;
+        case TensorProto::BFLOAT16: return ElementType::bf16;
+        case TensorProto::INT8: return ElementType::i8;
+        case TensorProto::UINT8: return ElementType::u8;
+        case TensorProto::INT16: return ElementType::i16;
+        case TensorProto::UINT16: return ElementType::u16;
+        case TensorProto::INT32: return ElementType::i32;
+        case TensorProto::UINT32: return ElementType::u32;
+        case TensorProto::INT64: return ElementType::i64;
+        case TensorProto::UINT64: return ElementType::u64;
+        case TensorProto::BOOL: return ElementType::boolean;
+        default: break;
+    }
+    throw onnx::UnsupportedError(where + ": element type " + onnx_type_name(onnx_type) +
+                                 " is not supported by Mosaic (numeric and boolean types only)");
+}
+
+TensorData tensor_data(const TensorProto& t, const std::string& base_dir, const std::string& where) {
+    TensorData out;
+    out.type = element_type_of(t.data_type(), where);
+    for (int64_t d : t.dims()) {
+        if (d < 0) fail(where, "has a negative dimension " + std::to_string(d));
+        out.shape.push_back(d);
+    }
+    int64_t bytes = 0;
+    if (!checked_byte_size(out.shape, out.type, bytes)) fail(where, "shape " + to_string(out.shape) + " is too large");
+    if (t.has_segment()) throw onnx::UnsupportedError(where + ": segmented tensors are not supported");
+
+    std::vector<uint8_t> values;
+    if (t.data_location() == TensorProto::EXTERNAL) values = external_values(t, base_dir, where);
+    else if (t.has_raw_data()) values.assign(t.raw_data().begin(), t.raw_data().end());
+    else values = typed_values(t, out.type, where);
+
+    if (static_cast<int64_t>(values.size()) != bytes)
+        fail(where, "holds " + std::to_string(values.size()) + " bytes of data but " + to_string(out.type) + " " +
+                        to_string(out.shape) + " needs " + std::to_string(bytes) +
+                        "; the model is corrupt or was written by a broken exporter");
+    out.data = Buffer::copy_of(values.data(), values.size());
+    return out;
+}
+
+}  // namespace mosaic::onnx_import

@@ -1,0 +1,187 @@
+// ONNX subgraphs (control_flow.cpp, onnx_subgraph.cpp): If inlines the branch its known condition
+// takes, Loop and Scan unroll; subgraphs read outer tensors by name, which also orders the main
+// graph; data-dependent control flow asks for input values; errors name the subgraph.
+#include "onnx_model_builder.hpp"
+
+#include <mosaic/mosaic.hpp>
+#include <mosaic/onnx.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+
+namespace mosaic::test {
+namespace {
+
+namespace fs = std::filesystem;
+using ::onnx::TensorProto;
+
+::onnx::GraphProto* add_graph_attr(::onnx::NodeProto* node, const std::string& name) {
+    auto* a = node->add_attribute();
+    a->set_name(name);
+    a->set_type(::onnx::AttributeProto::GRAPH);
+    return a->mutable_g();
+}
+
+::onnx::NodeProto* add_graph_node(::onnx::GraphProto* g, const std::string& op, const std::vector<std::string>& in,
+                                  const std::vector<std::string>& out) {
+    auto* n = g->add_node();
+    n->set_op_type(op);
+    for (const auto& i : in) n->add_input(i);
+    for (const auto& o : out) n->add_output(o);
+    return n;
+}
+
+void add_scalar_initializer(::onnx::GraphProto* g, const std::string& name, int32_t type, int64_t value) {
+    auto* t = g->add_initializer();
+    t->set_name(name);
+    t->set_data_type(type);
+    if (type == TensorProto::BOOL) t->add_int32_data(static_cast<int32_t>(value));
+    else t->add_int64_data(value);
+}
+
+class OnnxControlFlow : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("mosaic_onnx_cf_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+                std::to_string(::getpid()));
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    std::shared_ptr<Model> read(const ::onnx::ModelProto& m) {
+        const std::string file = (dir_ / "m.onnx").string();
+        save(m, file);
+        return onnx::read_onnx(file);
+    }
+
+    std::string read_error(const ::onnx::ModelProto& m) {
+        try {
+            read(m);
+        } catch (const ModelError& e) {
+            return e.what();
+        }
+        return "no error";
+    }
+
+    // Runs a model of one f32 input, returning every output.
+    std::vector<std::vector<float>> run(const std::shared_ptr<Model>& model, const std::vector<float>& x) {
+        Core core;
+        CompiledModel compiled = core.compile_model(model, "REFERENCE");
+        InferRequest r = compiled.create_infer_request();
+        const Node* p = model->parameters().at(0);
+        r.set_tensor(Model::input_name(*p), Tensor::from_vector(p->output_shape(0), ElementType::f32, x));
+        r.infer();
+        std::vector<std::vector<float>> outs;
+        for (size_t i = 0; i < model->results().size(); ++i) outs.push_back(r.get_output_tensor(i).to_vector<float>());
+        return outs;
+    }
+
+    fs::path dir_;
+};
+
+// y = If(true) { t * x } else { t - x }, t = x + w: the If comes first in the file but reads t,
+// which only its branches name, so the importer must order it after t's producer.
+::onnx::ModelProto if_model(bool cond_is_input) {
+    auto m = onnx_model();
+    auto* g = m.mutable_graph();
+    add_input(m, "x", {2});
+    if (cond_is_input) add_input(m, "cond", {}, TensorProto::BOOL);
+    else add_scalar_initializer(g, "cond", TensorProto::BOOL, 1);
+    add_initializer(m, "w", {2}, {10, 20});
+    auto* node = add_node(m, "If", {"cond"}, {"y"}, "choose");
+    auto* then_g = add_graph_attr(node, "then_branch");
+    add_graph_node(then_g, "Mul", {"t", "x"}, {"then_y"});
+    add_value(then_g->mutable_output(), "then_y", TensorProto::FLOAT, {2});
+    auto* else_g = add_graph_attr(node, "else_branch");
+    add_graph_node(else_g, "Sub", {"t", "x"}, {"else_y"});
+    add_value(else_g->mutable_output(), "else_y", TensorProto::FLOAT, {2});
+    add_node(m, "Add", {"x", "w"}, {"t"}, "t");
+    add_output(m, "y", {2});
+    return m;
+}
+
+TEST_F(OnnxControlFlow, IfInlinesTheTakenBranchReadingOuterTensorsDefinedLaterInTheFile) {
+    EXPECT_EQ(run(read(if_model(false)), {1, 2}).at(0), (std::vector<float>{11, 44}));
+}
+
+TEST_F(OnnxControlFlow, IfWithAConditionUnknownWhenReadAsksForItsValue) {
+    const std::string e = read_error(if_model(true));
+    EXPECT_NE(e.find("'choose' (If"), std::string::npos) << e;
+    EXPECT_NE(e.find("must be known when the model is read"), std::string::npos) << e;
+}
+
+// v = x; 3 times: v = v + x, scanning each v; the body reads x from the main graph.
+TEST_F(OnnxControlFlow, LoopUnrollsWithScanOutputs) {
+    auto m = onnx_model();
+    auto* g = m.mutable_graph();
+    add_input(m, "x", {2});
+    add_scalar_initializer(g, "M", TensorProto::INT64, 3);
+    auto* node = add_node(m, "Loop", {"M", "", "x"}, {"v", "vs"}, "loop");
+    auto* body = add_graph_attr(node, "body");
+    add_value(body->mutable_input(), "i", TensorProto::INT64, {});
+    add_value(body->mutable_input(), "cond_in", TensorProto::BOOL, {});
+    add_value(body->mutable_input(), "v_in", TensorProto::FLOAT, {2});
+    add_graph_node(body, "Identity", {"cond_in"}, {"cond_out"});
+    add_graph_node(body, "Add", {"v_in", "x"}, {"v_out"});
+    add_graph_node(body, "Identity", {"v_out"}, {"scan"});
+    add_value(body->mutable_output(), "cond_out", TensorProto::BOOL, {});
+    add_value(body->mutable_output(), "v_out", TensorProto::FLOAT, {2});
+    add_value(body->mutable_output(), "scan", TensorProto::FLOAT, {2});
+    add_output(m, "v", {2});
+    add_output(m, "vs", {3, 2});
+    const auto outs = run(read(m), {1, -1});
+    EXPECT_EQ(outs.at(0), (std::vector<float>{4, -4}));
+    EXPECT_EQ(outs.at(1), (std::vector<float>{2, -2, 3, -3, 4, -4}));
+}
+
+// s = 0; for each row r of x (last first): s = s + r, scanning s.
+TEST_F(OnnxControlFlow, ScanUnrollsOverItsInputInEitherDirection) {
+    auto m = onnx_model(11);
+    add_input(m, "x", {3, 2});
+    add_initializer(m, "s0", {2}, {0, 0});
+    auto* node = add_node(m, "Scan", {"s0", "x"}, {"s", "ss"}, "scan");
+    auto* n = node->add_attribute();
+    n->set_name("num_scan_inputs");
+    n->set_type(::onnx::AttributeProto::INT);
+    n->set_i(1);
+    auto* d = node->add_attribute();
+    d->set_name("scan_input_directions");
+    d->set_type(::onnx::AttributeProto::INTS);
+    d->add_ints(1);
+    auto* body = add_graph_attr(node, "body");
+    add_value(body->mutable_input(), "s_in", TensorProto::FLOAT, {2});
+    add_value(body->mutable_input(), "row", TensorProto::FLOAT, {2});
+    add_graph_node(body, "Add", {"s_in", "row"}, {"s_out"});
+    add_graph_node(body, "Identity", {"s_out"}, {"scan"});
+    add_value(body->mutable_output(), "s_out", TensorProto::FLOAT, {2});
+    add_value(body->mutable_output(), "scan", TensorProto::FLOAT, {2});
+    add_output(m, "s", {2});
+    add_output(m, "ss", {3, 2});
+    const auto outs = run(read(m), {1, 2, 3, 4, 5, 6});
+    EXPECT_EQ(outs.at(0), (std::vector<float>{9, 12}));
+    EXPECT_EQ(outs.at(1), (std::vector<float>{5, 6, 8, 10, 9, 12}));
+}
+
+TEST_F(OnnxControlFlow, UndefinedNameReadByABranchNamesTheIfAndTheName) {
+    auto m = if_model(false);
+    m.mutable_graph()->mutable_node(0)->mutable_attribute(0)->mutable_g()->mutable_node(0)->set_input(0, "nowhere");
+    const std::string e = read_error(m);
+    EXPECT_NE(e.find("'choose' (If)"), std::string::npos) << e;
+    EXPECT_NE(e.find("'nowhere'"), std::string::npos) << e;
+}
+
+TEST_F(OnnxControlFlow, SequenceOutputsOfABranchAreUnsupported) {
+    auto m = if_model(false);
+    auto* out = m.mutable_graph()->mutable_node(0)->mutable_attribute(1)->mutable_g()->mutable_output(0);
+    out->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(
+        TensorProto::FLOAT);
+    const std::string e = read_error(m);
+    EXPECT_NE(e.find("a sequence"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace mosaic::test

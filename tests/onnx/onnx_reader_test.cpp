@@ -1,0 +1,316 @@
+// The ONNX reader: initializers (raw, typed, external), Constant nodes, inputs that are also
+// initializers, metadata, content-based format detection, dynamic dimensions, bound inputs, and a
+// clear error for each kind of bad model.
+#include "onnx_model_builder.hpp"
+
+#include <mosaic/mosaic.hpp>
+#include <mosaic/onnx.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace mosaic::test {
+namespace {
+
+namespace fs = std::filesystem;
+using ::onnx::TensorProto;
+
+class OnnxReader : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("mosaic_onnx_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+                std::to_string(::getpid()));
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+    std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+    // y = x + w, w an initializer: the smallest model with a weight.
+    ::onnx::ModelProto add_model(bool typed = false) {
+        auto m = onnx_model();
+        add_input(m, "x", {2, 2});
+        add_initializer(m, "w", {2, 2}, {1, 2, 3, 4}, typed);
+        add_node(m, "Add", {"x", "w"}, {"y"}, "add");
+        add_output(m, "y", {2, 2});
+        return m;
+    }
+
+    std::vector<float> run(const std::shared_ptr<Model>& model, const std::vector<float>& x) {
+        Core core;
+        CompiledModel compiled = core.compile_model(model, "REFERENCE");
+        InferRequest r = compiled.create_infer_request();
+        r.set_tensor(Model::input_name(*model->parameters().at(0)),
+                     Tensor::from_vector(model->parameters().at(0)->output_shape(0), ElementType::f32, x));
+        r.infer();
+        return r.get_output_tensor(0).to_vector<float>();
+    }
+
+    std::string read_error(const std::string& file) {
+        try {
+            onnx::read_onnx(file);
+        } catch (const ModelError& e) {
+            return e.what();
+        }
+        return "no error";
+    }
+
+    fs::path dir_;
+};
+
+TEST_F(OnnxReader, RawAndTypedInitializersGiveTheSameModel) {
+    for (bool typed : {false, true}) {
+        save(add_model(typed), path("m.onnx"));
+        auto model = onnx::read_onnx(path("m.onnx"));
+        EXPECT_EQ(run(model, {10, 20, 30, 40}), (std::vector<float>{11, 22, 33, 44})) << "typed=" << typed;
+        EXPECT_EQ(Model::output_name(*model->results().at(0)), "y");
+        EXPECT_NE(model->find_node("add"), nullptr) << "ONNX node names become friendly names";
+    }
+}
+
+TEST_F(OnnxReader, CoreReadModelTellsOnnxByContentNotSuffix) {
+    save(add_model(), path("weights.bin"));
+    Core core;
+    auto model = core.read_model(path("weights.bin"));
+    EXPECT_EQ(run(model, {0, 0, 0, 0}), (std::vector<float>{1, 2, 3, 4}));
+}
+
+TEST_F(OnnxReader, MetadataGoesToRtInfo) {
+    auto m = add_model();
+    m.set_producer_version("1.2");
+    m.set_model_version(7);
+    m.set_doc_string("a test model");
+    auto* p = m.add_metadata_props();
+    p->set_key("author");
+    p->set_value("mosaic");
+    save(m, path("m.onnx"));
+    auto info = onnx::read_onnx(path("m.onnx"))->rt_info();
+    EXPECT_EQ(info["onnx.producer_name"], "mosaic-tests");
+    EXPECT_EQ(info["onnx.producer_version"], "1.2");
+    EXPECT_EQ(info["onnx.model_version"], "7");
+    EXPECT_EQ(info["onnx.doc_string"], "a test model");
+    EXPECT_EQ(info["onnx.metadata.author"], "mosaic");
+    EXPECT_EQ(info["onnx.opset"], "13");
+}
+
+TEST_F(OnnxReader, GraphInputThatIsAlsoAnInitializerIsAConstant) {
+    auto m = add_model();
+    add_input(m, "w", {2, 2});  // IR < 4 style: initializers listed as inputs too
+    save(m, path("m.onnx"));
+    auto model = onnx::read_onnx(path("m.onnx"));
+    ASSERT_EQ(model->parameters().size(), 1u);
+    EXPECT_EQ(Model::input_name(*model->parameters()[0]), "x");
+}
+
+TEST_F(OnnxReader, ConstantNodesOfEveryAttributeForm) {
+    auto m = onnx_model();
+    add_input(m, "x", {3});
+    auto* c = add_node(m, "Constant", {}, {"c"}, "c");
+    auto* attr = c->add_attribute();
+    attr->set_name("value_floats");
+    attr->set_type(::onnx::AttributeProto::FLOATS);
+    for (float v : {0.5f, 1.5f, 2.5f}) attr->add_floats(v);
+    add_node(m, "Add", {"x", "c"}, {"y"});
+    add_output(m, "y", {3});
+    save(m, path("m.onnx"));
+    EXPECT_EQ(run(onnx::read_onnx(path("m.onnx")), {1, 1, 1}), (std::vector<float>{1.5f, 2.5f, 3.5f}));
+}
+
+TEST_F(OnnxReader, ExternalDataIsReadFromBesideTheModel) {
+    auto m = add_model();
+    auto* w = m.mutable_graph()->mutable_initializer(0);
+    const std::string bytes = w->raw_data();
+    w->clear_raw_data();
+    w->set_data_location(TensorProto::EXTERNAL);
+    auto add_entry = [&](const char* k, const std::string& v) {
+        auto* e = w->add_external_data();
+        e->set_key(k);
+        e->set_value(v);
+    };
+    add_entry("location", "weights.data");
+    add_entry("offset", "8");
+    add_entry("length", std::to_string(bytes.size()));
+    std::ofstream(path("weights.data"), std::ios::binary) << std::string(8, 'x') << bytes;
+    save(m, path("m.onnx"));
+    EXPECT_EQ(run(onnx::read_onnx(path("m.onnx")), {0, 0, 0, 0}), (std::vector<float>{1, 2, 3, 4}));
+
+    fs::remove(path("weights.data"));
+    const std::string e = read_error(path("m.onnx"));
+    EXPECT_NE(e.find("initializer 'w'"), std::string::npos) << e;
+    EXPECT_NE(e.find("weights.data"), std::string::npos) << e;
+    EXPECT_NE(e.find("cannot be opened"), std::string::npos) << e;
+}
+
+TEST_F(OnnxReader, DynamicDimensionsStayDynamicUntilReshaped) {
+    auto m = onnx_model();
+    add_input(m, "x", {-1, 2});
+    add_node(m, "Relu", {"x"}, {"y"}, "relu");
+    add_output(m, "y", {-1, 2});
+    save(m, path("m.onnx"));
+    auto model = onnx::read_onnx(path("m.onnx"));
+    EXPECT_EQ(model->parameters()[0]->output_shape(0), (Shape{kDynamicDim, 2}));
+    model->reshape({{"x", {3, 2}}});
+    EXPECT_EQ(run(model, {-1, 1, -2, 2, -3, 3}), (std::vector<float>{0, 1, 0, 2, 0, 3}));
+
+    onnx::ReadOptions to_one;
+    to_one.dynamic_dims_to_one = true;
+    auto defaulted = onnx::read_onnx(path("m.onnx"), to_one);
+    EXPECT_EQ(defaulted->parameters()[0]->output_shape(0), (Shape{1, 2}));
+    EXPECT_EQ(defaulted->rt_info()["onnx.dynamic_inputs_set_to_one"], "x [?,2]");
+
+    onnx::ReadOptions shaped;
+    shaped.input_shapes["x"] = {4, 2};
+    EXPECT_EQ(onnx::read_onnx(path("m.onnx"), shaped)->parameters()[0]->output_shape(0), (Shape{4, 2}));
+}
+
+TEST_F(OnnxReader, BoundInputsBecomeConstants) {
+    save(add_model(), path("m.onnx"));
+    onnx::ReadOptions options;
+    options.input_values["x"] = Tensor::from_vector<float>({2, 2}, ElementType::f32, {1, 1, 1, 1});
+    auto model = onnx::read_onnx(path("m.onnx"), options);
+    EXPECT_TRUE(model->parameters().empty());
+    options.input_values["nope"] = Tensor(ElementType::f32, {1});
+    EXPECT_THROW(onnx::read_onnx(path("m.onnx"), options), ModelError);
+}
+
+// --- bad input ------------------------------------------------------------------------------
+
+TEST_F(OnnxReader, TruncatedProtobufIsNamedAsSuch) {
+    std::string bytes;
+    add_model().SerializeToString(&bytes);
+    std::ofstream(path("m.onnx"), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    const std::string e = read_error(path("m.onnx"));
+    EXPECT_NE(e.find(path("m.onnx")), std::string::npos) << e;
+    EXPECT_NE(e.find("truncated or corrupt"), std::string::npos) << e;
+}
+
+TEST_F(OnnxReader, GarbageWithOnnxSuffixIsNotAModel) {
+    std::ofstream(path("m.onnx"), std::ios::binary) << "\x08\xff\xff\xff garbage";
+    EXPECT_NE(read_error(path("m.onnx")).find("truncated or corrupt"), std::string::npos);
+}
+
+TEST_F(OnnxReader, UnknownDomainNamesNodeAndDomain) {
+    auto m = add_model();
+    auto* n = add_node(m, "FancyOp", {"y"}, {"z"}, "fancy");
+    n->set_domain("com.example");
+    m.mutable_graph()->mutable_output(0)->set_name("z");
+    save(m, path("m.onnx"));
+    try {
+        onnx::read_onnx(path("m.onnx"));
+        FAIL() << "no error";
+    } catch (const onnx::UnsupportedError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("'fancy'"), std::string::npos) << what;
+        EXPECT_NE(what.find("com.example"), std::string::npos) << what;
+    }
+}
+
+TEST_F(OnnxReader, UnsupportedOpNamesOpTypeAndOpset) {
+    auto m = add_model();
+    add_node(m, "NoSuchOp", {"y"}, {"z"}, "mystery");
+    m.mutable_graph()->mutable_output(0)->set_name("z");
+    save(m, path("m.onnx"));
+    const std::string e = read_error(path("m.onnx"));
+    EXPECT_NE(e.find("'mystery' (NoSuchOp, opset 13)"), std::string::npos) << e;
+    EXPECT_NE(e.find("not supported"), std::string::npos) << e;
+}
+
+TEST_F(OnnxReader, InitializerSizeContradictingItsShape) {
+    auto m = add_model();
+    m.mutable_graph()->mutable_initializer(0)->set_raw_data(std::string(12, '\0'));
+    save(m, path("m.onnx"));
+    const std::string e = read_error(path("m.onnx"));
+    EXPECT_NE(e.find("initializer 'w'"), std::string::npos) << e;
+    EXPECT_NE(e.find("holds 12 bytes"), std::string::npos) << e;
+    EXPECT_NE(e.find("needs 16"), std::string::npos) << e;
+}
+
+TEST_F(OnnxReader, CycleNamesTheNodesInIt) {
+    auto m = onnx_model();
+    add_input(m, "x", {2});
+    add_node(m, "Add", {"x", "b"}, {"a"}, "first");
+    add_node(m, "Relu", {"a"}, {"b"}, "second");
+    add_output(m, "b", {2});
+    save(m, path("m.onnx"));
+    const std::string e = read_error(path("m.onnx"));
+    EXPECT_NE(e.find("cycle"), std::string::npos) << e;
+    EXPECT_NE(e.find("first"), std::string::npos) << e;
+    EXPECT_NE(e.find("second"), std::string::npos) << e;
+}
+
+TEST_F(OnnxReader, UndefinedInputNamesNodeAndTensor) {
+    auto m = onnx_model();
+    add_input(m, "x", {2});
+    add_node(m, "Add", {"x", "ghost"}, {"y"}, "adder");
+    add_output(m, "y", {2});
+    save(m, path("m.onnx"));
+    const std::string e = read_error(path("m.onnx"));
+    EXPECT_NE(e.find("'adder'"), std::string::npos) << e;
+    EXPECT_NE(e.find("'ghost'"), std::string::npos) << e;
+}
+
+TEST_F(OnnxReader, NodesOutOfOrderAreSorted) {
+    auto m = onnx_model();
+    add_input(m, "x", {2});
+    add_node(m, "Relu", {"a"}, {"y"}, "second");
+    add_node(m, "Neg", {"x"}, {"a"}, "first");
+    add_output(m, "y", {2});
+    save(m, path("m.onnx"));
+    EXPECT_EQ(run(onnx::read_onnx(path("m.onnx")), {1, -2}), (std::vector<float>{0, 2}));
+}
+
+TEST_F(OnnxReader, OpsetOutsideTheSupportedRange) {
+    auto m = add_model();
+    m.mutable_opset_import(0)->set_version(19);
+    save(m, path("m.onnx"));
+    const std::string e = read_error(path("m.onnx"));
+    EXPECT_NE(e.find("opset 19"), std::string::npos) << e;
+    EXPECT_NE(e.find("1 to 18"), std::string::npos) << e;
+}
+
+TEST_F(OnnxReader, OldOpsetsReadWhereTheOpKeptItsMeaning) {
+    auto m = onnx_model(6);
+    add_input(m, "x", {2});
+    add_node(m, "Relu", {"x"}, {"y"}, "relu");
+    add_output(m, "y", {2});
+    save(m, path("relu.onnx"));
+    EXPECT_EQ(run(onnx::read_onnx(path("relu.onnx")), {-1, 2}), (std::vector<float>{0, 2}));
+
+    auto legacy = add_model();  // Add changed to numpy broadcasting at opset 7
+    legacy.mutable_opset_import(0)->set_version(6);
+    save(legacy, path("add.onnx"));
+    const std::string e = read_error(path("add.onnx"));
+    EXPECT_NE(e.find("'add' (Add, opset 6)"), std::string::npos) << e;
+    EXPECT_NE(e.find("before opset 7"), std::string::npos) << e;
+}
+
+TEST_F(OnnxReader, MissingGraphOutputProducer) {
+    auto m = add_model();
+    m.mutable_graph()->mutable_output(0)->set_name("nowhere");
+    save(m, path("m.onnx"));
+    EXPECT_NE(read_error(path("m.onnx")).find("'nowhere'"), std::string::npos);
+}
+
+TEST_F(OnnxReader, TensorFilesAreReadAndCorruptOnesRefused) {
+    TensorProto t;
+    t.set_name("input");
+    t.set_data_type(TensorProto::INT64);
+    t.add_dims(2);
+    t.add_int64_data(7);
+    t.add_int64_data(-3);
+    {
+        std::ofstream out(path("t.pb"), std::ios::binary);
+        t.SerializeToOstream(&out);
+    }
+    std::string name;
+    Tensor v = onnx::read_tensor_file(path("t.pb"), &name);
+    EXPECT_EQ(name, "input");
+    EXPECT_EQ(v.to_vector<int64_t>(), (std::vector<int64_t>{7, -3}));
+    std::ofstream(path("bad.pb"), std::ios::binary) << "\xff\xff\xff";
+    EXPECT_THROW(onnx::read_tensor_file(path("bad.pb")), ModelError);
+}
+
+}  // namespace
+}  // namespace mosaic::test
