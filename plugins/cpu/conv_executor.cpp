@@ -1,0 +1,136 @@
+#include "conv_executor.hpp"
+
+#include "window.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+namespace mosaic::cpu_plugin {
+
+namespace {
+
+bool runnable(const Value& v) {
+    if (v.type != ElementType::f32 || v.shape.empty()) return false;
+    return std::all_of(v.shape.begin(), v.shape.end(), [](int64_t d) { return d > 0; });
+}
+
+std::vector<ValueId> executor_inputs(const BuildContext& ctx, size_t node, const std::vector<FusedOp>& fused) {
+    std::vector<ValueId> inputs{ctx.values.input(node, 0), ctx.values.input(node, 1)};
+    for (const FusedOp& op : fused)
+        if (op.operand != kNoValue) inputs.push_back(op.operand);
+    return inputs;
+}
+
+dnnl::memory::desc any_desc(const Shape& shape) {
+    return dnnl::memory::desc(dims_of(shape), dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
+}
+
+}  // namespace
+
+ConvExecutor::ConvExecutor(std::string name, std::string type, std::vector<ValueId> inputs, ValueId output)
+    : Executor(std::move(name), std::move(type), std::move(inputs), {output}) {}
+
+std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t node, const std::vector<FusedOp>& fused) {
+    const sdk::GraphView& g = ctx.graph;
+    const Value& src = ctx.values[ctx.values.input(node, 0)];
+    const Value& weights = ctx.values[ctx.values.input(node, 1)];
+    const Value& out = ctx.values[ctx.values.output(node, 0)];
+    const bool grouped = g.type(node) == "GroupConvolution";
+    const size_t rank = src.shape.size();
+    if (!runnable(src) || !runnable(weights) || !runnable(out) || !weights.is_constant()) return nullptr;
+    if (rank < 3 || rank > 5 || out.shape.size() != rank || weights.shape.size() != rank + (grouped ? 1 : 0))
+        return nullptr;
+
+    WindowGeometry window;
+    const Shape kernel(weights.shape.end() - static_cast<std::ptrdiff_t>(rank - 2), weights.shape.end());
+    if (!resolve_window(g.attributes(node), Shape(src.shape.begin() + 2, src.shape.end()),
+                        Shape(out.shape.begin() + 2, out.shape.end()), kernel, true, window))
+        return nullptr;
+
+    const size_t last = last_node(node, fused);
+    std::unique_ptr<ConvExecutor> e(new ConvExecutor(g.node_name(last), g.type(node), executor_inputs(ctx, node, fused),
+                                                     ctx.values.output(last, 0)));
+    e->engine_ = ctx.engine;
+    e->src_ = ctx.values.input(node, 0);
+    e->dst_ = e->outputs()[0];
+    const int64_t channels = out.shape[1];
+    if (const FusedOp* bias = find_fused(fused, FusedOp::Kind::bias)) {
+        const Value& b = ctx.values[bias->operand];
+        e->bias_ = b.constant;
+        if (shape_size(b.shape) != channels) {
+            e->owned_bias_.assign(static_cast<size_t>(channels), *static_cast<const float*>(b.constant));
+            e->bias_ = e->owned_bias_.data();
+        }
+        e->bias_desc_ = plain_desc({channels});
+    }
+    if (const FusedOp* sum = find_fused(fused, FusedOp::Kind::sum)) e->residual_ = sum->operand;
+
+    dnnl::primitive_attr attr = user_scratchpad_attr();
+    attr.set_post_ops(post_ops_of(fused));
+    dnnl::convolution_forward::primitive_desc pd;
+    try {
+        const dnnl::convolution_forward::desc desc(
+            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any_desc(src.shape),
+            any_desc(weights.shape), e->bias_desc_, any_desc(out.shape), window.strides, window.dilations, window.pad_l,
+            window.pad_r);
+        pd = dnnl::convolution_forward::primitive_desc(desc, attr, ctx.engine);
+    } catch (const dnnl::error&) {
+        return nullptr;  // no implementation for this geometry or these post-ops
+    }
+    e->primitive_ = dnnl::convolution_forward(pd);
+    e->impl_ = pd.impl_info_str();
+    e->src_plain_ = plain_desc(src.shape);
+    e->dst_plain_ = plain_desc(out.shape);
+    e->src_desc_ = pd.src_desc();
+    e->dst_desc_ = pd.dst_desc();
+    e->scratchpad_desc_ = pd.scratchpad_desc();
+    e->weights_ = PackedWeights(ctx.engine, plain_desc(weights.shape), weights.constant, pd.weights_desc());
+
+    size_t pad_bytes = e->scratchpad_desc_.get_size();
+    if (e->src_desc_ != e->src_plain_) {
+        e->src_reorder_ = Reorder(ctx.engine, e->src_plain_, e->src_desc_);
+        e->src_offset_ = e->scratch_.reserve(e->src_desc_.get_size());
+        pad_bytes = std::max(pad_bytes, e->src_reorder_.scratchpad_bytes());
+    }
+    if (e->dst_desc_ != e->dst_plain_) {
+        e->dst_reorder_ = Reorder(ctx.engine, e->dst_desc_, e->dst_plain_);
+        e->dst_offset_ = e->scratch_.reserve(e->dst_desc_.get_size());
+        pad_bytes = std::max(pad_bytes, e->dst_reorder_.scratchpad_bytes());
+        if (e->residual_ != kNoValue) {
+            e->residual_reorder_ = Reorder(ctx.engine, e->dst_plain_, e->dst_desc_);
+            pad_bytes = std::max(pad_bytes, e->residual_reorder_.scratchpad_bytes());
+        }
+    }
+    e->pad_offset_ = e->scratch_.reserve(pad_bytes);
+    return e;
+}
+
+void ConvExecutor::execute(const ExecContext& ctx) const {
+    dnnl::stream& stream = *ctx.stream;
+    void* pad = ctx.scratch + pad_offset_;
+    const dnnl::memory src_user(src_plain_, engine_, ctx[src_]);
+    const dnnl::memory dst_user(dst_plain_, engine_, ctx[dst_]);
+    dnnl::memory src = src_user, dst = dst_user;
+    if (src_reorder_) {
+        src = dnnl::memory(src_desc_, engine_, ctx.scratch + src_offset_);
+        src_reorder_.run(stream, src_user, src, pad);
+    }
+    if (dst_reorder_) dst = dnnl::memory(dst_desc_, engine_, ctx.scratch + dst_offset_);
+    if (residual_ != kNoValue) {
+        // The sum post-op adds what the destination holds: put the residual there first, unless the
+        // memory plan already made the destination the residual's own buffer.
+        if (residual_reorder_)
+            residual_reorder_.run(stream, dnnl::memory(dst_plain_, engine_, ctx[residual_]), dst, pad);
+        else if (ctx[residual_] != ctx[dst_])
+            std::memcpy(ctx[dst_], ctx[residual_], dst_plain_.get_size());
+    }
+    std::unordered_map<int, dnnl::memory> args{
+        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, dnnl::memory(weights_.desc(), engine_, weights_.data())}, {DNNL_ARG_DST, dst}};
+    if (bias_) args[DNNL_ARG_BIAS] = dnnl::memory(bias_desc_, engine_, const_cast<void*>(bias_));
+    if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, pad);
+    primitive_.execute(stream, args);
+    if (dst_reorder_) dst_reorder_.run(stream, dst, dst_user, pad);
+}
+
+}  // namespace mosaic::cpu_plugin

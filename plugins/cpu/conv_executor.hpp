@@ -1,0 +1,42 @@
+// Convolution and GroupConvolution (depthwise included), 1D to 3D, f32, on oneDNN, with a fused
+// bias, activations and residual Add. The primitive picks its preferred layouts (format_tag::any):
+// the weights are reordered into it once at compile time, activations per inference around the
+// primitive, since tensors between executors are plain row-major in this first step.
+#pragma once
+
+#include "executor.hpp"
+#include "fusion.hpp"
+#include "onednn_util.hpp"
+
+#include <memory>
+
+namespace mosaic::cpu_plugin {
+
+class ConvExecutor final : public Executor {
+public:
+    // nullptr when oneDNN cannot run `node` with `fused`: a type other than f32, filters that are not
+    // constant, a window it cannot express, or no implementation for these post-ops.
+    static std::unique_ptr<Executor> create(const BuildContext& ctx, size_t node, const std::vector<FusedOp>& fused);
+
+    void execute(const ExecContext& ctx) const override;
+    std::string exec_type() const override { return impl_; }
+    size_t scratch_bytes() const override { return scratch_.total(); }
+    ValueId reusable_input() const override { return residual_; }
+
+private:
+    ConvExecutor(std::string name, std::string type, std::vector<ValueId> inputs, ValueId output);
+
+    dnnl::engine engine_;
+    dnnl::convolution_forward primitive_;
+    std::string impl_;
+    ValueId src_ = kNoValue, dst_ = kNoValue, residual_ = kNoValue;
+    dnnl::memory::desc src_plain_, dst_plain_, src_desc_, dst_desc_, bias_desc_, scratchpad_desc_;
+    Reorder src_reorder_, dst_reorder_, residual_reorder_;  // empty when the layouts already agree
+    PackedWeights weights_;
+    const void* bias_ = nullptr;
+    std::vector<float> owned_bias_;  // a scalar bias spread over the channels
+    ScratchLayout scratch_;
+    size_t src_offset_ = 0, dst_offset_ = 0, pad_offset_ = 0;
+};
+
+}  // namespace mosaic::cpu_plugin

@@ -1,0 +1,41 @@
+#include "cpu_compiled_model.hpp"
+
+#include "cpu_infer_request.hpp"
+#include "executor_builder.hpp"
+
+#include <algorithm>
+
+namespace mosaic::cpu_plugin {
+
+CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device)
+    : properties_(config),
+      config_(CpuConfig::from(config)),
+      engine_(dnnl::engine::kind::cpu, 0),
+      values_(graph),
+      device_(std::move(device)),
+      model_name_(graph.name()) {
+    // Primitives size their work partition for the thread count current when they are created.
+    ThreadScope threads(config_.threads);
+    executors_ = build_executors(BuildContext{graph, values_, engine_});
+    plan_ = plan_memory(values_, executors_);
+    for (const auto& e : executors_) scratch_bytes_ = std::max(scratch_bytes_, e->scratch_bytes());
+}
+
+std::unique_ptr<sdk::InferRequest> CpuCompiledModel::create_request() { return std::make_unique<CpuInferRequest>(*this); }
+
+nlohmann::json CpuCompiledModel::property(const std::string& key) const {
+    if (key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS") return config_.num_streams;
+    if (key == "EXECUTION_DEVICES") return nlohmann::json::array({device_});
+    if (key == "NETWORK_NAME") return model_name_;
+    if (key == "INFERENCE_NUM_THREADS") return config_.threads;  // what runs, 0 resolved to the core count
+    if (key == "CPU_MEMORY_PLAN") return plan_.summary();
+    if (key == "CPU_EXECUTORS") {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& e : executors_) list.push_back({{"name", e->name()}, {"type", e->type()}, {"exec_type", e->exec_type()}});
+        return list;
+    }
+    if (properties_.contains(key)) return properties_.at(key);
+    return sdk::CompiledModel::property(key);
+}
+
+}  // namespace mosaic::cpu_plugin

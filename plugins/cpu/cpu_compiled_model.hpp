@@ -1,0 +1,43 @@
+// A graph compiled for the CPU: its values, the executors in topological order (oneDNN primitives
+// with their reordered weights, reference kernels for the rest) and the memory plan. Immutable
+// after construction and shared by every infer request, which run concurrently.
+#pragma once
+
+#include "cpu_config.hpp"
+#include "executor.hpp"
+#include "memory_plan.hpp"
+
+#include <mosaic/sdk/plugin.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mosaic::cpu_plugin {
+
+class CpuCompiledModel : public sdk::CompiledModel {
+public:
+    CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device);
+
+    std::unique_ptr<sdk::InferRequest> create_request() override;
+    nlohmann::json property(const std::string& key) const override;
+
+    const CpuConfig& config() const { return config_; }
+    const dnnl::engine& engine() const { return engine_; }
+    const ValueTable& values() const { return values_; }
+    const std::vector<std::unique_ptr<Executor>>& executors() const { return executors_; }
+    const MemoryPlan& memory_plan() const { return plan_; }
+    size_t scratch_bytes() const { return scratch_bytes_; }
+
+private:
+    nlohmann::json properties_;
+    CpuConfig config_;
+    dnnl::engine engine_;
+    ValueTable values_;
+    std::vector<std::unique_ptr<Executor>> executors_;
+    MemoryPlan plan_;
+    size_t scratch_bytes_ = 0;
+    std::string device_, model_name_;
+};
+
+}  // namespace mosaic::cpu_plugin

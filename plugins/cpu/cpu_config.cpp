@@ -1,0 +1,27 @@
+#include "cpu_config.hpp"
+
+#include <omp.h>
+
+namespace mosaic::cpu_plugin {
+
+int available_cores() { return omp_get_num_procs(); }
+
+CpuConfig CpuConfig::from(const nlohmann::json& config) {
+    CpuConfig c;
+    c.perf_count = config.value("PERF_COUNT", false);
+    c.requested_threads = config.value("INFERENCE_NUM_THREADS", int64_t{0});
+    // More threads than cores only adds contention; a request for more is capped, not refused,
+    // so that a configuration written for a bigger machine still runs here.
+    const int cores = available_cores();
+    c.threads = c.requested_threads == 0 || c.requested_threads > cores ? cores : static_cast<int>(c.requested_threads);
+    c.performance_hint = config.value("PERFORMANCE_HINT", std::string("LATENCY"));
+    c.num_streams = config.value("NUM_STREAMS", int64_t{1});
+    c.precision = config.value("INFERENCE_PRECISION_HINT", std::string("f32"));
+    return c;
+}
+
+ThreadScope::ThreadScope(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
+
+ThreadScope::~ThreadScope() { omp_set_num_threads(saved_); }
+
+}  // namespace mosaic::cpu_plugin

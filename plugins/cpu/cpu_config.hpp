@@ -1,0 +1,40 @@
+// The settings a CPU compiled model runs with, read once at compile time from the merged device and
+// compile properties (which the SDK has already validated against the device's declared specs).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace mosaic::cpu_plugin {
+
+struct CpuConfig {
+    bool perf_count = false;
+    int64_t requested_threads = 0;  // INFERENCE_NUM_THREADS as given; 0 = every core
+    int threads = 1;                // what oneDNN's OpenMP regions of this model use
+    std::string performance_hint = "LATENCY";
+    int64_t num_streams = 1;        // accepted and reported; one stream runs today (see README)
+    std::string precision = "f32";
+
+    static CpuConfig from(const nlohmann::json& config);
+};
+
+// Cores OpenMP can use in this process (affinity mask honoured).
+int available_cores();
+
+// Sets the OpenMP thread count of the calling thread for its lifetime and restores the caller's
+// afterwards. oneDNN reads it both when a primitive is created (to partition the work) and when it
+// runs, so compilation and every inference of a model run inside one of these.
+class ThreadScope {
+public:
+    explicit ThreadScope(int threads);
+    ~ThreadScope();
+    ThreadScope(const ThreadScope&) = delete;
+    ThreadScope& operator=(const ThreadScope&) = delete;
+
+private:
+    int saved_;
+};
+
+}  // namespace mosaic::cpu_plugin

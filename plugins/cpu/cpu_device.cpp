@@ -1,0 +1,66 @@
+#include "cpu_device.hpp"
+
+#include "cpu_compiled_model.hpp"
+#include "onednn_util.hpp"
+
+#include <mosaic/reference/kernels.hpp>
+
+namespace mosaic::cpu_plugin {
+
+namespace {
+
+namespace sp = sdk::standard_properties;
+
+bool is_graph_boundary(const std::string& type) { return type == "Parameter" || type == "Constant" || type == "Result"; }
+
+}  // namespace
+
+CpuDevice::CpuDevice(const std::string& name)
+    : Device(name, {sp::full_device_name("Mosaic CPU device (" + onednn_description() + ")"),
+                    sp::perf_count(),
+                    sp::performance_hint(),
+                    sp::num_streams(1),
+                    sp::inference_num_threads(0),
+                    // bf16 and f16 would need their own primitives and reorders: not in this step.
+                    sp::inference_precision_hint({"f32"}),
+                    sp::optimal_number_of_infer_requests(1)}) {}
+
+std::string CpuDevice::unsupported_reason(const sdk::GraphView& graph, size_t node) {
+    const std::string type = graph.type(node), version = graph.version(node);
+    if (is_graph_boundary(type)) return "";
+    // Every op with a reference kernel runs: on oneDNN where an executor covers it, else on the kernel.
+    if (!reference::find_kernel(type, version)) return "no CPU implementation of " + type + "-" + version;
+    return "";
+}
+
+std::vector<sdk::Device::Support> CpuDevice::query(const sdk::GraphView& graph, const nlohmann::json& config) {
+    std::vector<Support> result(graph.node_count());
+    for (size_t n = 0; n < result.size(); ++n) {
+        result[n].reason = unsupported_reason(graph, n);
+        result[n].supported = result[n].reason.empty();
+    }
+    return result;
+}
+
+std::unique_ptr<sdk::CompiledModel> CpuDevice::compile(const sdk::GraphView& graph, const nlohmann::json& config) {
+    std::string problems;
+    for (size_t n = 0; n < graph.node_count(); ++n) {
+        const std::string reason = unsupported_reason(graph, n);
+        if (!reason.empty()) problems += "\n  '" + graph.node_name(n) + "': " + reason;
+    }
+    if (!problems.empty())
+        throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "device " + name() + " cannot run these ops of model '" +
+                                                         graph.name() + "':" + problems +
+                                                         "\nrun them on another device (e.g. HETERO:" + name() +
+                                                         ",REFERENCE)");
+    try {
+        return std::make_unique<CpuCompiledModel>(graph, config, name());
+    } catch (const dnnl::error& e) {
+        throw sdk::Error(MOSAIC_ERROR_DEVICE, "device " + name() + ": oneDNN failed while compiling model '" +
+                                                  graph.name() + "': " + e.what());
+    }
+}
+
+}  // namespace mosaic::cpu_plugin
+
+MOSAIC_DEFINE_PLUGIN(mosaic::cpu_plugin::CpuDevice, "mosaic_cpu", "0.1.0")

@@ -1,0 +1,135 @@
+#include "fusion.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace mosaic::cpu_plugin {
+
+namespace {
+
+bool is_f32(const Value& v) { return v.type == ElementType::f32; }
+
+// Right-aligned like numpy: every bias dim is 1, or the output's dim where `rule` allows one.
+bool bias_fits(const Shape& bias, const Shape& out, BiasRule rule) {
+    if (bias.size() > out.size()) return false;
+    const size_t offset = out.size() - bias.size();
+    for (size_t i = 0; i < bias.size(); ++i) {
+        const size_t axis = offset + i;
+        if (bias[i] == 1) continue;
+        const bool allowed = rule == BiasRule::broadcast || axis == 1;
+        if (!allowed || bias[i] != out[axis]) return false;
+    }
+    return true;
+}
+
+// A residual may be accumulated into the main op's output when it exists before the main op runs
+// and nothing reads it after the Add: every other consumer runs before the main op, or is the main
+// op itself (ResNet's identity shortcut feeds the block's first convolution and its final Add).
+bool residual_dies_at(const ValueTable& values, ValueId residual, size_t add, size_t main) {
+    const Value& r = values[residual];
+    if (r.is_constant() || r.kind == Value::Kind::output) return false;
+    if (r.kind != Value::Kind::input && r.producer >= main) return false;
+    return std::all_of(r.uses.begin(), r.uses.end(), [&](const Use& u) { return u.node == add || u.node <= main; });
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// The one-element constant input `i` as a float, when it is one.
+bool scalar_constant(const ValueTable& values, ValueId v, float& out) {
+    const Value& value = values[v];
+    if (!value.is_constant() || !is_f32(value) || shape_size(value.shape) != 1) return false;
+    out = *static_cast<const float*>(value.constant);
+    return true;
+}
+
+}  // namespace
+
+bool eltwise_of(const sdk::GraphView& g, const ValueTable& values, size_t node, FusedOp& op) {
+    const std::string type = g.type(node);
+    op = FusedOp{};
+    op.kind = FusedOp::Kind::eltwise;
+    op.node = node;
+    if (type == "Relu") {
+        op.algorithm = dnnl::algorithm::eltwise_relu;
+    } else if (type == "Clamp") {
+        const Attributes a = g.attributes(node);
+        op.algorithm = dnnl::algorithm::eltwise_clip_v2;
+        op.alpha = static_cast<float>(a.get_float("min"));
+        op.beta = static_cast<float>(a.get_float("max"));
+    } else if (type == "Sigmoid") {
+        op.algorithm = dnnl::algorithm::eltwise_logistic;
+    } else if (type == "Tanh") {
+        op.algorithm = dnnl::algorithm::eltwise_tanh;
+    } else if (type == "Swish") {
+        op.algorithm = dnnl::algorithm::eltwise_swish;
+        op.alpha = 1.0f;
+        if (g.input_count(node) > 1 && !scalar_constant(values, values.input(node, 1), op.alpha)) return false;
+    } else if (type == "HSwish") {
+        op.algorithm = dnnl::algorithm::eltwise_hardswish;
+    } else if (type == "Gelu") {
+        const bool tanh = g.version(node) != "opset2" &&
+                          lower(g.attributes(node).get_string("approximation_mode", "erf")) == "tanh";
+        op.algorithm = tanh ? dnnl::algorithm::eltwise_gelu_tanh : dnnl::algorithm::eltwise_gelu_erf;
+    } else {
+        return false;
+    }
+    return is_f32(values[values.input(node, 0)]);
+}
+
+std::vector<FusedOp> fusable_chain(const sdk::GraphView& g, const ValueTable& values, size_t main, BiasRule rule) {
+    std::vector<FusedOp> chain;
+    if (g.output_count(main) != 1) return chain;
+    const Shape out_shape = values[values.output(main, 0)].shape;
+    ValueId current = values.output(main, 0);
+    bool has_sum = false;
+    while (true) {
+        const Value& cur = values[current];
+        if (cur.kind != Value::Kind::intermediate || cur.uses.size() != 1 || !is_f32(cur)) break;
+        const size_t next = cur.uses[0].node;
+        if (g.output_count(next) != 1) break;
+        const ValueId next_out = values.output(next, 0);
+        if (values[next_out].shape != out_shape || !is_f32(values[next_out])) break;
+
+        FusedOp op;
+        if (g.type(next) == "Add") {
+            const ValueId other = values.input(next, 1 - cur.uses[0].port);
+            const Value& o = values[other];
+            if (!is_f32(o)) break;
+            op.node = next;
+            op.operand = other;
+            if (chain.empty() && o.is_constant() && bias_fits(o.shape, out_shape, rule)) {
+                op.kind = FusedOp::Kind::bias;
+            } else if (!has_sum && o.shape == out_shape && residual_dies_at(values, other, next, main)) {
+                op.kind = FusedOp::Kind::sum;
+                has_sum = true;
+            } else {
+                break;
+            }
+        } else if (cur.uses[0].port != 0 || !eltwise_of(g, values, next, op)) {
+            break;
+        }
+        chain.push_back(op);
+        current = next_out;
+    }
+    return chain;
+}
+
+dnnl::post_ops post_ops_of(const std::vector<FusedOp>& fused) {
+    dnnl::post_ops ops;
+    for (const FusedOp& op : fused) {
+        if (op.kind == FusedOp::Kind::eltwise) ops.append_eltwise(1.0f, op.algorithm, op.alpha, op.beta);
+        if (op.kind == FusedOp::Kind::sum) ops.append_sum(1.0f);
+    }
+    return ops;
+}
+
+const FusedOp* find_fused(const std::vector<FusedOp>& fused, FusedOp::Kind kind) {
+    for (const FusedOp& op : fused)
+        if (op.kind == kind) return &op;
+    return nullptr;
+}
+
+}  // namespace mosaic::cpu_plugin

@@ -1,0 +1,48 @@
+// Which ops a convolution or MatMul absorbs. oneDNN runs a bias, activations (eltwise post-ops)
+// and a residual Add (a sum post-op, accumulating into the destination) in the same pass over the
+// output, so each fused op saves a full read and write of the tensor.
+#pragma once
+
+#include "value_table.hpp"
+
+#include <mosaic/sdk/graph.hpp>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <vector>
+
+namespace mosaic::cpu_plugin {
+
+struct FusedOp {
+    enum class Kind { bias, eltwise, sum };
+    Kind kind = Kind::eltwise;
+    size_t node = 0;  // the op fused
+    dnnl::algorithm algorithm = dnnl::algorithm::undef;  // eltwise
+    float alpha = 0, beta = 0;                           // eltwise
+    ValueId operand = kNoValue;  // bias: the constant added; sum: the tensor added
+};
+
+// Where a bias may broadcast: along the channels (axis 1) of a convolution's output, or in any
+// numpy way over a MatMul's output.
+enum class BiasRule { per_channel, broadcast };
+
+// The ops after `main` that it can run fused, in order, each the only consumer of the previous
+// one's output: first an optional Add of an f32 constant following `rule`, then activations, and
+// at most one Add of a tensor of the same shape that is computed before `main` and dies at that
+// Add (so that the output may take over its buffer). An executor may accept only a prefix.
+std::vector<FusedOp> fusable_chain(const sdk::GraphView& graph, const ValueTable& values, size_t main, BiasRule rule);
+
+// The oneDNN eltwise algorithm computing activation `node` (Relu, Clamp, Sigmoid, Tanh, Swish with a
+// constant beta, HSwish, Gelu), or false.
+bool eltwise_of(const sdk::GraphView& graph, const ValueTable& values, size_t node, FusedOp& op);
+
+// The eltwise and sum ops of `fused` as oneDNN post-ops, in order (a bias is the primitive's own input).
+dnnl::post_ops post_ops_of(const std::vector<FusedOp>& fused);
+
+// The node whose output a main op with `fused` ops produces: the last fused op, or `main` itself.
+inline size_t last_node(size_t main, const std::vector<FusedOp>& fused) { return fused.empty() ? main : fused.back().node; }
+
+// The first fused op of `kind`, or nullptr.
+const FusedOp* find_fused(const std::vector<FusedOp>& fused, FusedOp::Kind kind);
+
+}  // namespace mosaic::cpu_plugin

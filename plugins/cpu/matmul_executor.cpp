@@ -1,0 +1,118 @@
+#include "matmul_executor.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+namespace mosaic::cpu_plugin {
+
+namespace {
+
+bool runnable(const Value& v) {
+    if (v.type != ElementType::f32 || v.shape.empty()) return false;
+    return std::all_of(v.shape.begin(), v.shape.end(), [](int64_t d) { return d > 0; });
+}
+
+// One operand as oneDNN sees it: dims [batch..., rows, cols] over the row-major data of `stored`,
+// padded with leading 1s to `rank`; a transposed operand swaps the last two dims and their strides.
+dnnl::memory::desc operand_desc(Shape stored, bool transposed, size_t rank) {
+    stored.insert(stored.begin(), rank - stored.size(), 1);
+    dnnl::memory::dims strides(rank, 1);
+    for (size_t i = rank; i-- > 1;) strides[i - 1] = strides[i] * stored[i];
+    dnnl::memory::dims dims = dims_of(stored);
+    if (transposed) {
+        std::swap(dims[rank - 1], dims[rank - 2]);
+        std::swap(strides[rank - 1], strides[rank - 2]);
+    }
+    return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
+}
+
+}  // namespace
+
+MatMulExecutor::MatMulExecutor(std::string name, std::string type, std::vector<ValueId> inputs, ValueId output)
+    : Executor(std::move(name), std::move(type), std::move(inputs), {output}) {}
+
+std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t node, const std::vector<FusedOp>& fused) {
+    const sdk::GraphView& g = ctx.graph;
+    const ValueId a_id = ctx.values.input(node, 0), b_id = ctx.values.input(node, 1);
+    const Value& a = ctx.values[a_id];
+    const Value& b = ctx.values[b_id];
+    const Value& out = ctx.values[ctx.values.output(node, 0)];
+    if (!runnable(a) || !runnable(b) || !runnable(out)) return nullptr;
+    const Attributes attrs = g.attributes(node);
+    // OpenVINO: a 1-D A is a row [1, K], a 1-D B a column [K, 1]; transposing either is a no-op.
+    Shape a_shape = a.shape, b_shape = b.shape;
+    const bool a_vector = a_shape.size() == 1, b_vector = b_shape.size() == 1;
+    const bool ta = !a_vector && attrs.get_bool("transpose_a", false);
+    const bool tb = !b_vector && attrs.get_bool("transpose_b", false);
+    if (a_vector) a_shape.insert(a_shape.begin(), 1);
+    if (b_vector) b_shape.push_back(1);
+    const size_t rank = std::max(a_shape.size(), b_shape.size());
+
+    const dnnl::memory::desc a_desc = operand_desc(a_shape, ta, rank);
+    const dnnl::memory::desc b_desc = operand_desc(b_shape, tb, rank);
+    dnnl::memory::dims dst_dims(rank);
+    for (size_t i = 0; i + 2 < rank; ++i) dst_dims[i] = std::max(a_desc.dims()[i], b_desc.dims()[i]);
+    dst_dims[rank - 2] = a_desc.dims()[rank - 2];
+    dst_dims[rank - 1] = b_desc.dims()[rank - 1];
+    const Shape dst_shape(dst_dims.begin(), dst_dims.end());
+    if (shape_size(dst_shape) != shape_size(out.shape)) return nullptr;
+
+    const FusedOp* bias = find_fused(fused, FusedOp::Kind::bias);
+    if (bias && dst_shape != out.shape) return nullptr;  // a bias laid over a squeezed output: not worth it
+
+    const size_t last = last_node(node, fused);
+    std::vector<ValueId> inputs{a_id, b_id};
+    for (const FusedOp& op : fused)
+        if (op.operand != kNoValue) inputs.push_back(op.operand);
+    std::unique_ptr<MatMulExecutor> e(
+        new MatMulExecutor(g.node_name(last), g.type(node), std::move(inputs), ctx.values.output(last, 0)));
+    e->engine_ = ctx.engine;
+    e->a_ = a_id;
+    e->b_ = b_id;
+    e->dst_ = e->outputs()[0];
+    e->a_desc_ = a_desc;
+    e->dst_desc_ = plain_desc(dst_shape);
+    e->constant_b_ = b.is_constant();
+    if (bias) {
+        Shape bias_shape = ctx.values[bias->operand].shape;
+        bias_shape.insert(bias_shape.begin(), rank - bias_shape.size(), 1);
+        e->bias_desc_ = plain_desc(bias_shape);
+        e->bias_ = ctx.values[bias->operand].constant;
+    }
+    if (const FusedOp* sum = find_fused(fused, FusedOp::Kind::sum)) e->residual_ = sum->operand;
+
+    dnnl::primitive_attr attr = user_scratchpad_attr();
+    attr.set_post_ops(post_ops_of(fused));
+    const dnnl::memory::desc weights_request =
+        e->constant_b_ ? dnnl::memory::desc(b_desc.dims(), dnnl::memory::data_type::f32, dnnl::memory::format_tag::any)
+                       : b_desc;
+    dnnl::matmul::primitive_desc pd;
+    try {
+        pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_desc, weights_request, e->bias_desc_, e->dst_desc_), attr,
+                                          ctx.engine);
+    } catch (const dnnl::error&) {
+        return nullptr;
+    }
+    e->primitive_ = dnnl::matmul(pd);
+    e->impl_ = pd.impl_info_str();
+    e->scratchpad_desc_ = pd.scratchpad_desc();
+    e->b_desc_ = pd.weights_desc();
+    if (e->constant_b_) e->weights_ = PackedWeights(ctx.engine, b_desc, b.constant, pd.weights_desc());
+    e->scratch_.reserve(e->scratchpad_desc_.get_size());
+    return e;
+}
+
+void MatMulExecutor::execute(const ExecContext& ctx) const {
+    if (residual_ != kNoValue && ctx[residual_] != ctx[dst_])
+        std::memcpy(ctx[dst_], ctx[residual_], dst_desc_.get_size());  // the sum post-op adds what dst holds
+    void* b = constant_b_ ? weights_.data() : ctx[b_];
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(a_desc_, engine_, ctx[a_])},
+                                               {DNNL_ARG_WEIGHTS, dnnl::memory(b_desc_, engine_, b)},
+                                               {DNNL_ARG_DST, dnnl::memory(dst_desc_, engine_, ctx[dst_])}};
+    if (bias_) args[DNNL_ARG_BIAS] = dnnl::memory(bias_desc_, engine_, const_cast<void*>(bias_));
+    if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, ctx.scratch);
+    primitive_.execute(*ctx.stream, args);
+}
+
+}  // namespace mosaic::cpu_plugin

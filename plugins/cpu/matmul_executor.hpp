@@ -1,0 +1,38 @@
+// MatMul on oneDNN's matmul primitive, f32, with OpenVINO's semantics (transpose_a/transpose_b as
+// strides, 1-D operands, numpy-broadcast batch dims), a fused bias, activations and residual Add.
+// Constant weights are reordered once at compile time into the layout the primitive prefers.
+#pragma once
+
+#include "executor.hpp"
+#include "fusion.hpp"
+#include "onednn_util.hpp"
+
+#include <memory>
+
+namespace mosaic::cpu_plugin {
+
+class MatMulExecutor final : public Executor {
+public:
+    // nullptr when oneDNN cannot run `node` with `fused` (types, shapes or post-ops it lacks).
+    static std::unique_ptr<Executor> create(const BuildContext& ctx, size_t node, const std::vector<FusedOp>& fused);
+
+    void execute(const ExecContext& ctx) const override;
+    std::string exec_type() const override { return impl_; }
+    size_t scratch_bytes() const override { return scratch_.total(); }
+    ValueId reusable_input() const override { return residual_; }
+
+private:
+    MatMulExecutor(std::string name, std::string type, std::vector<ValueId> inputs, ValueId output);
+
+    dnnl::engine engine_;
+    dnnl::matmul primitive_;
+    std::string impl_;
+    ValueId a_ = kNoValue, b_ = kNoValue, dst_ = kNoValue, residual_ = kNoValue;
+    dnnl::memory::desc a_desc_, b_desc_, dst_desc_, bias_desc_, scratchpad_desc_;
+    PackedWeights weights_;  // for constant B; a runtime B is read in place with b_desc_
+    bool constant_b_ = false;
+    const void* bias_ = nullptr;
+    ScratchLayout scratch_;
+};
+
+}  // namespace mosaic::cpu_plugin

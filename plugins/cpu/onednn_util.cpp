@@ -1,0 +1,83 @@
+#include "onednn_util.hpp"
+
+#include <unordered_map>
+#include <vector>
+
+namespace mosaic::cpu_plugin {
+
+namespace {
+
+const char* isa_name(dnnl::cpu_isa isa) {
+    switch (isa) {
+        case dnnl::cpu_isa::sse41: return "sse41";
+        case dnnl::cpu_isa::avx: return "avx";
+        case dnnl::cpu_isa::avx2: return "avx2";
+        case dnnl::cpu_isa::avx2_vnni: return "avx2_vnni";
+        case dnnl::cpu_isa::avx512_mic: return "avx512_mic";
+        case dnnl::cpu_isa::avx512_mic_4ops: return "avx512_mic_4ops";
+        case dnnl::cpu_isa::avx512_core: return "avx512_core";
+        case dnnl::cpu_isa::avx512_core_vnni: return "avx512_core_vnni";
+        case dnnl::cpu_isa::avx512_core_bf16: return "avx512_core_bf16";
+        case dnnl::cpu_isa::avx512_core_amx: return "avx512_core_amx";
+        default: return "generic";
+    }
+}
+
+}  // namespace
+
+dnnl::memory::dims dims_of(const Shape& shape) { return dnnl::memory::dims(shape.begin(), shape.end()); }
+
+dnnl::memory::desc plain_desc(const Shape& shape) {
+    dnnl::memory::dims strides(shape.size(), 1);
+    for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
+    return dnnl::memory::desc(dims_of(shape), dnnl::memory::data_type::f32, strides);
+}
+
+dnnl::primitive_attr user_scratchpad_attr() {
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    return attr;
+}
+
+std::string onednn_description() {
+    const dnnl::version_t* v = dnnl::version();
+    return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) +
+           ", " + isa_name(dnnl::get_effective_cpu_isa());
+}
+
+size_t ScratchLayout::reserve(size_t bytes) {
+    const size_t offset = total_;
+    total_ += (bytes + 63) / 64 * 64;
+    return offset;
+}
+
+Reorder::Reorder(const dnnl::engine& engine, const dnnl::memory::desc& from, const dnnl::memory::desc& to) {
+    dnnl::reorder::primitive_desc pd(engine, from, engine, to, user_scratchpad_attr());
+    primitive_ = dnnl::reorder(pd);
+    scratchpad_ = pd.scratchpad_desc();
+}
+
+void Reorder::run(dnnl::stream& stream, const dnnl::memory& from, const dnnl::memory& to, void* scratchpad) const {
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
+    if (scratchpad_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_, from.get_engine(), scratchpad);
+    primitive_.execute(stream, args);
+}
+
+PackedWeights::PackedWeights(const dnnl::engine& engine, const dnnl::memory::desc& plain, const void* data,
+                             const dnnl::memory::desc& wanted)
+    : desc_(wanted) {
+    if (plain == wanted) {
+        data_ = const_cast<void*>(data);  // oneDNN's memory takes a mutable handle; weights are only read
+        return;
+    }
+    owned_ = dnnl::memory(wanted, engine);
+    const dnnl::memory source(plain, engine, const_cast<void*>(data));
+    const Reorder reorder(engine, plain, wanted);
+    std::vector<uint8_t> scratchpad(reorder.scratchpad_bytes());
+    dnnl::stream stream(engine);
+    reorder.run(stream, source, owned_, scratchpad.data());
+    stream.wait();
+    data_ = owned_.get_data_handle();
+}
+
+}  // namespace mosaic::cpu_plugin

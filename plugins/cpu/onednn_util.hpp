@@ -1,0 +1,72 @@
+// Glue between Mosaic's tensors and oneDNN: descriptors of plain row-major tensors, the scratch
+// layout an executor carves out of its request's scratch area, reorders built at compile time, and
+// constant weights reordered once into the layout a primitive prefers.
+#pragma once
+
+#include <mosaic/element_type.hpp>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace mosaic::cpu_plugin {
+
+dnnl::memory::dims dims_of(const Shape& shape);
+
+// f32, row-major, as Mosaic stores every tensor.
+dnnl::memory::desc plain_desc(const Shape& shape);
+
+// Every primitive is created with this: oneDNN's own scratchpad is shared between primitives and
+// tied to the thread that created them, which concurrent requests would break; with user
+// scratchpads each request hands over its own area.
+dnnl::primitive_attr user_scratchpad_attr();
+
+// "oneDNN 2.6.3, avx512_core_bf16": for FULL_DEVICE_NAME.
+std::string onednn_description();
+
+// Offsets into an executor's scratch area, each 64-byte aligned.
+class ScratchLayout {
+public:
+    size_t reserve(size_t bytes);
+    size_t total() const { return total_; }
+
+private:
+    size_t total_ = 0;
+};
+
+// A layout change of an activation, created at compile time and run per inference.
+class Reorder {
+public:
+    Reorder() = default;
+    Reorder(const dnnl::engine& engine, const dnnl::memory::desc& from, const dnnl::memory::desc& to);
+
+    explicit operator bool() const { return bool(primitive_); }
+    size_t scratchpad_bytes() const { return scratchpad_.get_size(); }
+    void run(dnnl::stream& stream, const dnnl::memory& from, const dnnl::memory& to, void* scratchpad) const;
+
+private:
+    dnnl::reorder primitive_;
+    dnnl::memory::desc scratchpad_;
+};
+
+// The weights a primitive reads: the host's constant in place when its layout is the one the
+// primitive chose, else a copy reordered once at compile time (the only copy of a constant made).
+class PackedWeights {
+public:
+    PackedWeights() = default;
+    PackedWeights(const dnnl::engine& engine, const dnnl::memory::desc& plain, const void* data,
+                  const dnnl::memory::desc& wanted);
+
+    void* data() const { return data_; }
+    bool reordered() const { return bool(owned_); }
+    size_t byte_size() const { return desc_.get_size(); }
+    const dnnl::memory::desc& desc() const { return desc_; }
+
+private:
+    dnnl::memory owned_;  // library-allocated when reordered
+    dnnl::memory::desc desc_;
+    void* data_ = nullptr;
+};
+
+}  // namespace mosaic::cpu_plugin

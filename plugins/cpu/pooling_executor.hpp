@@ -1,0 +1,31 @@
+// MaxPool (opset1, and opset8 when its indices output is unused) and AvgPool, 1D to 3D, f32, on
+// oneDNN's pooling over plain tensors. Ceil rounding becomes extra end padding (see window.hpp).
+#pragma once
+
+#include "executor.hpp"
+#include "onednn_util.hpp"
+
+#include <memory>
+
+namespace mosaic::cpu_plugin {
+
+class PoolingExecutor final : public Executor {
+public:
+    // nullptr when oneDNN cannot run `node`: another type than f32, MaxPool-8 indices in use, or an
+    // averaging whose padding rule oneDNN does not share.
+    static std::unique_ptr<Executor> create(const BuildContext& ctx, size_t node);
+
+    void execute(const ExecContext& ctx) const override;
+    std::string exec_type() const override { return impl_; }
+    size_t scratch_bytes() const override { return scratchpad_desc_.get_size(); }
+
+private:
+    PoolingExecutor(std::string name, std::string type, std::vector<ValueId> inputs, std::vector<ValueId> outputs);
+
+    dnnl::engine engine_;
+    dnnl::pooling_v2_forward primitive_;
+    std::string impl_;
+    dnnl::memory::desc src_desc_, dst_desc_, scratchpad_desc_;
+};
+
+}  // namespace mosaic::cpu_plugin

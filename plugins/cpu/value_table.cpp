@@ -1,0 +1,72 @@
+#include "value_table.hpp"
+
+#include <string>
+
+namespace mosaic::cpu_plugin {
+
+namespace {
+
+// Ops that only give their first input another shape: over a constant they are a constant.
+bool is_shape_view(const std::string& type) { return type == "Reshape" || type == "Squeeze" || type == "Unsqueeze"; }
+
+}  // namespace
+
+ValueTable::ValueTable(const sdk::GraphView& g) {
+    const size_t count = g.node_count();
+    outputs_.resize(count);
+    inputs_.resize(count);
+    runs_.assign(count, false);
+    // View order is topological (plugin_abi.h), so every input is known when its consumer comes.
+    for (size_t n = 0; n < count; ++n) add_node(g, n);
+}
+
+void ValueTable::add_node(const sdk::GraphView& g, size_t n) {
+    const std::string type = g.type(n);
+    for (size_t i = 0; i < g.input_count(n); ++i) {
+        const sdk::PortRef src = g.input(n, i);
+        const ValueId v = outputs_.at(src.node).at(src.port);
+        inputs_[n].push_back(v);
+        values_[v].uses.push_back({n, i});
+    }
+    if (type == "Result") {
+        bind_result(n, inputs_[n].at(0));
+        return;
+    }
+    bool constant_inputs = !inputs_[n].empty();
+    for (ValueId v : inputs_[n]) constant_inputs = constant_inputs && values_[v].is_constant();
+
+    for (size_t o = 0; o < g.output_count(n); ++o) {
+        Value v;
+        v.type = g.output_type(n, o);
+        v.shape = g.output_shape(n, o);
+        if (type == "Constant") {
+            size_t bytes = 0;
+            v.kind = Value::Kind::constant;
+            v.constant = g.constant_data(n, &bytes);
+        } else if (type == "Parameter") {
+            v.kind = Value::Kind::input;
+            v.io_index = graph_inputs_++;
+        } else if (is_shape_view(type) && constant_inputs && v.type == values_[inputs_[n][0]].type) {
+            v.kind = Value::Kind::constant;
+            v.constant = values_[inputs_[n][0]].constant;
+        } else {
+            v.producer = n;
+            runs_[n] = true;
+        }
+        outputs_[n].push_back(values_.size());
+        values_.push_back(std::move(v));
+    }
+}
+
+void ValueTable::bind_result(size_t result_node, ValueId source) {
+    const size_t index = graph_outputs_++;
+    Value& v = values_[source];
+    if (v.kind == Value::Kind::intermediate) {
+        v.kind = Value::Kind::output;
+        v.io_index = index;
+    } else {
+        result_copies_.push_back({source, index});
+    }
+}
+
+}  // namespace mosaic::cpu_plugin

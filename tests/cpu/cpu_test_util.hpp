@@ -1,0 +1,107 @@
+// Helpers of the CPU device tests: small models with fixed-seed weights, running a model on a
+// device, and comparing the CPU's results with REFERENCE, the numerical oracle.
+#pragma once
+
+#include <mosaic/mosaic.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace mosaic::test {
+
+inline Core& shared_core() {
+    static Core core;
+    return core;
+}
+
+inline std::vector<float> random_values(size_t n, uint32_t seed, float low = -1.0f, float high = 1.0f) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(low, high);
+    std::vector<float> v(n);
+    for (float& x : v) x = dist(rng);
+    return v;
+}
+
+inline Tensor random_tensor(const Shape& shape, uint32_t seed) {
+    return Tensor::from_vector(shape, ElementType::f32, random_values(static_cast<size_t>(shape_size(shape)), seed));
+}
+
+inline Output random_constant(ModelBuilder& b, const Shape& shape, uint32_t seed, const std::string& name = "",
+                              float scale = 0.5f) {
+    return b.constant<float>(shape, random_values(static_cast<size_t>(shape_size(shape)), seed, -scale, scale), name);
+}
+
+inline Attributes conv_attrs(int64_t pad = 1, int64_t stride = 1) {
+    const std::string p = std::to_string(pad), s = std::to_string(stride);
+    return {{"strides", s + "," + s}, {"dilations", "1,1"}, {"pads_begin", p + "," + p}, {"pads_end", p + "," + p},
+            {"auto_pad", "explicit"}};
+}
+
+// Convolution `in_c` -> `out_c` with a 3x3 (or `k`) kernel and a [1, out_c, 1, 1] bias Add.
+inline Output conv_bias(ModelBuilder& b, Output x, int64_t in_c, int64_t out_c, uint32_t seed, const std::string& name,
+                        int64_t k = 3) {
+    Output w = random_constant(b, {out_c, in_c, k, k}, seed, name + "_w");
+    Output conv = b.op("Convolution", {x, w}, conv_attrs(k / 2), name);
+    return b.op("Add", {conv, random_constant(b, {1, out_c, 1, 1}, seed + 1, name + "_b")}, {}, name + "_bias");
+}
+
+using Inputs = std::map<std::string, Tensor>;
+
+struct RunResult {
+    std::vector<std::vector<float>> outputs;  // f32 outputs, in model order
+    std::vector<ProfilingInfo> profile;
+};
+
+inline RunResult run_on(const std::shared_ptr<Model>& model, const std::string& device, const Inputs& inputs,
+                        const AnyMap& properties = {}) {
+    CompiledModel compiled = shared_core().compile_model(model, device, properties);
+    InferRequest r = compiled.create_infer_request();
+    for (const auto& [name, t] : inputs) r.set_tensor(name, t);
+    r.infer();
+    RunResult result;
+    for (const Node* out : model->results()) result.outputs.push_back(r.get_tensor(Model::output_name(*out)).to_vector<float>());
+    result.profile = r.get_profiling_info();
+    return result;
+}
+
+inline void expect_near_all(const std::vector<float>& expected, const std::vector<float>& actual, double atol,
+                            double rtol, const std::string& what) {
+    ASSERT_EQ(expected.size(), actual.size()) << what;
+    int reported = 0;
+    for (size_t i = 0; i < expected.size(); ++i) {
+        const double e = expected[i], a = actual[i];
+        const bool ok = (std::isnan(e) && std::isnan(a)) || std::fabs(a - e) <= atol + rtol * std::fabs(e);
+        if (!ok && reported++ < 5) ADD_FAILURE() << what << "[" << i << "]: REFERENCE " << e << ", CPU " << a;
+    }
+}
+
+// Runs `model` on CPU and REFERENCE with the same inputs and checks every output agrees.
+inline RunResult expect_matches_reference(const std::shared_ptr<Model>& model, const Inputs& inputs,
+                                          const AnyMap& cpu_properties = {{"PERF_COUNT", true}}, double atol = 1e-4,
+                                          double rtol = 1e-4) {
+    const RunResult ref = run_on(model, "REFERENCE", inputs);
+    RunResult cpu = run_on(model, "CPU", inputs, cpu_properties);
+    for (size_t o = 0; o < ref.outputs.size(); ++o)
+        expect_near_all(ref.outputs[o], cpu.outputs[o], atol, rtol, "output " + std::to_string(o));
+    return cpu;
+}
+
+inline std::string contents(const std::vector<ProfilingInfo>& profile) {
+    std::string s;
+    for (const auto& p : profile) s += "\n  " + p.node_name + " (" + p.node_type + ", " + p.exec_type + ")";
+    return s;
+}
+
+inline const ProfilingInfo* record_named(const std::vector<ProfilingInfo>& profile, const std::string& name) {
+    for (const auto& p : profile)
+        if (p.node_name == name) return &p;
+    return nullptr;
+}
+
+}  // namespace mosaic::test
