@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 namespace mosaic::cpu_plugin {
 
@@ -45,13 +46,62 @@ bool scalar_constant(const ValueTable& values, ValueId v, float& out) {
     return true;
 }
 
+// Clamps in a row compose into one clamp: the bounds are where the pair sends -inf and +inf.
+FusedOp compose_clamps(const FusedOp& first, const FusedOp& second) {
+    const auto apply = [&](float x) { return std::min(std::max(x, second.alpha), second.beta); };
+    FusedOp op = second;
+    op.alpha = apply(first.alpha);
+    op.beta = apply(first.beta);
+    return op;
+}
+
+bool is_clamp(const FusedOp& op) {
+    return op.kind == FusedOp::Kind::eltwise && op.algorithm == dnnl::algorithm::eltwise_clip_v2;
+}
+
+// oneDNN 2.x keeps one eltwise injector per algorithm in a fused kernel, so two post-ops of one
+// algorithm must agree on their parameters (else the second silently runs with the first's).
+bool injectors_agree(const std::vector<FusedOp>& post_ops) {
+    for (size_t i = 0; i < post_ops.size(); ++i)
+        for (size_t j = i + 1; j < post_ops.size(); ++j)
+            if (post_ops[i].kind == FusedOp::Kind::eltwise && post_ops[j].kind == FusedOp::Kind::eltwise &&
+                post_ops[i].algorithm == post_ops[j].algorithm &&
+                (post_ops[i].alpha != post_ops[j].alpha || post_ops[i].beta != post_ops[j].beta))
+                return false;
+    return true;
+}
+
 }  // namespace
 
-bool eltwise_of(const sdk::GraphView& g, const ValueTable& values, size_t node, FusedOp& op) {
+std::vector<FusedOp> merged_post_ops(const std::vector<FusedOp>& fused) {
+    std::vector<FusedOp> out;
+    for (const FusedOp& op : fused) {
+        if (op.kind == FusedOp::Kind::bias) continue;
+        if (is_clamp(op) && !out.empty() && is_clamp(out.back()))
+            out.back() = compose_clamps(out.back(), op);
+        else
+            out.push_back(op);
+    }
+    return out;
+}
+
+bool eltwise_of(const sdk::GraphView& g, const ValueTable& values, size_t node, size_t port, FusedOp& op) {
     const std::string type = g.type(node);
     op = FusedOp{};
     op.kind = FusedOp::Kind::eltwise;
     op.node = node;
+    if (type == "Maximum" || type == "Minimum") {
+        // ONNX Clip (opset 11 on) arrives as Maximum then Minimum with scalar bounds: each is a
+        // clip open on one side.
+        float bound = 0;
+        if (g.input_count(node) != 2 || !scalar_constant(values, values.input(node, 1 - port), bound)) return false;
+        constexpr float inf = std::numeric_limits<float>::infinity();
+        op.algorithm = dnnl::algorithm::eltwise_clip_v2;
+        op.alpha = type == "Maximum" ? bound : -inf;
+        op.beta = type == "Maximum" ? inf : bound;
+        return is_f32(values[values.input(node, port)]);
+    }
+    if (port != 0) return false;
     if (type == "Relu") {
         op.algorithm = dnnl::algorithm::eltwise_relu;
     } else if (type == "Clamp") {
@@ -108,10 +158,14 @@ std::vector<FusedOp> fusable_chain(const sdk::GraphView& g, const ValueTable& va
             } else {
                 break;
             }
-        } else if (cur.uses[0].port != 0 || !eltwise_of(g, values, next, op)) {
+        } else if (!eltwise_of(g, values, next, cur.uses[0].port, op)) {
             break;
         }
         chain.push_back(op);
+        if (!injectors_agree(merged_post_ops(chain))) {
+            chain.pop_back();
+            break;
+        }
         current = next_out;
     }
     return chain;
@@ -119,7 +173,7 @@ std::vector<FusedOp> fusable_chain(const sdk::GraphView& g, const ValueTable& va
 
 dnnl::post_ops post_ops_of(const std::vector<FusedOp>& fused) {
     dnnl::post_ops ops;
-    for (const FusedOp& op : fused) {
+    for (const FusedOp& op : merged_post_ops(fused)) {
         if (op.kind == FusedOp::Kind::eltwise) ops.append_eltwise(1.0f, op.algorithm, op.alpha, op.beta);
         if (op.kind == FusedOp::Kind::sum) ops.append_sum(1.0f);
     }

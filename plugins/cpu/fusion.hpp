@@ -32,11 +32,16 @@ enum class BiasRule { per_channel, broadcast };
 // Add (so that the output may take over its buffer). An executor may accept only a prefix.
 std::vector<FusedOp> fusable_chain(const sdk::GraphView& graph, const ValueTable& values, size_t main, BiasRule rule);
 
-// The oneDNN eltwise algorithm computing activation `node` (Relu, Clamp, Sigmoid, Tanh, Swish with a
-// constant beta, HSwish, Gelu), or false.
-bool eltwise_of(const sdk::GraphView& graph, const ValueTable& values, size_t node, FusedOp& op);
+// The oneDNN eltwise algorithm computing activation `node` on its input `port` (Relu, Clamp,
+// Sigmoid, Tanh, Swish with a constant beta, HSwish, Gelu, and Maximum or Minimum with a scalar
+// constant, which is how ONNX's Clip arrives), or false.
+bool eltwise_of(const sdk::GraphView& graph, const ValueTable& values, size_t node, size_t port, FusedOp& op);
 
-// The eltwise and sum ops of `fused` as oneDNN post-ops, in order (a bias is the primitive's own input).
+// The eltwise and sum ops of `fused` in the order they run, consecutive clamps (ONNX's Clip as
+// Maximum then Minimum) composed into one. A bias is the primitive's own input, not a post-op.
+std::vector<FusedOp> merged_post_ops(const std::vector<FusedOp>& fused);
+
+// merged_post_ops(fused) as oneDNN post-ops.
 dnnl::post_ops post_ops_of(const std::vector<FusedOp>& fused);
 
 // The node whose output a main op with `fused` ops produces: the last fused op, or `main` itself.

@@ -81,6 +81,42 @@ TEST(CpuFusion, DepthwiseConvolutionWithBiasAndClamp) {
     EXPECT_NE(r.profile[0].exec_type, "ref");
 }
 
+// ONNX's Clip (opset 11 on) arrives as Maximum then Minimum with scalar bounds; both fuse.
+TEST(CpuFusion, OnnxClipPairFusesAsClamp) {
+    ModelBuilder b("onnx_clip");
+    Output x = b.parameter("x", ElementType::f32, {1, 6, 10, 10});
+    Output biased = conv_bias(b, x, 6, 12, 65, "conv");
+    Output low = b.op("Maximum", {b.constant<float>({}, {-0.2f}), biased}, {}, "clip_max");
+    b.result(b.op("Minimum", {low, b.constant<float>({}, {0.3f})}, {}, "clip_min"), "y");
+    const RunResult r = expect_matches_reference(b.build(), {{"x", random_tensor({1, 6, 10, 10}, 12)}});
+    ASSERT_EQ(r.profile.size(), 1u) << contents(r.profile);
+    EXPECT_EQ(r.profile[0].node_name, "clip_min");
+}
+
+// Several activations in a row, each a post-op of the same convolution.
+TEST(CpuFusion, SeveralActivationsInOneChain) {
+    ModelBuilder b("activations");
+    Output x = b.parameter("x", ElementType::f32, {1, 6, 10, 10});
+    Output y = b.op("Tanh", {b.op("Relu", {conv_bias(b, x, 6, 12, 66, "conv")}, {}, "relu")}, {}, "tanh");
+    b.result(b.op("Clamp", {y}, {{"min", "0.1"}, {"max", "0.4"}}, "clamp"), "y");
+    const RunResult r = expect_matches_reference(b.build(), {{"x", random_tensor({1, 6, 10, 10}, 13)}});
+    ASSERT_EQ(r.profile.size(), 1u) << contents(r.profile);
+    EXPECT_EQ(r.profile[0].node_name, "clamp");
+}
+
+// oneDNN 2.x runs one eltwise injector per algorithm in a fused kernel: a second clamp with other
+// bounds further down the chain is not fused (it would silently reuse the first one's bounds).
+TEST(CpuFusion, SameActivationTwiceWithOtherParametersStopsTheChain) {
+    ModelBuilder b("two_clamps");
+    Output x = b.parameter("x", ElementType::f32, {1, 6, 10, 10});
+    Output y = b.op("Clamp", {conv_bias(b, x, 6, 12, 67, "conv")}, {{"min", "-0.5"}, {"max", "0.5"}}, "clamp1");
+    y = b.op("Tanh", {y}, {}, "tanh");
+    b.result(b.op("Clamp", {y}, {{"min", "0.1"}, {"max", "0.2"}}, "clamp2"), "y");
+    const RunResult r = expect_matches_reference(b.build(), {{"x", random_tensor({1, 6, 10, 10}, 14)}});
+    ASSERT_EQ(r.profile.size(), 2u) << contents(r.profile);
+    EXPECT_EQ(r.profile[0].node_name, "tanh");
+}
+
 // Gemm as the ONNX reader writes it: MatMul(transpose_b) + bias Add, then an activation.
 TEST(CpuFusion, MatMulWithBiasAndGelu) {
     ModelBuilder b("linear");
