@@ -3,7 +3,8 @@
 #   1. a normal build and the whole ctest suite,
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build and the whole suite again (but the
 #      full-size ONNX architectures, which take minutes even unsanitized),
-#   3. a ThreadSanitizer build of the threaded suites (runtime, registry/host services, HETERO's threaded tests).
+#   3. a ThreadSanitizer build of the threaded suites (runtime, registry/host services, HETERO's and
+#      the CPU device's threaded tests).
 # Ends with the line "N passed, N failed" summing the three runs; exits non-zero on any failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,12 +41,15 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 
 # ThreadSanitizer: the suites that run threads (concurrent requests, async completion, callbacks
 # that restart requests, orchestration through the host services, plugins loaded and unloaded),
-# and HETERO's threaded tests (concurrent requests over subgraphs, overlapping subgraphs).
+# HETERO's threaded tests (concurrent requests over subgraphs, overlapping subgraphs), and the CPU
+# device's concurrent requests with one thread each (oneDNN's OpenMP runtime, libgomp, is not
+# instrumented, so only single-threaded inferences are checked).
 echo "=== tsan: building in $root/build-tsan"
-MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_config" \
+MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_config" \
   bash "$root/scripts/build.sh" "$root/build-tsan" -DMOSAIC_SANITIZE=thread "${SAN_FLAGS[@]}"
-declare -A tsan_filter=([runtime]="*" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*")
-for suite in runtime registry hetero; do
+declare -A tsan_filter=([runtime]="*" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*"
+                        [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial")
+for suite in runtime registry hetero cpu; do
   echo "=== tsan: mosaic_${suite}_test"
   log="$root/build-tsan/tsan_$suite.log"
   MOSAIC_PLUGINS="$root/build-tsan/lib/mosaic/plugins.json" MOSAIC_BUILD_DIR="$root/build-tsan" \

@@ -273,7 +273,7 @@ def mosaic_status(args):
                 % (", ".join(absent), args.build, ", ".join(devices) or "none",
                    "; registry problems: " + problems if problems else ""))
         if "CPU" in absent:
-            note += "The CPU plugin is not part of this tree yet. "
+            note += "The CPU plugin needs oneDNN (scripts/install_deps.sh installs libdnnl-dev). "
         note += "Mosaic is skipped; ONNX Runtime and OpenVINO still run. Try --device REFERENCE to exercise the harness."
         return False, note, {}, version
     return True, problems and "registry problems: " + problems, devices.get(device_names(args.device)[0], {}), version
