@@ -1,10 +1,18 @@
 #include "cpu_config.hpp"
 
+#include <dlfcn.h>
 #include <omp.h>
 
 namespace mosaic::cpu_plugin {
 
 int available_cores() { return omp_get_num_procs(); }
+
+void pin_openmp_runtime() {
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void*>(&omp_get_max_threads), &info) || !info.dli_fname) return;
+    // RTLD_NOLOAD: only marks the already loaded runtime RTLD_NODELETE; the handle is never closed.
+    dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
 
 CpuConfig CpuConfig::from(const nlohmann::json& config) {
     CpuConfig c;

@@ -1,6 +1,7 @@
 #include "cpu_device.hpp"
 
 #include "cpu_compiled_model.hpp"
+#include "cpu_config.hpp"
 #include "onednn_util.hpp"
 
 #include <mosaic/reference/kernels.hpp>
@@ -23,7 +24,9 @@ CpuDevice::CpuDevice(const std::string& name)
                     sp::inference_num_threads(0),
                     // bf16 and f16 would need their own primitives and reorders: not in this step.
                     sp::inference_precision_hint({"f32"}),
-                    sp::optimal_number_of_infer_requests(1)}) {}
+                    sp::optimal_number_of_infer_requests(1)}) {
+    pin_openmp_runtime();
+}
 
 std::string CpuDevice::unsupported_reason(const sdk::GraphView& graph, size_t node) {
     const std::string type = graph.type(node), version = graph.version(node);
