@@ -45,6 +45,7 @@ CpuInferRequest::CpuInferRequest(const CpuCompiledModel& model)
     for (ValueId v = 0; v < values.size(); ++v) {
         if (values[v].is_constant()) data_[v] = const_cast<void*>(values[v].constant);
         if (plan.buffer_of[v] != MemoryPlan::kNoBuffer) data_[v] = arena_.get() + plan.buffer_offsets[plan.buffer_of[v]];
+        if (values[v].kind == Value::Kind::input || values[v].kind == Value::Kind::output) caller_values_.push_back(v);
     }
 }
 
@@ -55,7 +56,7 @@ void CpuInferRequest::bind(const std::vector<ConstTensorView>& inputs, const std
                          "got " + std::to_string(inputs.size()) + " inputs and " + std::to_string(outputs.size()) +
                              " outputs, the model has " + std::to_string(values.graph_input_count()) + " and " +
                              std::to_string(values.graph_output_count()));
-    for (ValueId v = 0; v < values.size(); ++v) {
+    for (ValueId v : caller_values_) {
         const Value& value = values[v];
         if (value.kind == Value::Kind::input) {
             const ConstTensorView& t = inputs[value.io_index];

@@ -32,6 +32,7 @@ private:
     Aligned arena_, scratch_;
     dnnl::stream stream_;
     std::vector<void*> data_;  // per value: constants and buffers fixed, the caller's tensors per call
+    std::vector<ValueId> caller_values_;  // the graph inputs and outputs, bound per call
     std::vector<sdk::ProfilingRecord> records_;
 };
 

@@ -38,7 +38,7 @@ std::string lower(std::string s) {
     return s;
 }
 
-// The one-element constant input `i` as a float, when it is one.
+// `v` as a float, when it is a one-element f32 constant (a Swish beta, a Clip bound).
 bool scalar_constant(const ValueTable& values, ValueId v, float& out) {
     const Value& value = values[v];
     if (!value.is_constant() || !is_f32(value) || shape_size(value.shape) != 1) return false;
