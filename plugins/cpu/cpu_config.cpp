@@ -1,5 +1,7 @@
 #include "cpu_config.hpp"
 
+#include <oneapi/dnnl/dnnl.h>
+
 #include <dlfcn.h>
 #include <omp.h>
 
@@ -7,11 +9,20 @@ namespace mosaic::cpu_plugin {
 
 int available_cores() { return omp_get_num_procs(); }
 
-void pin_openmp_runtime() {
+namespace {
+
+// Marks the loaded library holding `symbol` RTLD_NODELETE (RTLD_NOLOAD: it is already loaded; the
+// handle is deliberately never closed).
+void pin_library_of(void* symbol) {
     Dl_info info{};
-    if (!dladdr(reinterpret_cast<void*>(&omp_get_max_threads), &info) || !info.dli_fname) return;
-    // RTLD_NOLOAD: only marks the already loaded runtime RTLD_NODELETE; the handle is never closed.
-    dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    if (dladdr(symbol, &info) && info.dli_fname) dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
+
+}  // namespace
+
+void pin_runtime_libraries() {
+    pin_library_of(reinterpret_cast<void*>(&omp_get_max_threads));
+    pin_library_of(reinterpret_cast<void*>(&dnnl_version));
 }
 
 CpuConfig CpuConfig::from(const nlohmann::json& config) {

@@ -23,10 +23,11 @@ struct CpuConfig {
 // Cores OpenMP can use in this process (affinity mask honoured).
 int available_cores();
 
-// Keeps the OpenMP runtime loaded for the rest of the process. Its worker threads outlive every
-// parallel region and cannot be joined, so unloading the plugin (which would unload libgomp with
-// it, since the host loads neither) would leave them running in unmapped code.
-void pin_openmp_runtime();
+// Keeps the OpenMP runtime and oneDNN loaded for the rest of the process. OpenMP's worker threads
+// outlive every parallel region and cannot be joined, so unloading the plugin (which would unload
+// both with it, since the host loads neither) would leave them running in unmapped code, holding
+// thread-local storage of an unmapped oneDNN.
+void pin_runtime_libraries();
 
 // Sets the OpenMP thread count of the calling thread for its lifetime and restores the caller's
 // afterwards. oneDNN reads it both when a primitive is created (to partition the work) and when it

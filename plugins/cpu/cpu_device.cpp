@@ -25,7 +25,7 @@ CpuDevice::CpuDevice(const std::string& name)
                     // bf16 and f16 would need their own primitives and reorders: not in this step.
                     sp::inference_precision_hint({"f32"}),
                     sp::optimal_number_of_infer_requests(1)}) {
-    pin_openmp_runtime();
+    pin_runtime_libraries();
 }
 
 std::string CpuDevice::unsupported_reason(const sdk::GraphView& graph, size_t node) {
