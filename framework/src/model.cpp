@@ -207,12 +207,8 @@ std::shared_ptr<Model> Model::clone() const {
 Output ModelBuilder::op(const std::string& type, std::vector<Output> inputs, Attributes attrs, std::string name,
                         std::string version) {
     if (version.empty()) {
-        std::vector<std::string> versions = ops::OpRegistry::instance().versions_of(type);
-        if (versions.empty()) throw ModelError("ModelBuilder: unknown op type '" + type + "'");
-        // "opsetN": the highest N is the latest semantics.
-        version = *std::max_element(versions.begin(), versions.end(), [](const std::string& a, const std::string& b) {
-            return std::stoi(a.substr(5)) < std::stoi(b.substr(5));
-        });
+        version = ops::OpRegistry::instance().latest_version(type);
+        if (version.empty()) throw ModelError("ModelBuilder: unknown op type '" + type + "'");
     }
     return infer(model_->add_node(type, version, std::move(inputs), std::move(attrs), std::move(name)));
 }

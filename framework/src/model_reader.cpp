@@ -28,8 +28,7 @@ std::shared_ptr<Model> read_model_file(const std::string& path, const std::strin
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<size_t>(in.gcount()));
     if (looks_like_ir(head) || (head.find("<?xml") != std::string::npos)) return ir::read_ir(path, weights_path);
-    const bool onnx_suffix = path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
-    if (onnx::looks_like_onnx(head) || onnx_suffix) return onnx::read_onnx(path);
+    if (onnx::is_onnx_file(path)) return onnx::read_onnx(path);
     throw ModelError("model file '" + path +
                      "' is not in a format Mosaic reads (expected OpenVINO IR, an .xml whose root element is <net>, "
                      "or an ONNX model)");

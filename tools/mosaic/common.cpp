@@ -4,7 +4,6 @@
 #include <mosaic/onnx.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <exception>
 #include <filesystem>
@@ -79,15 +78,6 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 
 namespace {
 
-bool is_onnx_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::string head(16, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<size_t>(in.gcount()));
-    const bool suffix = path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
-    return head.find('<') == std::string::npos && (suffix || onnx::looks_like_onnx(head));
-}
-
 std::shared_ptr<Model> read_onnx_with_shapes(const std::string& path, const std::map<std::string, Shape>& given) {
     onnx::ReadOptions options;
     options.dynamic_dims_to_one = true;
@@ -127,7 +117,7 @@ std::shared_ptr<Model> load_model(Core& core, const std::string& path, const std
     if (std::filesystem::is_directory(path, ec)) throw UsageError("model path '" + path + "' is a directory, not a model file");
     const std::map<std::string, Shape> given = parse_shape_args(shape_args);
     try {
-        if (is_onnx_file(path)) return read_onnx_with_shapes(path, given);
+        if (onnx::is_onnx_file(path)) return read_onnx_with_shapes(path, given);
         std::shared_ptr<Model> model = core.read_model(path);
         resolve_shapes(*model, given);
         return model;

@@ -45,7 +45,8 @@ std::shared_ptr<Model> read_onnx(const std::string& path, const ReadOptions& opt
 // `name` receives the tensor's name (may be empty). Throws ModelError naming the file.
 Tensor read_tensor_file(const std::string& path, std::string* name = nullptr);
 
-// Whether the bytes (the start of a file) look like a serialized onnx.ModelProto.
-bool looks_like_onnx(const std::string& head);
+// Whether the file is to be read as ONNX: its first bytes look like a serialized onnx.ModelProto
+// (or it ends in .onnx) and it is not XML.
+bool is_onnx_file(const std::string& path);
 
 }  // namespace mosaic::onnx

@@ -18,11 +18,9 @@ std::map<std::string, Translator>& translators() {
 }
 
 std::string latest_version(const std::string& type) {
-    std::vector<std::string> versions = ops::OpRegistry::instance().versions_of(type);
-    if (versions.empty()) throw ModelError("ONNX translation uses an op type '" + type + "' that Mosaic lacks");
-    return *std::max_element(versions.begin(), versions.end(), [](const std::string& a, const std::string& b) {
-        return std::stoi(a.substr(5)) < std::stoi(b.substr(5));
-    });
+    std::string version = ops::OpRegistry::instance().latest_version(type);
+    if (version.empty()) throw ModelError("ONNX translation uses an op type '" + type + "' that Mosaic lacks");
+    return version;
 }
 
 template <typename T>

@@ -335,14 +335,20 @@ private:
 
 }  // namespace
 
-bool looks_like_onnx(const std::string& head) {
-    if (head.empty()) return false;
+bool is_onnx_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string head(16, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    if (head.empty() || head.find('<') != std::string::npos) return false;
     // A ModelProto starts with one of its fields' tags: ir_version (0x08), producer_name (0x12),
     // producer_version (0x1a), domain (0x22), model_version (0x28), doc_string (0x32),
     // graph (0x3a) or opset_import (0x42).
     const unsigned char tag = static_cast<unsigned char>(head[0]);
-    return tag == 0x08 || tag == 0x12 || tag == 0x1a || tag == 0x22 || tag == 0x28 || tag == 0x32 || tag == 0x3a ||
-           tag == 0x42;
+    const bool model_tag = tag == 0x08 || tag == 0x12 || tag == 0x1a || tag == 0x22 || tag == 0x28 || tag == 0x32 ||
+                           tag == 0x3a || tag == 0x42;
+    const bool suffix = path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+    return model_tag || suffix;
 }
 
 std::shared_ptr<Model> read_onnx(const std::string& path, const ReadOptions& options) {

@@ -1,5 +1,8 @@
 #include "ops/op_schema.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include <mosaic/reference/kernels.hpp>
 
 #include <algorithm>
@@ -80,6 +83,19 @@ std::vector<std::string> OpRegistry::versions_of(std::string_view type) const {
     for (const auto& s : schemas_)
         if (s.type == type) out.insert(out.end(), s.versions.begin(), s.versions.end());
     return out;
+}
+
+std::string OpRegistry::latest_version(std::string_view type) const {
+    // "opset13" -> 13 (also "mosaic1" -> 1): the number that orders a type's versions.
+    auto number = [](const std::string& v) {
+        size_t digits = v.size();
+        while (digits > 0 && std::isdigit(static_cast<unsigned char>(v[digits - 1]))) --digits;
+        return digits == v.size() ? 0 : std::stoi(v.substr(digits));
+    };
+    std::vector<std::string> versions = versions_of(type);
+    if (versions.empty()) return "";
+    return *std::max_element(versions.begin(), versions.end(),
+                             [&](const std::string& a, const std::string& b) { return number(a) < number(b); });
 }
 
 const OpRegistry& OpRegistry::instance() {

@@ -93,6 +93,8 @@ public:
     // Whether any version of `type` exists, to tell "unknown op" from "unknown version".
     bool has_type(std::string_view type) const;
     std::vector<std::string> versions_of(std::string_view type) const;
+    // The version with the newest semantics (the highest opset number), or "" for an unknown type.
+    std::string latest_version(std::string_view type) const;
     const std::vector<OpSchema>& all() const { return schemas_; }
 
     // The registry of every op in the op set, built once.
