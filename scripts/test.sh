@@ -50,7 +50,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTI
 echo "=== tsan: building in $root/build-tsan"
 MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_config" \
   bash "$root/scripts/build.sh" "$root/build-tsan" -DMOSAIC_SANITIZE=thread "${SAN_FLAGS[@]}"
-declare -A tsan_filter=([runtime]="*" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*"
+declare -A tsan_filter=([runtime]="*" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*:HeteroSubgraphErrors.*"
                         [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial")
 for suite in runtime registry hetero cpu; do
   echo "=== tsan: mosaic_${suite}_test"

@@ -1,5 +1,6 @@
 #include "compiled_model_impl.hpp"
 #include "logging.hpp"
+#include "request_reaper.hpp"
 #include "sync_request.hpp"
 
 #include <mosaic/sdk/plugin.hpp>
@@ -90,9 +91,6 @@ void InferRequest::Impl::infer() {
 }
 
 void InferRequest::Impl::complete(mosaic_status* status) noexcept {
-    // Keeps the request alive through the callback, which may drop the application's last handle.
-    // Null when the request is already being destroyed: its destructor waits for this call.
-    std::shared_ptr<Impl> self = weak_from_this().lock();
     std::exception_ptr error;
     if (status) {
         const std::string message = status_text(status);
@@ -104,12 +102,16 @@ void InferRequest::Impl::complete(mosaic_status* status) noexcept {
         }
     }
     std::function<void(std::exception_ptr)> callback;
+    std::shared_ptr<Impl> self;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         running_ = false;
         ++callbacks_running_;
         error_ = error;
         callback = callback_;
+        // A callback may drop the application's last handle: the request must outlive it. Null when
+        // the request is already being destroyed (its destructor waits for this call).
+        if (callback) self = weak_from_this().lock();
     }
     // The callback may start the request again; waiters then keep waiting for that run. They are
     // released only after the callback returns, so what it wrote is visible once wait() returns.
@@ -124,13 +126,14 @@ void InferRequest::Impl::complete(mosaic_status* status) noexcept {
     }
     callback = nullptr;
     {
+        // Notified under the lock: once it is released a waiting destructor may free the request,
+        // so nothing of it is touched after this block.
         std::lock_guard<std::mutex> lock(mutex_);
         --callbacks_running_;
+        done_cv_.notify_all();
     }
-    done_cv_.notify_all();
-    // If the callback dropped the last handle, this (device) thread now owns the request; it must
-    // not destroy it here, since destruction joins this very thread.
-    if (self && self.use_count() == 1) std::thread([doomed = std::move(self)]() mutable { doomed.reset(); }).detach();
+    // Ours may now be the last reference, and destruction joins this (device) thread.
+    if (self) detail::reap(std::move(self));
 }
 
 void InferRequest::Impl::start_async() {
