@@ -80,37 +80,44 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
     }
     e->primitive_ = dnnl::convolution_forward(pd);
     e->impl_ = pd.impl_info_str();
-    e->src_plain_ = plain_desc(src.shape);
-    e->dst_plain_ = plain_desc(out.shape);
+    // The source as its producer wrote it; the destination in the primitive's layout when it is an
+    // intermediate (the next executors read that layout), else plain: the caller's tensor.
+    e->src_user_ = layout_of(src);
     e->src_desc_ = pd.src_desc();
     e->dst_desc_ = pd.dst_desc();
+    const bool keep_dst_layout = ctx.values[e->dst_].kind == Value::Kind::intermediate;
+    e->dst_user_ = keep_dst_layout ? e->dst_desc_ : plain_desc(out.shape);
     e->scratchpad_desc_ = pd.scratchpad_desc();
     e->weights_ = PackedWeights(ctx.engine, plain_desc(weights.shape), weights.constant, pd.weights_desc());
 
     size_t pad_bytes = e->scratchpad_desc_.get_size();
-    if (e->src_desc_ != e->src_plain_) {
-        e->src_reorder_ = Reorder(ctx.engine, e->src_plain_, e->src_desc_);
+    if (e->src_desc_ != e->src_user_) {
+        e->src_reorder_ = Reorder(ctx.engine, e->src_user_, e->src_desc_);
         e->src_offset_ = e->scratch_.reserve(e->src_desc_.get_size());
         pad_bytes = std::max(pad_bytes, e->src_reorder_.scratchpad_bytes());
     }
-    if (e->dst_desc_ != e->dst_plain_) {
-        e->dst_reorder_ = Reorder(ctx.engine, e->dst_desc_, e->dst_plain_);
+    if (e->dst_desc_ != e->dst_user_) {
+        e->dst_reorder_ = Reorder(ctx.engine, e->dst_desc_, e->dst_user_);
         e->dst_offset_ = e->scratch_.reserve(e->dst_desc_.get_size());
         pad_bytes = std::max(pad_bytes, e->dst_reorder_.scratchpad_bytes());
-        if (e->residual_ != kNoValue) {
-            e->residual_reorder_ = Reorder(ctx.engine, e->dst_plain_, e->dst_desc_);
+    }
+    if (e->residual_ != kNoValue) {
+        e->residual_user_ = layout_of(ctx.values[e->residual_]);
+        if (e->residual_user_ != e->dst_desc_) {
+            e->residual_reorder_ = Reorder(ctx.engine, e->residual_user_, e->dst_desc_);
             pad_bytes = std::max(pad_bytes, e->residual_reorder_.scratchpad_bytes());
         }
     }
     e->pad_offset_ = e->scratch_.reserve(pad_bytes);
+    if (keep_dst_layout && e->dst_desc_ != plain_desc(out.shape)) ctx.values.set_layout(e->dst_, e->dst_desc_);
     return e;
 }
 
 void ConvExecutor::execute(const ExecContext& ctx) const {
     dnnl::stream& stream = *ctx.stream;
     void* pad = ctx.scratch + pad_offset_;
-    const dnnl::memory src_user(src_plain_, engine_, ctx[src_]);
-    const dnnl::memory dst_user(dst_plain_, engine_, ctx[dst_]);
+    const dnnl::memory src_user(src_user_, engine_, ctx[src_]);
+    const dnnl::memory dst_user(dst_user_, engine_, ctx[dst_]);
     dnnl::memory src = src_user, dst = dst_user;
     if (src_reorder_) {
         src = dnnl::memory(src_desc_, engine_, ctx.scratch + src_offset_);
@@ -121,9 +128,9 @@ void ConvExecutor::execute(const ExecContext& ctx) const {
         // The sum post-op adds what the destination holds: put the residual there first, unless the
         // memory plan already made the destination the residual's own buffer.
         if (residual_reorder_)
-            residual_reorder_.run(stream, dnnl::memory(dst_plain_, engine_, ctx[residual_]), dst, pad);
-        else if (ctx[residual_] != ctx[dst_])
-            std::memcpy(ctx[dst_], ctx[residual_], dst_plain_.get_size());
+            residual_reorder_.run(stream, dnnl::memory(residual_user_, engine_, ctx[residual_]), dst, pad);
+        else if (ctx[residual_] != dst.get_data_handle())
+            std::memcpy(dst.get_data_handle(), ctx[residual_], dst_desc_.get_size());
     }
     std::unordered_map<int, dnnl::memory> args{
         {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, dnnl::memory(weights_.desc(), engine_, weights_.data())}, {DNNL_ARG_DST, dst}};

@@ -1,7 +1,8 @@
 // Convolution and GroupConvolution (depthwise included), 1D to 3D, f32, on oneDNN, with a fused
 // bias, activations and residual Add. The primitive picks its preferred layouts (format_tag::any):
-// the weights are reordered into it once at compile time, activations per inference around the
-// primitive, since tensors between executors are plain row-major in this first step.
+// the weights are reordered into it once at compile time; it writes an intermediate output in its
+// own (blocked) layout, which the next convolution or pooling reads as is. Its source is reordered
+// per inference only when the producer's layout is not the one it chose (a plain graph input).
 #pragma once
 
 #include "executor.hpp"
@@ -21,7 +22,8 @@ public:
     void execute(const ExecContext& ctx) const override;
     std::string exec_type() const override { return impl_; }
     size_t scratch_bytes() const override { return scratch_.total(); }
-    ValueId reusable_input() const override { return residual_; }
+    // The output may take over the residual's buffer only when both are stored alike: a reorder in place is no reorder.
+    ValueId reusable_input() const override { return residual_user_ == dst_user_ ? residual_ : kNoValue; }
 
 private:
     ConvExecutor(std::string name, std::string type, std::vector<ValueId> inputs, ValueId output);
@@ -30,7 +32,8 @@ private:
     dnnl::convolution_forward primitive_;
     std::string impl_;
     ValueId src_ = kNoValue, dst_ = kNoValue, residual_ = kNoValue;
-    dnnl::memory::desc src_plain_, dst_plain_, src_desc_, dst_desc_, bias_desc_, scratchpad_desc_;
+    // *_user_: how the tensors are stored between executors; src_desc_/dst_desc_: what the primitive uses.
+    dnnl::memory::desc src_user_, dst_user_, residual_user_, src_desc_, dst_desc_, bias_desc_, scratchpad_desc_;
     Reorder src_reorder_, dst_reorder_, residual_reorder_;  // empty when the layouts already agree
     PackedWeights weights_;
     const void* bias_ = nullptr;

@@ -53,10 +53,11 @@ private:
     std::vector<ValueId> inputs_, outputs_;
 };
 
-// What an executor factory reads at compile time.
+// What an executor factory reads at compile time, and the layouts it sets: a factory that keeps a
+// blocked layout sets its intermediate output's layout (ValueTable::set_layout).
 struct BuildContext {
     const sdk::GraphView& graph;
-    const ValueTable& values;
+    ValueTable& values;
     const dnnl::engine& engine;
 };
 

@@ -5,9 +5,12 @@
 #include "matmul_executor.hpp"
 #include "pooling_executor.hpp"
 #include "reference_executor.hpp"
+#include "reorder_executor.hpp"
 #include "softmax_executor.hpp"
 
 #include <mosaic/sdk/plugin.hpp>
+
+#include <unordered_map>
 
 namespace mosaic::cpu_plugin {
 
@@ -39,18 +42,74 @@ std::unique_ptr<Executor> onednn_executor(const BuildContext& ctx, size_t node, 
     return nullptr;
 }
 
+// Executors that read their inputs in whatever layout the producer wrote, and may write a blocked
+// output: oneDNN's convolution and pooling. Every other executor reads plain tensors.
+bool takes_blocked_inputs(const std::string& type) {
+    return type == "Convolution" || type == "GroupConvolution" || type == "MaxPool" || type == "AvgPool";
+}
+
+// The executors of a graph, with the reorders that bring blocked tensors back to plain for the
+// consumers that need it: one per value, placed before its first such consumer.
+class Builder {
+public:
+    explicit Builder(const BuildContext& ctx) : ctx_(ctx), fused_away_(ctx.graph.node_count(), false) {}
+
+    std::vector<std::unique_ptr<Executor>> build() {
+        for (size_t n = 0; n < ctx_.graph.node_count(); ++n) {
+            if (!ctx_.values.runs(n) || fused_away_[n]) continue;
+            std::unique_ptr<Executor> e;
+            if (takes_blocked_inputs(ctx_.graph.type(n))) e = onednn_executor(ctx_, n, fused_away_);
+            if (!e) e = plain_executor(n);
+            executors_.push_back(std::move(e));
+        }
+        return std::move(executors_);
+    }
+
+private:
+    // An executor of `node` reading plain inputs only: its own, and those of the ops it fuses.
+    std::unique_ptr<Executor> plain_executor(size_t node) {
+        make_inputs_plain(node);
+        const std::vector<bool> before = fused_away_;
+        std::unique_ptr<Executor> e = onednn_executor(ctx_, node, fused_away_);
+        if (e && reads_blocked(*e)) {
+            // A fused op's other operand (a residual Add's) is blocked: copy it too, fuse again.
+            for (size_t k = 0; k < fused_away_.size(); ++k)
+                if (fused_away_[k] && !before[k]) make_inputs_plain(k);
+            fused_away_ = before;
+            e = onednn_executor(ctx_, node, fused_away_);
+        }
+        if (!e) e = std::make_unique<ReferenceExecutor>(ctx_.graph, ctx_.values, node);
+        return e;
+    }
+
+    bool reads_blocked(const Executor& e) const {
+        for (ValueId v : e.inputs())
+            if (!ctx_.values[v].is_plain()) return true;
+        return false;
+    }
+
+    void make_inputs_plain(size_t node) {
+        for (size_t i = 0; i < ctx_.graph.input_count(node); ++i) {
+            const ValueId v = ctx_.values.input(node, i);
+            if (ctx_.values[v].is_plain()) continue;
+            auto [it, added] = plain_copy_.emplace(v, kNoValue);
+            if (added) {
+                it->second = ctx_.values.add_plain_copy(v);
+                executors_.push_back(
+                    std::make_unique<ReorderExecutor>(ctx_, ctx_.graph.node_name(node) + "/reorder", v, it->second));
+            }
+            ctx_.values.rebind_input(node, i, it->second);
+        }
+    }
+
+    const BuildContext& ctx_;
+    std::vector<bool> fused_away_;
+    std::vector<std::unique_ptr<Executor>> executors_;
+    std::unordered_map<ValueId, ValueId> plain_copy_;  // blocked value -> its plain copy
+};
+
 }  // namespace
 
-std::vector<std::unique_ptr<Executor>> build_executors(const BuildContext& ctx) {
-    std::vector<std::unique_ptr<Executor>> executors;
-    std::vector<bool> fused_away(ctx.graph.node_count(), false);
-    for (size_t n = 0; n < ctx.graph.node_count(); ++n) {
-        if (!ctx.values.runs(n) || fused_away[n]) continue;
-        std::unique_ptr<Executor> e = onednn_executor(ctx, n, fused_away);
-        if (!e) e = std::make_unique<ReferenceExecutor>(ctx.graph, ctx.values, n);
-        executors.push_back(std::move(e));
-    }
-    return executors;
-}
+std::vector<std::unique_ptr<Executor>> build_executors(const BuildContext& ctx) { return Builder(ctx).build(); }
 
 }  // namespace mosaic::cpu_plugin

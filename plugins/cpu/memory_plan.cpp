@@ -70,19 +70,19 @@ MemoryPlan plan_memory(const ValueTable& values, const std::vector<std::unique_p
         const ValueId residual = e.reusable_input();
         if (residual != kNoValue && intermediate(residual) && intermediate(e.outputs()[0]) && last[residual] == step &&
             std::count(e.inputs().begin(), e.inputs().end(), residual) == 1 &&
-            values[residual].byte_size() >= values[e.outputs()[0]].byte_size())
+            values[residual].storage_bytes() >= values[e.outputs()[0]].storage_bytes())
             handed_over = residual;
 
         for (size_t o = 0; o < e.outputs().size(); ++o) {
             const ValueId v = e.outputs()[o];
             if (!intermediate(v) || plan.buffer_of[v] != MemoryPlan::kNoBuffer) continue;
             ++plan.tensors;
-            plan.unshared_bytes += aligned(values[v].byte_size());
+            plan.unshared_bytes += aligned(values[v].storage_bytes());
             if (o == 0 && handed_over != kNoValue) {
                 plan.buffer_of[v] = plan.buffer_of[handed_over];
                 ++plan.in_place;
             } else {
-                plan.buffer_of[v] = pool.acquire(aligned(values[v].byte_size()));
+                plan.buffer_of[v] = pool.acquire(aligned(values[v].storage_bytes()));
             }
         }
         // Buffers free up after the step: an output never shares with an input of its own step.

@@ -1,5 +1,7 @@
 #include "onednn_util.hpp"
 
+#include "value_table.hpp"
+
 #include <unordered_map>
 #include <vector>
 
@@ -33,6 +35,8 @@ dnnl::memory::desc plain_desc(const Shape& shape) {
     return dnnl::memory::desc(dims_of(shape), dnnl::memory::data_type::f32, strides);
 }
 
+dnnl::memory::desc layout_of(const Value& v) { return v.is_plain() ? plain_desc(v.shape) : v.layout; }
+
 dnnl::primitive_attr user_scratchpad_attr() {
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -55,6 +59,7 @@ Reorder::Reorder(const dnnl::engine& engine, const dnnl::memory::desc& from, con
     dnnl::reorder::primitive_desc pd(engine, from, engine, to, user_scratchpad_attr());
     primitive_ = dnnl::reorder(pd);
     scratchpad_ = pd.scratchpad_desc();
+    impl_ = pd.impl_info_str();
 }
 
 void Reorder::run(dnnl::stream& stream, const dnnl::memory& from, const dnnl::memory& to, void* scratchpad) const {

@@ -17,6 +17,10 @@ dnnl::memory::dims dims_of(const Shape& shape);
 // f32, row-major, as Mosaic stores every tensor.
 dnnl::memory::desc plain_desc(const Shape& shape);
 
+// The layout value `v` is stored in: its blocked layout, or plain_desc of its shape.
+struct Value;
+dnnl::memory::desc layout_of(const Value& v);
+
 // Every primitive is created with this: oneDNN's own scratchpad is shared between primitives and
 // tied to the thread that created them, which concurrent requests would break; with user
 // scratchpads each request hands over its own area.
@@ -43,11 +47,13 @@ public:
 
     explicit operator bool() const { return bool(primitive_); }
     size_t scratchpad_bytes() const { return scratchpad_.get_size(); }
+    const std::string& impl() const { return impl_; }  // oneDNN's implementation, e.g. "jit:uni"
     void run(dnnl::stream& stream, const dnnl::memory& from, const dnnl::memory& to, void* scratchpad) const;
 
 private:
     dnnl::reorder primitive_;
     dnnl::memory::desc scratchpad_;
+    std::string impl_;
 };
 
 // The weights a primitive reads: the host's constant in place when its layout is the one the

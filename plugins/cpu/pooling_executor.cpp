@@ -51,17 +51,24 @@ std::unique_ptr<Executor> PoolingExecutor::create(const BuildContext& ctx, size_
     for (size_t o = 0; o < g.output_count(node); ++o) outputs.push_back(ctx.values.output(node, o));
     std::unique_ptr<PoolingExecutor> e(new PoolingExecutor(g.node_name(node), type, {src_id}, std::move(outputs)));
     e->engine_ = ctx.engine;
-    e->src_desc_ = plain_desc(src.shape);
-    e->dst_desc_ = plain_desc(dst.shape);
+    // The source as its producer wrote it; an intermediate destination in the layout oneDNN picks
+    // for that source (the same blocking), a graph output plain.
+    e->src_desc_ = layout_of(src);
+    const bool keep_dst_layout = dst.kind == Value::Kind::intermediate;
+    const dnnl::memory::desc dst_wanted =
+        keep_dst_layout ? dnnl::memory::desc(dims_of(dst.shape), dnnl::memory::data_type::f32, dnnl::memory::format_tag::any)
+                        : plain_desc(dst.shape);
     dnnl::pooling_v2_forward::primitive_desc pd;
     try {
-        const dnnl::pooling_v2_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, e->src_desc_,
-                                                  e->dst_desc_, window.strides, window.kernel, window.dilations,
-                                                  window.pad_l, window.pad_r);
+        const dnnl::pooling_v2_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, e->src_desc_, dst_wanted,
+                                                  window.strides, window.kernel, window.dilations, window.pad_l,
+                                                  window.pad_r);
         pd = dnnl::pooling_v2_forward::primitive_desc(desc, user_scratchpad_attr(), ctx.engine);
     } catch (const dnnl::error&) {
         return nullptr;
     }
+    e->dst_desc_ = pd.dst_desc();
+    if (keep_dst_layout && e->dst_desc_ != plain_desc(dst.shape)) ctx.values.set_layout(dst_id, e->dst_desc_);
     e->primitive_ = dnnl::pooling_v2_forward(pd);
     e->impl_ = pd.impl_info_str();
     e->scratchpad_desc_ = pd.scratchpad_desc();

@@ -1,5 +1,6 @@
 // MaxPool (opset1, and opset8 when its indices output is unused) and AvgPool, 1D to 3D, f32, on
-// oneDNN's pooling over plain tensors. Ceil rounding becomes extra end padding (see window.hpp).
+// oneDNN's pooling, in the layout its source arrives in (a convolution's blocked output, or plain).
+// Ceil rounding becomes extra end padding (see window.hpp).
 #pragma once
 
 #include "executor.hpp"

@@ -1,5 +1,6 @@
 #include "value_table.hpp"
 
+#include <stdexcept>
 #include <string>
 
 namespace mosaic::cpu_plugin {
@@ -56,6 +57,27 @@ void ValueTable::add_node(const sdk::GraphView& g, size_t n) {
         outputs_[n].push_back(values_.size());
         values_.push_back(std::move(v));
     }
+}
+
+void ValueTable::set_layout(ValueId v, const dnnl::memory::desc& layout) {
+    Value& value = values_.at(v);
+    if (value.kind != Value::Kind::intermediate)
+        throw std::logic_error("CPU plugin: only an intermediate tensor may have a blocked layout");
+    value.layout = layout;
+}
+
+ValueId ValueTable::add_plain_copy(ValueId of) {
+    Value copy;
+    copy.type = values_.at(of).type;
+    copy.shape = values_.at(of).shape;
+    copy.producer = values_.at(of).producer;
+    values_.push_back(std::move(copy));
+    return values_.size() - 1;
+}
+
+void ValueTable::rebind_input(size_t node, size_t port, ValueId v) {
+    inputs_.at(node).at(port) = v;
+    values_.at(v).uses.push_back({node, port});
 }
 
 void ValueTable::bind_result(size_t result_node, ValueId source) {

@@ -3,9 +3,16 @@
 // memory plan). A node that only reinterprets a constant (Reshape, Squeeze or Unsqueeze of a
 // Constant, as the ONNX reader writes for biases and grouped filters) yields a constant value over
 // the same bytes: the op never runs and the weights stay where the host keeps them.
+//
+// A value also has a physical layout. Constants, graph inputs and outputs are plain row-major;
+// an intermediate f32 tensor between oneDNN executors keeps the blocked layout its producer wrote
+// (nChw16c, ...), so a chain of convolutions and poolings never reorders in between. A consumer
+// that needs it plain reads a plain copy, made once by a reorder executor (executor_builder.cpp).
 #pragma once
 
 #include <mosaic/sdk/graph.hpp>
+
+#include <oneapi/dnnl/dnnl.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -30,8 +37,13 @@ struct Value {
     size_t io_index = 0;             // Kind::input: Parameter index; Kind::output: Result index
     size_t producer = SIZE_MAX;      // the node that computes it (output and intermediate)
     std::vector<Use> uses;
+    dnnl::memory::desc layout;  // empty: plain row-major; else the blocked layout it is stored in
 
+    // The logical size: what a plain tensor of this type and shape takes.
     size_t byte_size() const { return static_cast<size_t>(shape_size(shape)) * element_size(type); }
+    // What its storage takes: a blocked layout pads channels up to the block.
+    size_t storage_bytes() const { return is_plain() ? byte_size() : layout.get_size(); }
+    bool is_plain() const { return layout.is_zero(); }
     bool is_constant() const { return kind == Kind::constant; }
 };
 
@@ -53,6 +65,12 @@ public:
     ValueId input(size_t node, size_t i) const { return inputs_.at(node).at(i); }
     // False for Parameter, Constant, Result and the constant views: nothing runs for them.
     bool runs(size_t node) const { return runs_.at(node); }
+
+    // While executors are built: the layout an intermediate's producer writes it in, a new
+    // intermediate holding a plain copy of `of`, and a node reading that copy instead.
+    void set_layout(ValueId v, const dnnl::memory::desc& layout);
+    ValueId add_plain_copy(ValueId of);
+    void rebind_input(size_t node, size_t port, ValueId v);
 
     size_t graph_input_count() const { return graph_inputs_; }
     size_t graph_output_count() const { return graph_outputs_; }

@@ -34,7 +34,8 @@ TEST(CpuMemoryPlan, ChainOfTensorsSharesTwoBuffers) {
 TEST(CpuMemoryPlan, FusedResidualAddWritesOverTheResidual) {
     ModelBuilder b("residual");
     Output x = b.parameter("x", ElementType::f32, {1, 8, 8, 8});
-    Output r = b.op("Sigmoid", {b.op("Sin", {x}, {}, "sin")}, {}, "residual_src");
+    // The residual comes from a convolution too, so both are stored in the same blocked layout.
+    Output r = b.op("Sigmoid", {conv_bias(b, b.op("Sin", {x}, {}, "sin"), 8, 8, 12, "residual_src")}, {}, "sigmoid");
     Output c = b.op("Cos", {x}, {}, "cos");  // a second activation source, so the convolution reads another tensor
     Output y = b.op("Add", {conv_bias(b, c, 8, 8, 10, "conv"), r}, {}, "residual");
     b.result(b.op("Sin", {b.op("Relu", {y}, {}, "relu")}, {}, "after"), "y");

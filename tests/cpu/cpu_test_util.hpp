@@ -98,6 +98,18 @@ inline std::string contents(const std::vector<ProfilingInfo>& profile) {
     return s;
 }
 
+// The records of the graph's own ops: without the reorders that bring blocked tensors back to plain.
+inline std::vector<ProfilingInfo> op_records(const std::vector<ProfilingInfo>& profile) {
+    std::vector<ProfilingInfo> ops;
+    for (const auto& p : profile)
+        if (p.node_type != "Reorder") ops.push_back(p);
+    return ops;
+}
+
+inline size_t reorder_count(const std::vector<ProfilingInfo>& profile) {
+    return profile.size() - op_records(profile).size();
+}
+
 inline const ProfilingInfo* record_named(const std::vector<ProfilingInfo>& profile, const std::string& name) {
     for (const auto& p : profile)
         if (p.node_name == name) return &p;
