@@ -22,8 +22,8 @@ std::vector<ValueId> executor_inputs(const BuildContext& ctx, size_t node, const
     return inputs;
 }
 
-dnnl::memory::desc any_desc(const Shape& shape) {
-    return dnnl::memory::desc(dims_of(shape), dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
+dnnl::memory::desc any_desc(const Shape& shape, dnnl::memory::data_type type) {
+    return dnnl::memory::desc(dims_of(shape), type, dnnl::memory::format_tag::any);
 }
 
 }  // namespace
@@ -68,12 +68,15 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
 
     dnnl::primitive_attr attr = user_scratchpad_attr();
     attr.set_post_ops(post_ops_of(fused));
+    // In bf16 the source and weights are bf16, and so is an intermediate output; a graph output is f32.
+    const bool keep_dst_layout = ctx.values[e->dst_].kind == Value::Kind::intermediate;
+    const auto dst_type = keep_dst_layout ? ctx.compute : dnnl::memory::data_type::f32;
     dnnl::convolution_forward::primitive_desc pd;
     try {
         const dnnl::convolution_forward::desc desc(
-            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any_desc(src.shape),
-            any_desc(weights.shape), e->bias_desc_, any_desc(out.shape), window.strides, window.dilations, window.pad_l,
-            window.pad_r);
+            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any_desc(src.shape, ctx.compute),
+            any_desc(weights.shape, ctx.compute), e->bias_desc_, any_desc(out.shape, dst_type), window.strides,
+            window.dilations, window.pad_l, window.pad_r);
         pd = dnnl::convolution_forward::primitive_desc(desc, attr, ctx.engine);
     } catch (const dnnl::error&) {
         return nullptr;  // no implementation for this geometry or these post-ops
@@ -85,7 +88,6 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
     e->src_user_ = layout_of(src);
     e->src_desc_ = pd.src_desc();
     e->dst_desc_ = pd.dst_desc();
-    const bool keep_dst_layout = ctx.values[e->dst_].kind == Value::Kind::intermediate;
     e->dst_user_ = keep_dst_layout ? e->dst_desc_ : plain_desc(out.shape);
     e->scratchpad_desc_ = pd.scratchpad_desc();
     e->weights_ = PackedWeights(ctx.engine, plain_desc(weights.shape), weights.constant, pd.weights_desc());

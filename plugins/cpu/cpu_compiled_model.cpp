@@ -16,7 +16,8 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
       model_name_(graph.name()) {
     // Primitives size their work partition for the thread count current when they are created.
     ThreadScope threads(config_.threads);
-    executors_ = build_executors(BuildContext{graph, values_, engine_});
+    const auto compute = config_.precision == "bf16" ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
+    executors_ = build_executors(BuildContext{graph, values_, engine_, compute});
     plan_ = plan_memory(values_, executors_);
     for (const auto& e : executors_) scratch_bytes_ = std::max(scratch_bytes_, e->scratch_bytes());
 }

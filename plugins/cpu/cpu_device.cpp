@@ -22,8 +22,8 @@ CpuDevice::CpuDevice(const std::string& name)
                     sp::performance_hint(),
                     sp::num_streams(1),
                     sp::inference_num_threads(0),
-                    // bf16 and f16 would need their own primitives and reorders: not in this step.
-                    sp::inference_precision_hint({"f32"}),
+                    sp::inference_precision_hint(cpu_has_bf16() ? std::vector<std::string>{"f32", "bf16"}
+                                                                : std::vector<std::string>{"f32"}),
                     sp::optimal_number_of_infer_requests(1)}) {
     pin_runtime_libraries();
 }

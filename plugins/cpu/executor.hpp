@@ -59,6 +59,9 @@ struct BuildContext {
     const sdk::GraphView& graph;
     ValueTable& values;
     const dnnl::engine& engine;
+    // What convolutions and MatMuls with constant weights compute in (INFERENCE_PRECISION_HINT):
+    // f32, or bf16, where their activations between executors are stored in bf16 too.
+    dnnl::memory::data_type compute = dnnl::memory::data_type::f32;
 };
 
 }  // namespace mosaic::cpu_plugin

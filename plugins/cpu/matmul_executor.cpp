@@ -84,13 +84,17 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
 
     dnnl::primitive_attr attr = user_scratchpad_attr();
     attr.set_post_ops(post_ops_of(fused));
+    // With constant weights the product runs in the compute type: bf16 weights packed once, A
+    // converted per inference; the output stays f32. Two runtime operands (attention) stay f32.
+    const auto compute = e->constant_b_ ? ctx.compute : dnnl::memory::data_type::f32;
     const dnnl::memory::desc weights_request =
-        e->constant_b_ ? dnnl::memory::desc(b_desc.dims(), dnnl::memory::data_type::f32, dnnl::memory::format_tag::any)
-                       : b_desc;
+        e->constant_b_ ? dnnl::memory::desc(b_desc.dims(), compute, dnnl::memory::format_tag::any) : b_desc;
+    const dnnl::memory::desc a_request =
+        compute == dnnl::memory::data_type::f32 ? a_desc : dnnl::memory::desc(a_desc.dims(), compute, dnnl::memory::format_tag::any);
     dnnl::matmul::primitive_desc pd;
     try {
-        pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_desc, weights_request, e->bias_desc_, e->dst_desc_), attr,
-                                          ctx.engine);
+        pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_request, weights_request, e->bias_desc_, e->dst_desc_),
+                                          attr, ctx.engine);
     } catch (const dnnl::error&) {
         return nullptr;
     }
@@ -99,7 +103,14 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
     e->scratchpad_desc_ = pd.scratchpad_desc();
     e->b_desc_ = pd.weights_desc();
     if (e->constant_b_) e->weights_ = PackedWeights(ctx.engine, b_desc, b.constant, pd.weights_desc());
-    e->scratch_.reserve(e->scratchpad_desc_.get_size());
+    size_t pad_bytes = e->scratchpad_desc_.get_size();
+    if (pd.src_desc() != a_desc) {
+        e->a_compute_desc_ = pd.src_desc();
+        e->a_reorder_ = Reorder(ctx.engine, a_desc, e->a_compute_desc_);
+        e->a_offset_ = e->scratch_.reserve(e->a_compute_desc_.get_size());
+        pad_bytes = std::max(pad_bytes, e->a_reorder_.scratchpad_bytes());
+    }
+    e->pad_offset_ = e->scratch_.reserve(pad_bytes);
     return e;
 }
 
@@ -107,11 +118,18 @@ void MatMulExecutor::execute(const ExecContext& ctx) const {
     if (residual_ != kNoValue && ctx[residual_] != ctx[dst_])
         std::memcpy(ctx[dst_], ctx[residual_], dst_desc_.get_size());  // the sum post-op adds what dst holds
     void* b = constant_b_ ? weights_.data() : ctx[b_];
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(a_desc_, engine_, ctx[a_])},
+    void* pad = ctx.scratch + pad_offset_;
+    dnnl::memory a(a_desc_, engine_, ctx[a_]);
+    if (a_reorder_) {
+        const dnnl::memory converted(a_compute_desc_, engine_, ctx.scratch + a_offset_);
+        a_reorder_.run(*ctx.stream, a, converted, pad);
+        a = converted;
+    }
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, a},
                                                {DNNL_ARG_WEIGHTS, dnnl::memory(b_desc_, engine_, b)},
                                                {DNNL_ARG_DST, dnnl::memory(dst_desc_, engine_, ctx[dst_])}};
     if (bias_) args[DNNL_ARG_BIAS] = dnnl::memory(bias_desc_, engine_, const_cast<void*>(bias_));
-    if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, ctx.scratch);
+    if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, pad);
     primitive_.execute(*ctx.stream, args);
 }
 

@@ -29,6 +29,9 @@ private:
     std::string impl_;
     ValueId a_ = kNoValue, b_ = kNoValue, dst_ = kNoValue, residual_ = kNoValue;
     dnnl::memory::desc a_desc_, b_desc_, dst_desc_, bias_desc_, scratchpad_desc_;
+    dnnl::memory::desc a_compute_desc_;  // A converted to the compute type (bf16), when it differs
+    Reorder a_reorder_;
+    size_t a_offset_ = 0, pad_offset_ = 0;
     PackedWeights weights_;  // for constant B; a runtime B is read in place with b_desc_
     bool constant_b_ = false;
     const void* bias_ = nullptr;

@@ -49,6 +49,11 @@ std::string onednn_description() {
            ", " + isa_name(dnnl::get_effective_cpu_isa());
 }
 
+bool cpu_has_bf16() {
+    const dnnl::cpu_isa isa = dnnl::get_effective_cpu_isa();
+    return isa == dnnl::cpu_isa::avx512_core_bf16 || isa == dnnl::cpu_isa::avx512_core_amx;
+}
+
 size_t ScratchLayout::reserve(size_t bytes) {
     const size_t offset = total_;
     total_ += (bytes + 63) / 64 * 64;

@@ -29,6 +29,10 @@ dnnl::primitive_attr user_scratchpad_attr();
 // "oneDNN 2.6.3, avx512_core_bf16": for FULL_DEVICE_NAME.
 std::string onednn_description();
 
+// Whether this CPU computes in bf16 natively (AVX512-BF16 or AMX): INFERENCE_PRECISION_HINT bf16
+// is offered only then, since oneDNN would otherwise emulate it slower than f32.
+bool cpu_has_bf16();
+
 // Offsets into an executor's scratch area, each 64-byte aligned.
 class ScratchLayout {
 public:

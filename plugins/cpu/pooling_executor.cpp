@@ -56,7 +56,7 @@ std::unique_ptr<Executor> PoolingExecutor::create(const BuildContext& ctx, size_
     e->src_desc_ = layout_of(src);
     const bool keep_dst_layout = dst.kind == Value::Kind::intermediate;
     const dnnl::memory::desc dst_wanted =
-        keep_dst_layout ? dnnl::memory::desc(dims_of(dst.shape), dnnl::memory::data_type::f32, dnnl::memory::format_tag::any)
+        keep_dst_layout ? dnnl::memory::desc(dims_of(dst.shape), e->src_desc_.data_type(), dnnl::memory::format_tag::any)
                         : plain_desc(dst.shape);
     dnnl::pooling_v2_forward::primitive_desc pd;
     try {

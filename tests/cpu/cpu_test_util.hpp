@@ -110,6 +110,8 @@ inline size_t reorder_count(const std::vector<ProfilingInfo>& profile) {
     return profile.size() - op_records(profile).size();
 }
 
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 inline const ProfilingInfo* record_named(const std::vector<ProfilingInfo>& profile, const std::string& name) {
     for (const auto& p : profile)
         if (p.node_name == name) return &p;
