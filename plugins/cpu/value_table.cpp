@@ -1,5 +1,8 @@
 #include "value_table.hpp"
 
+#include <mosaic/reference/kernels.hpp>
+
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -57,6 +60,48 @@ void ValueTable::add_node(const sdk::GraphView& g, size_t n) {
         outputs_[n].push_back(values_.size());
         values_.push_back(std::move(v));
     }
+    if (runs_[n] && fold(g, n)) {
+        runs_[n] = false;
+        ++folded_nodes_;
+    }
+}
+
+bool ValueTable::fold(const sdk::GraphView& g, size_t n) {
+    const std::string type = g.type(n);
+    // Every op of the set is a function of its inputs (none draws random numbers or keeps state).
+    if (inputs_[n].empty()) return false;
+    bool foldable = true;
+    for (ValueId v : inputs_[n]) foldable = foldable && values_[v].is_constant();
+    if (type == "ShapeOf") foldable = std::all_of(values_[inputs_[n][0]].shape.begin(), values_[inputs_[n][0]].shape.end(),
+                                                  [](int64_t d) { return d >= 0; });
+    if (!foldable) return false;
+    for (ValueId v : outputs_[n])
+        if (values_[v].type == ElementType::undefined ||
+            std::any_of(values_[v].shape.begin(), values_[v].shape.end(), [](int64_t d) { return d < 0; }))
+            return false;
+
+    const Attributes attrs = g.attributes(n);
+    const std::string version = g.version(n);
+    reference::KernelArgs args{type, version, attrs, {}, {}};
+    for (ValueId v : inputs_[n]) args.inputs.push_back({values_[v].type, values_[v].shape, values_[v].constant});
+    std::vector<std::unique_ptr<uint8_t[]>> storage;
+    for (ValueId v : outputs_[n]) {
+        storage.emplace_back(new uint8_t[std::max<size_t>(values_[v].byte_size(), 1)]());
+        args.outputs.push_back({values_[v].type, values_[v].shape, storage.back().get()});
+    }
+    try {
+        reference::run_reference_kernel(args);
+    } catch (const std::exception&) {
+        return false;  // left to run, where the same error names the node
+    }
+    for (size_t o = 0; o < outputs_[n].size(); ++o) {
+        Value& v = values_[outputs_[n][o]];
+        v.kind = Value::Kind::constant;
+        v.producer = SIZE_MAX;
+        v.constant = storage[o].get();
+        folded_.push_back(std::move(storage[o]));
+    }
+    return true;
 }
 
 void ValueTable::set_layout(ValueId v, const dnnl::memory::desc& layout) {

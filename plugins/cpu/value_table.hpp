@@ -4,6 +4,11 @@
 // Constant, as the ONNX reader writes for biases and grouped filters) yields a constant value over
 // the same bytes: the op never runs and the weights stay where the host keeps them.
 //
+// Constant folding: any other op whose inputs are all constants, and ShapeOf of a tensor whose
+// shape is static, is computed once here with the reference kernel; its outputs become constants
+// the table owns (a transposed weight, a shape computation of an exported encoder), so no executor
+// runs them per inference.
+//
 // A value also has a physical layout. Constants, graph inputs and outputs are plain row-major;
 // an intermediate f32 tensor between oneDNN executors keeps the blocked layout its producer wrote
 // (nChw16c, ...), so a chain of convolutions and poolings never reorders in between. A consumer
@@ -16,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace mosaic::cpu_plugin {
@@ -72,18 +78,23 @@ public:
     ValueId add_plain_copy(ValueId of);
     void rebind_input(size_t node, size_t port, ValueId v);
 
+    size_t folded_nodes() const { return folded_nodes_; }
     size_t graph_input_count() const { return graph_inputs_; }
     size_t graph_output_count() const { return graph_outputs_; }
     const std::vector<ResultCopy>& result_copies() const { return result_copies_; }
 
 private:
     void add_node(const sdk::GraphView& g, size_t n);
+    // Computes node `n` now when its outputs can only be constants; false when it must run.
+    bool fold(const sdk::GraphView& g, size_t n);
     void bind_result(size_t result_node, ValueId source);
 
     std::vector<Value> values_;
     std::vector<std::vector<ValueId>> outputs_, inputs_;  // per node, per port
     std::vector<bool> runs_;
     std::vector<ResultCopy> result_copies_;
+    std::vector<std::unique_ptr<uint8_t[]>> folded_;  // outputs of folded nodes
+    size_t folded_nodes_ = 0;
     size_t graph_inputs_ = 0, graph_outputs_ = 0;
 };
 
