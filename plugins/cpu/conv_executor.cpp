@@ -3,6 +3,7 @@
 #include "window.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <unordered_map>
 
@@ -65,6 +66,11 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
         e->bias_desc_ = plain_desc({channels});
     }
     if (const FusedOp* sum = find_fused(fused, FusedOp::Kind::sum)) e->residual_ = sum->operand;
+    const void* weights_data = weights.constant;
+    if (const FusedOp* bn = find_fused(fused, FusedOp::Kind::batch_norm)) {
+        e->fold_batch_norm(ctx, bn->node, weights, channels);
+        weights_data = e->folded_weights_.data();
+    }
 
     dnnl::primitive_attr attr = user_scratchpad_attr();
     attr.set_post_ops(post_ops_of(fused));
@@ -90,7 +96,7 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
     e->dst_desc_ = pd.dst_desc();
     e->dst_user_ = keep_dst_layout ? e->dst_desc_ : plain_desc(out.shape);
     e->scratchpad_desc_ = pd.scratchpad_desc();
-    e->weights_ = PackedWeights(ctx.engine, plain_desc(weights.shape), weights.constant, pd.weights_desc());
+    e->weights_ = PackedWeights(ctx.engine, plain_desc(weights.shape), weights_data, pd.weights_desc());
 
     size_t pad_bytes = e->scratchpad_desc_.get_size();
     if (e->src_desc_ != e->src_user_) {
@@ -113,6 +119,30 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
     e->pad_offset_ = e->scratch_.reserve(pad_bytes);
     if (keep_dst_layout && e->dst_desc_ != plain_desc(out.shape)) ctx.values.set_layout(e->dst_, e->dst_desc_);
     return e;
+}
+
+void ConvExecutor::fold_batch_norm(const BuildContext& ctx, size_t bn, const Value& weights, int64_t channels) {
+    // y = (conv(x) + b - mean) * gamma / sqrt(var + eps) + beta: the scale goes into each output
+    // channel's filter (its slice of the row-major weights, grouped or not), the rest into the bias.
+    const bool v5 = ctx.graph.version(bn) == "opset5";
+    const auto param = [&](size_t v5_port, size_t v1_port) {
+        return static_cast<const float*>(ctx.values[ctx.values.input(bn, v5 ? v5_port : v1_port)].constant);
+    };
+    const float *gamma = param(1, 0), *beta = param(2, 1), *mean = param(3, 3), *variance = param(4, 4);
+    const double eps = ctx.graph.attributes(bn).get_float("epsilon");
+    const size_t count = static_cast<size_t>(shape_size(weights.shape)), per_channel = count / static_cast<size_t>(channels);
+    const float* w = static_cast<const float*>(weights.constant);
+    folded_weights_.assign(w, w + count);
+    std::vector<float> bias(static_cast<size_t>(channels), 0.0f);
+    if (bias_) bias.assign(static_cast<const float*>(bias_), static_cast<const float*>(bias_) + channels);
+    for (size_t c = 0; c < static_cast<size_t>(channels); ++c) {
+        const float scale = static_cast<float>(gamma[c] / std::sqrt(static_cast<double>(variance[c]) + eps));
+        for (size_t i = 0; i < per_channel; ++i) folded_weights_[c * per_channel + i] *= scale;
+        bias[c] = (bias[c] - mean[c]) * scale + beta[c];
+    }
+    owned_bias_ = std::move(bias);
+    bias_ = owned_bias_.data();
+    bias_desc_ = plain_desc({channels});
 }
 
 void ConvExecutor::execute(const ExecContext& ctx) const {

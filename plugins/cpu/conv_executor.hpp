@@ -1,6 +1,6 @@
 // Convolution and GroupConvolution (depthwise included), 1D to 3D, f32, on oneDNN, with a fused
-// bias, activations and residual Add. The primitive picks its preferred layouts (format_tag::any):
-// the weights are reordered into it once at compile time; it writes an intermediate output in its
+// bias, a BatchNorm folded into the filters, activations and residual Add. The primitive picks its
+// preferred layouts (format_tag::any): the weights are reordered into it once at compile time; it writes an intermediate output in its
 // own (blocked) layout, which the next convolution or pooling reads as is. Its source is reordered
 // per inference only when the producer's layout is not the one it chose (a plain graph input).
 #pragma once
@@ -27,6 +27,8 @@ public:
 
 private:
     ConvExecutor(std::string name, std::string type, std::vector<ValueId> inputs, ValueId output);
+    // Folds BatchNormInference `bn` into a copy of the filters and into the bias.
+    void fold_batch_norm(const BuildContext& ctx, size_t bn, const Value& weights, int64_t channels);
 
     dnnl::engine engine_;
     dnnl::convolution_forward primitive_;
@@ -37,7 +39,8 @@ private:
     Reorder src_reorder_, dst_reorder_, residual_reorder_;  // empty when the layouts already agree
     PackedWeights weights_;
     const void* bias_ = nullptr;
-    std::vector<float> owned_bias_;  // a scalar bias spread over the channels
+    std::vector<float> owned_bias_;      // a scalar bias spread over the channels, or folded with a BatchNorm
+    std::vector<float> folded_weights_;  // the filters scaled by a folded BatchNorm (packed from here)
     ScratchLayout scratch_;
     size_t src_offset_ = 0, dst_offset_ = 0, pad_offset_ = 0;
 };

@@ -33,6 +33,20 @@ bool residual_dies_at(const ValueTable& values, ValueId residual, size_t add, si
     return std::all_of(r.uses.begin(), r.uses.end(), [&](const Use& u) { return u.node == add || u.node <= main; });
 }
 
+// BatchNormInference over the channels (axis 1) of `data`, every parameter an f32 constant of
+// one value per channel: a per-channel scale and shift a convolution can fold.
+bool foldable_batch_norm(const sdk::GraphView& g, const ValueTable& values, size_t node, ValueId data, int64_t channels) {
+    if (g.type(node) != "BatchNormInference" || g.input_count(node) != 5) return false;
+    const bool v5 = g.version(node) == "opset5";
+    if (values.input(node, v5 ? 0 : 2) != data) return false;
+    for (size_t i = 0; i < 5; ++i) {
+        if (i == (v5 ? 0u : 2u)) continue;
+        const Value& p = values[values.input(node, i)];
+        if (!p.is_constant() || !is_f32(p) || shape_size(p.shape) != channels) return false;
+    }
+    return true;
+}
+
 std::string lower(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
@@ -76,7 +90,7 @@ bool injectors_agree(const std::vector<FusedOp>& post_ops) {
 std::vector<FusedOp> merged_post_ops(const std::vector<FusedOp>& fused) {
     std::vector<FusedOp> out;
     for (const FusedOp& op : fused) {
-        if (op.kind == FusedOp::Kind::bias) continue;
+        if (op.kind == FusedOp::Kind::bias || op.kind == FusedOp::Kind::batch_norm) continue;
         if (is_clamp(op) && !out.empty() && is_clamp(out.back()))
             out.back() = compose_clamps(out.back(), op);
         else
@@ -144,7 +158,12 @@ std::vector<FusedOp> fusable_chain(const sdk::GraphView& g, const ValueTable& va
         if (values[next_out].shape != out_shape || !is_f32(values[next_out])) break;
 
         FusedOp op;
-        if (g.type(next) == "Add") {
+        const bool only_bias_before = chain.empty() || (chain.size() == 1 && chain[0].kind == FusedOp::Kind::bias);
+        if (rule == BiasRule::per_channel && only_bias_before && out_shape.size() >= 2 &&
+            foldable_batch_norm(g, values, next, current, out_shape[1])) {
+            op.kind = FusedOp::Kind::batch_norm;
+            op.node = next;
+        } else if (g.type(next) == "Add") {
             const ValueId other = values.input(next, 1 - cur.uses[0].port);
             const Value& o = values[other];
             if (!is_f32(o)) break;

@@ -14,7 +14,9 @@
 namespace mosaic::cpu_plugin {
 
 struct FusedOp {
-    enum class Kind { bias, eltwise, sum };
+    // batch_norm: a BatchNormInference with constant parameters after a convolution, folded into
+    // its weights and bias at compile time (a per-channel scale and shift).
+    enum class Kind { bias, batch_norm, eltwise, sum };
     Kind kind = Kind::eltwise;
     size_t node = 0;  // the op fused
     dnnl::algorithm algorithm = dnnl::algorithm::undef;  // eltwise
@@ -27,7 +29,8 @@ struct FusedOp {
 enum class BiasRule { per_channel, broadcast };
 
 // The ops after `main` that it can run fused, in order, each the only consumer of the previous
-// one's output: first an optional Add of an f32 constant following `rule`, then activations, and
+// one's output: first an optional Add of an f32 constant following `rule`, then (per_channel only)
+// an optional BatchNormInference with constant parameters, then activations, and
 // at most one Add of a tensor of the same shape that is computed before `main` and dies at that
 // Add (so that the output may take over its buffer). An executor may accept only a prefix.
 std::vector<FusedOp> fusable_chain(const sdk::GraphView& graph, const ValueTable& values, size_t main, BiasRule rule);
