@@ -1,5 +1,6 @@
 #include "onednn_util.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 #include <vector>
 
@@ -24,6 +25,17 @@ const char* isa_name(dnnl::cpu_isa isa) {
 }
 
 }  // namespace
+
+bool describable(const Shape& shape) {
+    return !shape.empty() && shape.size() <= DNNL_MAX_NDIMS &&
+           std::all_of(shape.begin(), shape.end(), [](int64_t d) { return d > 0; });
+}
+
+dnnl::memory::dims row_major_strides(const dnnl::memory::dims& dims) {
+    dnnl::memory::dims strides(dims.size(), 1);
+    for (size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
+    return strides;
+}
 
 dnnl::memory::dims dims_of(const Shape& shape) { return dnnl::memory::dims(shape.begin(), shape.end()); }
 
@@ -55,6 +67,7 @@ Reorder::Reorder(const dnnl::engine& engine, const dnnl::memory::desc& from, con
     dnnl::reorder::primitive_desc pd(engine, from, engine, to, user_scratchpad_attr());
     primitive_ = dnnl::reorder(pd);
     scratchpad_ = pd.scratchpad_desc();
+    impl_ = pd.impl_info_str();
 }
 
 void Reorder::run(dnnl::stream& stream, const dnnl::memory& from, const dnnl::memory& to, void* scratchpad) const {

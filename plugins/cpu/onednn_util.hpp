@@ -12,6 +12,13 @@
 
 namespace mosaic::cpu_plugin {
 
+// Whether oneDNN can describe a tensor of `shape`: 1 to DNNL_MAX_NDIMS dims (oneDNN has no
+// scalars), all positive (an empty tensor has nothing to compute). The reference kernels take the rest.
+bool describable(const Shape& shape);
+
+// The strides of a row-major tensor of `dims`, as Mosaic stores every tensor.
+dnnl::memory::dims row_major_strides(const dnnl::memory::dims& dims);
+
 dnnl::memory::dims dims_of(const Shape& shape);
 
 // f32, row-major, as Mosaic stores every tensor.
@@ -43,11 +50,13 @@ public:
 
     explicit operator bool() const { return bool(primitive_); }
     size_t scratchpad_bytes() const { return scratchpad_.get_size(); }
+    const std::string& impl() const { return impl_; }  // oneDNN's implementation, e.g. "jit:uni"
     void run(dnnl::stream& stream, const dnnl::memory& from, const dnnl::memory& to, void* scratchpad) const;
 
 private:
     dnnl::reorder primitive_;
     dnnl::memory::desc scratchpad_;
+    std::string impl_;
 };
 
 // The weights a primitive reads: the host's constant in place when its layout is the one the
