@@ -1,12 +1,17 @@
 #include "executor_builder.hpp"
 
+#include "binary_executor.hpp"
 #include "conv_executor.hpp"
+#include "eltwise_executor.hpp"
 #include "fusion.hpp"
+#include "layer_norm_executor.hpp"
 #include "matmul_executor.hpp"
 #include "pooling_executor.hpp"
+#include "reduction_executor.hpp"
 #include "reference_executor.hpp"
 #include "reorder_executor.hpp"
 #include "softmax_executor.hpp"
+#include "transpose_executor.hpp"
 
 #include <mosaic/sdk/plugin.hpp>
 
@@ -24,7 +29,7 @@ std::unique_ptr<Executor> with_fusion(const BuildContext& ctx, size_t node, Bias
     std::vector<FusedOp> chain = fusable_chain(ctx.graph, ctx.values, node, rule);
     while (true) {
         if (std::unique_ptr<Executor> e = factory(ctx, node, chain)) {
-            for (const FusedOp& op : chain) fused_away[op.node] = true;
+            for (size_t n : fused_nodes(chain)) fused_away[n] = true;
             return e;
         }
         if (chain.empty()) return nullptr;
@@ -39,7 +44,17 @@ std::unique_ptr<Executor> onednn_executor(const BuildContext& ctx, size_t node, 
     if (type == "MatMul") return with_fusion(ctx, node, BiasRule::broadcast, &MatMulExecutor::create, fused_away);
     if (type == "MaxPool" || type == "AvgPool") return PoolingExecutor::create(ctx, node);
     if (type == "Softmax") return SoftmaxExecutor::create(ctx, node);
-    return nullptr;
+    // Decomposed LayerNorm, erf Gelu and Swish: one executor from their first op, the rest absorbed.
+    std::vector<size_t> absorbed;
+    std::unique_ptr<Executor> e = LayerNormExecutor::create(ctx, node, absorbed);
+    if (!e && (type == "Divide" || type == "Multiply" || type == "Sigmoid"))
+        e = EltwiseExecutor::create_decomposed(ctx, node, absorbed);
+    for (size_t n : absorbed) fused_away[n] = true;
+    if (!e && BinaryExecutor::runs(type)) e = with_fusion(ctx, node, BiasRule::none, &BinaryExecutor::create, fused_away);
+    if (!e) e = EltwiseExecutor::create(ctx, node);
+    if (!e && type == "Transpose") e = TransposeExecutor::create(ctx, node);
+    if (!e) e = ReductionExecutor::create(ctx, node);
+    return e;
 }
 
 // Executors that read their inputs in whatever layout the producer wrote, and may write a blocked

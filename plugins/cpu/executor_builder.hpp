@@ -1,7 +1,9 @@
-// Turns a graph into the executors of a compiled model, in topological order: each convolution
-// or MatMul with the ops it can absorb (the longest prefix of its fusable chain oneDNN accepts),
-// pooling and softmax on oneDNN, and every other op, or any of those oneDNN turns down, on the
-// reference kernels. Primitives and weight reorders are all made here, once.
+// Turns a graph into the executors of a compiled model, in topological order: each convolution,
+// MatMul or binary element-wise op with the ops it can absorb (the longest prefix of its fusable
+// chain oneDNN accepts), decomposed LayerNorms, erf Gelus and Swishes as one executor each,
+// pooling, softmax, eltwise functions, reductions and transposes on oneDNN, and every other op, or
+// any of those oneDNN turns down, on the reference kernels. Primitives and weight reorders are all
+// made here, once.
 #pragma once
 
 #include "executor.hpp"

@@ -1,5 +1,8 @@
 #include "fusion.hpp"
 
+#include "decomposed_activation.hpp"
+#include "graph_queries.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <limits>
@@ -12,7 +15,7 @@ bool is_f32(const Value& v) { return v.type == ElementType::f32; }
 
 // Right-aligned like numpy: every bias dim is 1, or the output's dim where `rule` allows one.
 bool bias_fits(const Shape& bias, const Shape& out, BiasRule rule) {
-    if (bias.size() > out.size()) return false;
+    if (rule == BiasRule::none || bias.size() > out.size()) return false;
     const size_t offset = out.size() - bias.size();
     for (size_t i = 0; i < bias.size(); ++i) {
         const size_t axis = offset + i;
@@ -50,14 +53,6 @@ bool foldable_batch_norm(const sdk::GraphView& g, const ValueTable& values, size
 std::string lower(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
-}
-
-// `v` as a float, when it is a one-element f32 constant (a Swish beta, a Clip bound).
-bool scalar_constant(const ValueTable& values, ValueId v, float& out) {
-    const Value& value = values[v];
-    if (!value.is_constant() || !is_f32(value) || shape_size(value.shape) != 1) return false;
-    out = *static_cast<const float*>(value.constant);
-    return true;
 }
 
 // Clamps in a row compose into one clamp: the bounds are where the pair sends -inf and +inf.
@@ -99,48 +94,100 @@ std::vector<FusedOp> merged_post_ops(const std::vector<FusedOp>& fused) {
     return out;
 }
 
-bool eltwise_of(const sdk::GraphView& g, const ValueTable& values, size_t node, size_t port, FusedOp& op) {
+namespace {
+
+// Ops of one input (and constant parameters) with an eltwise algorithm of their own.
+bool unary_eltwise(const sdk::GraphView& g, const ValueTable& values, size_t node, FusedOp& op) {
+    using dnnl::algorithm;
     const std::string type = g.type(node);
-    op = FusedOp{};
-    op.kind = FusedOp::Kind::eltwise;
-    op.node = node;
-    if (type == "Maximum" || type == "Minimum") {
-        // ONNX Clip (opset 11 on) arrives as Maximum then Minimum with scalar bounds: each is a
-        // clip open on one side.
-        float bound = 0;
-        if (g.input_count(node) != 2 || !scalar_constant(values, values.input(node, 1 - port), bound)) return false;
-        constexpr float inf = std::numeric_limits<float>::infinity();
-        op.algorithm = dnnl::algorithm::eltwise_clip_v2;
-        op.alpha = type == "Maximum" ? bound : -inf;
-        op.beta = type == "Maximum" ? inf : bound;
-        return is_f32(values[values.input(node, port)]);
-    }
-    if (port != 0) return false;
+    if (g.input_count(node) != 1 && type != "Swish") return false;
     if (type == "Relu") {
-        op.algorithm = dnnl::algorithm::eltwise_relu;
+        op.algorithm = algorithm::eltwise_relu;
     } else if (type == "Clamp") {
         const Attributes a = g.attributes(node);
-        op.algorithm = dnnl::algorithm::eltwise_clip_v2;
+        op.algorithm = algorithm::eltwise_clip_v2;
         op.alpha = static_cast<float>(a.get_float("min"));
         op.beta = static_cast<float>(a.get_float("max"));
     } else if (type == "Sigmoid") {
-        op.algorithm = dnnl::algorithm::eltwise_logistic;
+        op.algorithm = algorithm::eltwise_logistic;
     } else if (type == "Tanh") {
-        op.algorithm = dnnl::algorithm::eltwise_tanh;
+        op.algorithm = algorithm::eltwise_tanh;
+    } else if (type == "Elu") {
+        op.algorithm = algorithm::eltwise_elu;
+        op.alpha = static_cast<float>(g.attributes(node).get_float("alpha"));
     } else if (type == "Swish") {
-        op.algorithm = dnnl::algorithm::eltwise_swish;
+        op.algorithm = algorithm::eltwise_swish;
         op.alpha = 1.0f;
         if (g.input_count(node) > 1 && !scalar_constant(values, values.input(node, 1), op.alpha)) return false;
     } else if (type == "HSwish") {
-        op.algorithm = dnnl::algorithm::eltwise_hardswish;
+        op.algorithm = algorithm::eltwise_hardswish;
+    } else if (type == "Mish") {
+        op.algorithm = algorithm::eltwise_mish;
     } else if (type == "Gelu") {
         const bool tanh = g.version(node) != "opset2" &&
                           lower(g.attributes(node).get_string("approximation_mode", "erf")) == "tanh";
-        op.algorithm = tanh ? dnnl::algorithm::eltwise_gelu_tanh : dnnl::algorithm::eltwise_gelu_erf;
+        op.algorithm = tanh ? algorithm::eltwise_gelu_tanh : algorithm::eltwise_gelu_erf;
+    } else if (type == "Exp") {
+        op.algorithm = algorithm::eltwise_exp;
+    } else if (type == "Log") {
+        op.algorithm = algorithm::eltwise_log;
+    } else if (type == "Sqrt") {
+        op.algorithm = algorithm::eltwise_sqrt;
+    } else if (type == "Abs") {
+        op.algorithm = algorithm::eltwise_abs;
+    } else if (type == "Negative") {
+        op.algorithm = algorithm::eltwise_linear;
+        op.alpha = -1.0f;
+    } else if (type == "Round") {
+        // oneDNN rounds half to even; half away from zero has no algorithm.
+        if (lower(g.attributes(node).get_string("mode", "half_to_even")) != "half_to_even") return false;
+        op.algorithm = algorithm::eltwise_round;
     } else {
         return false;
     }
-    return is_f32(values[values.input(node, 0)]);
+    return true;
+}
+
+// A binary op whose other operand than `port` is a one-element f32 constant c, as a function of
+// the data: clip(c, inf) and clip(-inf, c) for Maximum and Minimum (ONNX's Clip arrives as that
+// pair), x^c, and the linear functions c*x, x/c (as x * (1/c), within an ulp), x+c, x-c and c-x.
+bool scalar_operand_eltwise(const sdk::GraphView& g, const ValueTable& values, size_t node, size_t port, FusedOp& op) {
+    using dnnl::algorithm;
+    float c = 0;
+    if (!scalar_constant(values, values.input(node, 1 - port), c)) return false;
+    const std::string type = g.type(node);
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    if (type == "Maximum" || type == "Minimum") {
+        op.algorithm = algorithm::eltwise_clip_v2;
+        op.alpha = type == "Maximum" ? c : -inf;
+        op.beta = type == "Maximum" ? inf : c;
+    } else if (type == "Power" && port == 0) {
+        op.algorithm = algorithm::eltwise_pow;
+        op.alpha = 1.0f;
+        op.beta = c;
+    } else if (type == "Multiply" || (type == "Divide" && port == 0)) {
+        op.algorithm = algorithm::eltwise_linear;
+        op.alpha = type == "Multiply" ? c : 1.0f / c;
+    } else if (type == "Add" || type == "Subtract") {
+        op.algorithm = algorithm::eltwise_linear;
+        const bool negated = type == "Subtract" && port == 1;  // c - x
+        op.alpha = negated ? -1.0f : 1.0f;
+        op.beta = type == "Subtract" && port == 0 ? -c : c;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool eltwise_of(const sdk::GraphView& g, const ValueTable& values, size_t node, size_t port, FusedOp& op) {
+    op = FusedOp{};
+    op.kind = FusedOp::Kind::eltwise;
+    op.node = node;
+    if (port >= g.input_count(node) || !is_f32(values[values.input(node, port)])) return false;
+    if (g.input_count(node) == 2 && scalar_operand_eltwise(g, values, node, port, op)) return true;
+    return port == 0 && unary_eltwise(g, values, node, op);
 }
 
 std::vector<FusedOp> fusable_chain(const sdk::GraphView& g, const ValueTable& values, size_t main, BiasRule rule) {
@@ -149,8 +196,23 @@ std::vector<FusedOp> fusable_chain(const sdk::GraphView& g, const ValueTable& va
     const Shape out_shape = values[values.output(main, 0)].shape;
     ValueId current = values.output(main, 0);
     bool has_sum = false;
+    // Appends `op` unless it would run with another post-op's parameters.
+    const auto append = [&](const FusedOp& op) {
+        chain.push_back(op);
+        if (injectors_agree(merged_post_ops(chain))) return true;
+        chain.pop_back();
+        return false;
+    };
     while (true) {
         const Value& cur = values[current];
+        FusedOp decomposed;
+        if (cur.kind == Value::Kind::intermediate && cur.uses.size() == 2 &&
+            decomposed_activation_of(g, values, current, decomposed)) {
+            // The activation reads the output twice, and nothing else does.
+            if (!append(decomposed)) break;
+            current = values.output(decomposed.node, 0);
+            continue;
+        }
         if (cur.kind != Value::Kind::intermediate || cur.uses.size() != 1 || !is_f32(cur)) break;
         const size_t next = cur.uses[0].node;
         if (g.output_count(next) != 1) break;
@@ -174,20 +236,25 @@ std::vector<FusedOp> fusable_chain(const sdk::GraphView& g, const ValueTable& va
             } else if (!has_sum && o.shape == out_shape && residual_dies_at(values, other, next, main)) {
                 op.kind = FusedOp::Kind::sum;
                 has_sum = true;
-            } else {
-                break;
+            } else if (!eltwise_of(g, values, next, cur.uses[0].port, op)) {
+                break;  // neither a bias, a residual nor a constant added (a linear post-op)
             }
         } else if (!eltwise_of(g, values, next, cur.uses[0].port, op)) {
             break;
         }
-        chain.push_back(op);
-        if (!injectors_agree(merged_post_ops(chain))) {
-            chain.pop_back();
-            break;
-        }
+        if (!append(op)) break;
         current = next_out;
     }
     return chain;
+}
+
+std::vector<size_t> fused_nodes(const std::vector<FusedOp>& fused) {
+    std::vector<size_t> nodes;
+    for (const FusedOp& op : fused) {
+        nodes.push_back(op.node);
+        nodes.insert(nodes.end(), op.absorbed.begin(), op.absorbed.end());
+    }
+    return nodes;
 }
 
 dnnl::post_ops post_ops_of(const std::vector<FusedOp>& fused) {

@@ -22,11 +22,12 @@ struct FusedOp {
     dnnl::algorithm algorithm = dnnl::algorithm::undef;  // eltwise
     float alpha = 0, beta = 0;                           // eltwise
     ValueId operand = kNoValue;  // bias: the constant added; sum: the tensor added
+    std::vector<size_t> absorbed;  // the other ops of a decomposed activation (decomposed_activation.hpp)
 };
 
-// Where a bias may broadcast: along the channels (axis 1) of a convolution's output, or in any
-// numpy way over a MatMul's output.
-enum class BiasRule { per_channel, broadcast };
+// Where a bias may broadcast: along the channels (axis 1) of a convolution's output, in any numpy
+// way over a MatMul's output, or nowhere (a main op without a bias input, such as a binary op).
+enum class BiasRule { per_channel, broadcast, none };
 
 // The ops after `main` that it can run fused, in order, each the only consumer of the previous
 // one's output: first an optional Add of an f32 constant following `rule`, then (per_channel only)
@@ -35,9 +36,14 @@ enum class BiasRule { per_channel, broadcast };
 // Add (so that the output may take over its buffer). An executor may accept only a prefix.
 std::vector<FusedOp> fusable_chain(const sdk::GraphView& graph, const ValueTable& values, size_t main, BiasRule rule);
 
-// The oneDNN eltwise algorithm computing activation `node` on its input `port` (Relu, Clamp,
-// Sigmoid, Tanh, Swish with a constant beta, HSwish, Gelu, and Maximum or Minimum with a scalar
-// constant, which is how ONNX's Clip arrives), or false.
+// The oneDNN eltwise algorithm computing `node` on its input `port`, or false. The one mapping of
+// Mosaic's ops onto eltwise algorithms, for post-ops and standalone eltwise primitives alike:
+// activations (Relu, Clamp, Sigmoid, Tanh, Elu, Swish with a constant beta, HSwish, Mish, Gelu),
+// math (Exp, Log, Sqrt, Abs, Negative, Round half to even), and a binary op with a one-element f32
+// constant as its other operand: Maximum or Minimum (a one-sided clip, how ONNX's Clip arrives),
+// Power (x^c), and Multiply, Divide, Add, Subtract (a linear function). f32 only; `node`'s output
+// may still broadcast beyond its input's shape, which the caller checks. SoftPlus stays on the
+// reference kernels: oneDNN 2.6's soft_relu is off by 2e-6 (and negative) at -20.
 bool eltwise_of(const sdk::GraphView& graph, const ValueTable& values, size_t node, size_t port, FusedOp& op);
 
 // The eltwise and sum ops of `fused` in the order they run, consecutive clamps (ONNX's Clip as
@@ -49,6 +55,9 @@ dnnl::post_ops post_ops_of(const std::vector<FusedOp>& fused);
 
 // The node whose output a main op with `fused` ops produces: the last fused op, or `main` itself.
 inline size_t last_node(size_t main, const std::vector<FusedOp>& fused) { return fused.empty() ? main : fused.back().node; }
+
+// Every node `fused` runs besides the main op: each op's node and the nodes it absorbed.
+std::vector<size_t> fused_nodes(const std::vector<FusedOp>& fused);
 
 // The first fused op of `kind`, or nullptr.
 const FusedOp* find_fused(const std::vector<FusedOp>& fused, FusedOp::Kind kind);

@@ -2,6 +2,7 @@
 
 #include "value_table.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 #include <vector>
 
@@ -26,6 +27,17 @@ const char* isa_name(dnnl::cpu_isa isa) {
 }
 
 }  // namespace
+
+bool describable(const Shape& shape) {
+    return !shape.empty() && shape.size() <= DNNL_MAX_NDIMS &&
+           std::all_of(shape.begin(), shape.end(), [](int64_t d) { return d > 0; });
+}
+
+dnnl::memory::dims row_major_strides(const dnnl::memory::dims& dims) {
+    dnnl::memory::dims strides(dims.size(), 1);
+    for (size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
+    return strides;
+}
 
 dnnl::memory::dims dims_of(const Shape& shape) { return dnnl::memory::dims(shape.begin(), shape.end()); }
 

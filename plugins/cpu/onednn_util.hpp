@@ -12,6 +12,13 @@
 
 namespace mosaic::cpu_plugin {
 
+// Whether oneDNN can describe a tensor of `shape`: 1 to DNNL_MAX_NDIMS dims (oneDNN has no
+// scalars), all positive (an empty tensor has nothing to compute). The reference kernels take the rest.
+bool describable(const Shape& shape);
+
+// The strides of a row-major tensor of `dims`, as Mosaic stores every tensor.
+dnnl::memory::dims row_major_strides(const dnnl::memory::dims& dims);
+
 dnnl::memory::dims dims_of(const Shape& shape);
 
 // f32, row-major, as Mosaic stores every tensor.

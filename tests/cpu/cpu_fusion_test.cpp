@@ -63,7 +63,8 @@ TEST(CpuFusion, IntermediateModelOutputStopsTheChain) {
     const RunResult r = expect_matches_reference(b.build(), {{"x", random_tensor({1, 3, 8, 8}, 4)}});
     ASSERT_EQ(r.profile.size(), 2u) << contents(r.profile);
     EXPECT_NE(record_named(r.profile, "conv_bias"), nullptr) << contents(r.profile);
-    EXPECT_EQ(record_named(r.profile, "relu")->exec_type, "ref");
+    ASSERT_NE(record_named(r.profile, "relu"), nullptr) << contents(r.profile);
+    EXPECT_EQ(record_named(r.profile, "relu")->node_type, "Relu");
 }
 
 // MobileNet's depthwise block: GroupConvolution with one channel per group, bias, ReLU6.

@@ -1,0 +1,75 @@
+#include "reduction_executor.hpp"
+
+#include "graph_queries.hpp"
+
+#include <unordered_map>
+
+namespace mosaic::cpu_plugin {
+
+namespace {
+
+struct ReductionOp {
+    const char* type;
+    dnnl::algorithm algorithm;
+    float p;  // the norm's power (ReduceL1, ReduceL2)
+};
+
+constexpr ReductionOp kOps[] = {
+    {"ReduceMean", dnnl::algorithm::reduction_mean, 0},
+    {"ReduceSum", dnnl::algorithm::reduction_sum, 0},
+    {"ReduceMax", dnnl::algorithm::reduction_max, 0},
+    {"ReduceMin", dnnl::algorithm::reduction_min, 0},
+    {"ReduceProd", dnnl::algorithm::reduction_mul, 0},
+    {"ReduceL1", dnnl::algorithm::reduction_norm_lp_sum, 1},  // (sum |x|^p)^(1/p) with eps added: 0 here
+    {"ReduceL2", dnnl::algorithm::reduction_norm_lp_sum, 2},
+};
+
+}  // namespace
+
+ReductionExecutor::ReductionExecutor(std::string name, std::string type, ValueId src, ValueId dst)
+    : Executor(std::move(name), std::move(type), {src}, {dst}) {}
+
+std::unique_ptr<Executor> ReductionExecutor::create(const BuildContext& ctx, size_t node) {
+    const sdk::GraphView& g = ctx.graph;
+    const std::string type = g.type(node);
+    const ReductionOp* op = nullptr;
+    for (const ReductionOp& candidate : kOps)
+        if (type == candidate.type) op = &candidate;
+    if (!op || g.input_count(node) != 2 || g.output_count(node) != 1) return nullptr;
+    const ValueId src_id = ctx.values.input(node, 0), dst_id = ctx.values.output(node, 0);
+    const Value& src = ctx.values[src_id];
+    const Value& dst = ctx.values[dst_id];
+    std::vector<int64_t> axes;
+    if (src.type != ElementType::f32 || dst.type != ElementType::f32 || src.shape.empty() ||
+        !describable(src.shape) || !int_constant(ctx.values, ctx.values.input(node, 1), axes) ||
+        !normalize_axes(axes, src.shape.size()))
+        return nullptr;
+    Shape kept = src.shape;
+    for (int64_t a : axes) kept[static_cast<size_t>(a)] = 1;
+    if (shape_size(kept) != shape_size(dst.shape)) return nullptr;
+
+    std::unique_ptr<ReductionExecutor> e(new ReductionExecutor(g.node_name(node), type, src_id, dst_id));
+    e->engine_ = ctx.engine;
+    e->src_desc_ = plain_desc(src.shape);
+    e->dst_desc_ = plain_desc(kept);
+    dnnl::reduction::primitive_desc pd;
+    try {
+        pd = dnnl::reduction::primitive_desc(dnnl::reduction::desc(op->algorithm, e->src_desc_, e->dst_desc_, op->p, 0.0f),
+                                             user_scratchpad_attr(), ctx.engine);
+    } catch (const dnnl::error&) {
+        return nullptr;
+    }
+    e->primitive_ = dnnl::reduction(pd);
+    e->impl_ = pd.impl_info_str();
+    e->scratchpad_desc_ = pd.scratchpad_desc();
+    return e;
+}
+
+void ReductionExecutor::execute(const ExecContext& ctx) const {
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(src_desc_, engine_, ctx[inputs()[0]])},
+                                               {DNNL_ARG_DST, dnnl::memory(dst_desc_, engine_, ctx[outputs()[0]])}};
+    if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, ctx.scratch);
+    primitive_.execute(*ctx.stream, args);
+}
+
+}  // namespace mosaic::cpu_plugin

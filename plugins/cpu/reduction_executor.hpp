@@ -1,0 +1,33 @@
+// ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd, ReduceL1 and ReduceL2 over constant
+// axes on oneDNN's reduction primitive, f32. oneDNN keeps the rank (1 at each reduced axis); the
+// graph's output with or without keep_dims has the same bytes, so the destination is described
+// with the kept dims whatever the op's keep_dims says.
+#pragma once
+
+#include "executor.hpp"
+#include "onednn_util.hpp"
+
+#include <memory>
+
+namespace mosaic::cpu_plugin {
+
+class ReductionExecutor final : public Executor {
+public:
+    // nullptr when oneDNN cannot run `node`: another op or element type, axes computed at run
+    // time, an empty tensor, or oneDNN declines (a reduction over no axis, say).
+    static std::unique_ptr<Executor> create(const BuildContext& ctx, size_t node);
+
+    void execute(const ExecContext& ctx) const override;
+    std::string exec_type() const override { return impl_; }
+    size_t scratch_bytes() const override { return scratchpad_desc_.get_size(); }
+
+private:
+    ReductionExecutor(std::string name, std::string type, ValueId src, ValueId dst);
+
+    dnnl::engine engine_;
+    dnnl::reduction primitive_;
+    std::string impl_;
+    dnnl::memory::desc src_desc_, dst_desc_, scratchpad_desc_;
+};
+
+}  // namespace mosaic::cpu_plugin
