@@ -13,9 +13,11 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
       engine_(dnnl::engine::kind::cpu, 0),
       values_(graph),
       device_(std::move(device)),
-      model_name_(graph.name()) {
-    // Primitives size their work partition for the thread count current when they are created.
-    ThreadScope threads(config_.threads);
+      model_name_(graph.name()),
+      limiter_(config_.streams.streams) {
+    // Primitives size their work partition for the thread count current when they are created:
+    // that of one stream, which is what each inference runs with.
+    ThreadScope threads(config_.streams.threads_per_stream);
     const auto compute = config_.precision == "bf16" ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
     executors_ = build_executors(BuildContext{graph, values_, engine_, compute});
     plan_ = plan_memory(values_, executors_);
@@ -25,10 +27,13 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
 std::unique_ptr<sdk::InferRequest> CpuCompiledModel::create_request() { return std::make_unique<CpuInferRequest>(*this); }
 
 nlohmann::json CpuCompiledModel::property(const std::string& key) const {
-    if (key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS") return config_.num_streams;
+    // One request per stream keeps every stream busy; more would only wait for a free one.
+    if (key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS" || key == "NUM_STREAMS") return config_.streams.streams;
     if (key == "EXECUTION_DEVICES") return nlohmann::json::array({device_});
     if (key == "NETWORK_NAME") return model_name_;
-    if (key == "INFERENCE_NUM_THREADS") return config_.threads;  // what runs, 0 resolved to the core count
+    // What runs, AUTO and 0 resolved: the threads of all streams together, and of each.
+    if (key == "INFERENCE_NUM_THREADS") return config_.streams.total_threads();
+    if (key == "CPU_THREADS_PER_STREAM") return config_.streams.threads_per_stream;
     if (key == "CPU_MEMORY_PLAN") return plan_.summary();
     if (key == "CPU_EXECUTORS") {
         nlohmann::json list = nlohmann::json::array();

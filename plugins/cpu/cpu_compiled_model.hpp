@@ -1,11 +1,13 @@
 // A graph compiled for the CPU: its values, the executors in topological order (oneDNN primitives
 // with their reordered weights, reference kernels for the rest) and the memory plan. Immutable
-// after construction and shared by every infer request, which run concurrently.
+// after construction and shared by every infer request, which run concurrently, one per execution
+// stream at most: the stream limiter is the one piece of shared state requests change.
 #pragma once
 
 #include "cpu_config.hpp"
 #include "executor.hpp"
 #include "memory_plan.hpp"
+#include "stream_limiter.hpp"
 
 #include <mosaic/sdk/plugin.hpp>
 
@@ -28,6 +30,8 @@ public:
     const std::vector<std::unique_ptr<Executor>>& executors() const { return executors_; }
     const MemoryPlan& memory_plan() const { return plan_; }
     size_t scratch_bytes() const { return scratch_bytes_; }
+    // Thread-safe: every inference holds one of its slots while it runs.
+    StreamLimiter& stream_limiter() const { return limiter_; }
 
 private:
     nlohmann::json properties_;
@@ -38,6 +42,7 @@ private:
     MemoryPlan plan_;
     size_t scratch_bytes_ = 0;
     std::string device_, model_name_;
+    mutable StreamLimiter limiter_;
 };
 
 }  // namespace mosaic::cpu_plugin

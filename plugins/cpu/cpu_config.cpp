@@ -32,9 +32,13 @@ CpuConfig CpuConfig::from(const nlohmann::json& config) {
     // More threads than cores only adds contention; a request for more is capped, not refused,
     // so that a configuration written for a bigger machine still runs here.
     const int cores = available_cores();
-    c.threads = c.requested_threads == 0 || c.requested_threads > cores ? cores : static_cast<int>(c.requested_threads);
+    const int budget =
+        c.requested_threads == 0 || c.requested_threads > cores ? cores : static_cast<int>(c.requested_threads);
     c.performance_hint = config.value("PERFORMANCE_HINT", std::string("LATENCY"));
-    c.num_streams = config.value("NUM_STREAMS", int64_t{1});
+    // Validated by the device's spec: an integer >= 1, or "AUTO" (also when absent).
+    const nlohmann::json streams = config.value("NUM_STREAMS", nlohmann::json("AUTO"));
+    c.streams = plan_streams(streams.is_number_integer() ? streams.get<int64_t>() : 0, c.performance_hint != "LATENCY",
+                             budget);
     c.precision = config.value("INFERENCE_PRECISION_HINT", std::string("f32"));
     return c;
 }

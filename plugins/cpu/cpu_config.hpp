@@ -2,6 +2,8 @@
 // compile properties (which the SDK has already validated against the device's declared specs).
 #pragma once
 
+#include "stream_plan.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -12,9 +14,8 @@ namespace mosaic::cpu_plugin {
 struct CpuConfig {
     bool perf_count = false;
     int64_t requested_threads = 0;  // INFERENCE_NUM_THREADS as given; 0 = every core
-    int threads = 1;                // what oneDNN's OpenMP regions of this model use
     std::string performance_hint = "LATENCY";
-    int64_t num_streams = 1;        // accepted and reported; one stream runs today (see README)
+    StreamPlan streams;             // from NUM_STREAMS, the hint and the thread budget
     std::string precision = "f32";
 
     static CpuConfig from(const nlohmann::json& config);
@@ -31,7 +32,8 @@ void pin_runtime_libraries();
 
 // Sets the OpenMP thread count of the calling thread for its lifetime and restores the caller's
 // afterwards. oneDNN reads it both when a primitive is created (to partition the work) and when it
-// runs, so compilation and every inference of a model run inside one of these.
+// runs, so compilation and every inference of a model run inside one of these, with the model's
+// threads per stream.
 class ThreadScope {
 public:
     explicit ThreadScope(int threads);

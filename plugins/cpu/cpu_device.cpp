@@ -20,7 +20,7 @@ CpuDevice::CpuDevice(const std::string& name)
     : Device(name, {sp::full_device_name("Mosaic CPU device (" + onednn_description() + ")"),
                     sp::perf_count(),
                     sp::performance_hint(),
-                    sp::num_streams(1),
+                    sp::num_streams_or_auto(),
                     sp::inference_num_threads(0),
                     sp::inference_precision_hint(cpu_has_bf16() ? std::vector<std::string>{"f32", "bf16"}
                                                                 : std::vector<std::string>{"f32"}),

@@ -90,7 +90,9 @@ void CpuInferRequest::run(const Executor& e, ExecContext& ctx) {
 void CpuInferRequest::infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) {
     bind(inputs, outputs);
     records_.clear();
-    ThreadScope threads(model_.config().threads);
+    // Waits for a free stream; the slot frees it again on every way out of this function.
+    const StreamLimiter::Slot stream = model_.stream_limiter().acquire();
+    ThreadScope threads(model_.config().streams.threads_per_stream);
     ExecContext ctx{data_.data(), scratch_.get(), &stream_};
     for (const auto& e : model_.executors()) run(*e, ctx);
     stream_.wait();

@@ -1,6 +1,7 @@
 // One infer request of a CPU compiled model. It owns everything an inference writes: the arena of
-// the memory plan's buffers, the scratch area its executors share, and a oneDNN stream, all made
-// once; so requests of one model run concurrently from several threads without locks.
+// the memory plan's buffers, the scratch area its executors share, and a oneDNN stream (oneDNN's
+// execution context, not an execution stream of the model), all made once; so requests of one model
+// run concurrently from several threads, sharing nothing but the wait for a free execution stream.
 #pragma once
 
 #include "cpu_compiled_model.hpp"

@@ -40,7 +40,9 @@ TEST(CpuProperties, CompiledModelReportsItsSettings) {
         small_model(), "CPU",
         {{"INFERENCE_NUM_THREADS", "1"}, {"PERFORMANCE_HINT", "THROUGHPUT"}, {"NUM_STREAMS", 2},
          {"INFERENCE_PRECISION_HINT", "f32"}, {"PERF_COUNT", "YES"}});
-    EXPECT_EQ(compiled.get_property("INFERENCE_NUM_THREADS"), 1);
+    // Two streams of one thread each (an explicit NUM_STREAMS beyond the thread budget is honoured).
+    EXPECT_EQ(compiled.get_property("INFERENCE_NUM_THREADS"), 2);
+    EXPECT_EQ(compiled.get_property("CPU_THREADS_PER_STREAM"), 1);
     EXPECT_EQ(compiled.get_property("PERFORMANCE_HINT"), "THROUGHPUT");
     EXPECT_EQ(compiled.get_property("NUM_STREAMS"), 2);
     EXPECT_EQ(compiled.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS"), 2);

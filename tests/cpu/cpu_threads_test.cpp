@@ -56,9 +56,19 @@ void check_concurrent_matches_serial(const AnyMap& properties) {
     for (int i = 0; i < kThreads * kRuns; ++i) EXPECT_EQ(parallel[i], serial[i]) << "inference " << i;
 }
 
-TEST(CpuThreads, ConcurrentRequestsAreBitIdenticalToSerial) { check_concurrent_matches_serial({{"INFERENCE_NUM_THREADS", 1}}); }
+// Four streams of one thread each: the four request threads really run at once (and ThreadSanitizer,
+// which cannot see into OpenMP's threads, checks single-threaded inferences only).
+TEST(CpuThreads, ConcurrentRequestsAreBitIdenticalToSerial) {
+    check_concurrent_matches_serial({{"INFERENCE_NUM_THREADS", 1}, {"NUM_STREAMS", 4}});
+}
 
-TEST(CpuThreads, ConcurrentRequestsWithSeveralThreadsEach) { check_concurrent_matches_serial({{"INFERENCE_NUM_THREADS", 2}}); }
+// Two streams sharing every core: several threads each on a machine of 4 cores or more.
+TEST(CpuThreads, ConcurrentRequestsWithSeveralThreadsEach) {
+    check_concurrent_matches_serial({{"INFERENCE_NUM_THREADS", 0}, {"NUM_STREAMS", 2}});
+}
+
+// One stream of two threads: the four request threads take turns.
+TEST(CpuThreads, ConcurrentRequestsOnOneStream) { check_concurrent_matches_serial({{"INFERENCE_NUM_THREADS", 2}}); }
 
 TEST(CpuThreads, MixedModelMatchesReference) {
     expect_matches_reference(mixed_model(), {{"x", random_tensor({1, 3, 16, 16}, 99)}});

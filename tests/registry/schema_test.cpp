@@ -134,7 +134,8 @@ TEST_F(Schemas, WellFormedDocumentsAreAccepted) {
              {"device": "VENDOR_X", "library": "/opt/vendor/libx.so", "properties": {"VENDOR_SPECIFIC_KEY": 1.5}}]})")
              .string()},
         {"valid", "device-properties.schema.json",
-         write("device.json", R"({"PERF_COUNT": true, "INFERENCE_NUM_THREADS": "4", "INFERENCE_PRECISION_HINT": "f16"})")
+         write("device.json", R"({"PERF_COUNT": true, "INFERENCE_NUM_THREADS": "4", "INFERENCE_PRECISION_HINT": "f16",
+                            "NUM_STREAMS": "AUTO"})")
              .string()},
     });
 }

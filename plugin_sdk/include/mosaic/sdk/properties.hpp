@@ -22,7 +22,7 @@ struct PropertySpec {
     std::string name;
     PropertyKind kind = PropertyKind::string;
     nlohmann::json default_value;
-    std::vector<std::string> choices;  // for PropertyKind::choice
+    std::vector<std::string> choices;  // for choice; for integer, names accepted besides numbers ("AUTO")
     bool read_only = false;
     int64_t min = 0;                   // for integer
     std::string help;
@@ -53,18 +53,21 @@ inline nlohmann::json normalize_property(const std::string& device, const Proper
             property_type_error(device, spec, value, "YES or NO (a boolean)");
         }
         case PropertyKind::integer: {
+            const std::string names = spec.choices.empty() ? "" : " or one of " + nlohmann::json(spec.choices).dump();
             int64_t v = 0;
             if (value.is_number_integer()) {
                 v = value.get<int64_t>();
             } else if (value.is_string()) {
                 const std::string s = value.get<std::string>();
+                for (const auto& c : spec.choices)
+                    if (upper(c) == upper(s)) return c;
                 size_t used = 0;
                 try { v = std::stoll(s, &used); } catch (const std::exception&) { used = 0; }
-                if (s.empty() || used != s.size()) property_type_error(device, spec, value, "an integer");
+                if (s.empty() || used != s.size()) property_type_error(device, spec, value, "an integer" + names);
             } else {
-                property_type_error(device, spec, value, "an integer");
+                property_type_error(device, spec, value, "an integer" + names);
             }
-            if (v < spec.min) property_type_error(device, spec, value, "an integer >= " + std::to_string(spec.min));
+            if (v < spec.min) property_type_error(device, spec, value, "an integer >= " + std::to_string(spec.min) + names);
             return v;
         }
         case PropertyKind::number: {
@@ -192,6 +195,11 @@ inline PropertySpec performance_hint() {
 }
 inline PropertySpec num_streams(int64_t value = 1) {
     return {"NUM_STREAMS", PropertyKind::integer, value, {}, false, 1, "parallel inference streams"};
+}
+// NUM_STREAMS for a device that chooses the count itself: "AUTO" (the default) or an integer.
+inline PropertySpec num_streams_or_auto() {
+    return {"NUM_STREAMS", PropertyKind::integer, "AUTO", {"AUTO"}, false, 1,
+            "parallel inference streams; AUTO: chosen from PERFORMANCE_HINT"};
 }
 inline PropertySpec inference_num_threads(int64_t value = 0) {
     return {"INFERENCE_NUM_THREADS", PropertyKind::integer, value, {}, false, 0, "threads per inference (0: auto)"};
