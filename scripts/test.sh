@@ -45,13 +45,13 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTI
 # ThreadSanitizer: the suites that run threads (concurrent requests, async completion, callbacks
 # that restart requests, orchestration through the host services, plugins loaded and unloaded),
 # HETERO's threaded tests (concurrent requests over subgraphs, overlapping subgraphs), and the CPU
-# device's concurrent requests with one thread each (oneDNN's OpenMP runtime, libgomp, is not
-# instrumented, so only single-threaded inferences are checked).
+# device's concurrent requests with one thread each and its stream limiter (oneDNN's OpenMP
+# runtime, libgomp, is not instrumented, so only single-threaded inferences are checked).
 echo "=== tsan: building in $root/build-tsan"
 MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_config" \
   bash "$root/scripts/build.sh" "$root/build-tsan" -DMOSAIC_SANITIZE=thread "${SAN_FLAGS[@]}"
 declare -A tsan_filter=([runtime]="*" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*:HeteroSubgraphErrors.*"
-                        [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial")
+                        [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial:CpuStreamLimiter.*:CpuStreams.MoreRequestsThanStreamsOnTwoSingleThreadStreams")
 for suite in runtime registry hetero cpu; do
   echo "=== tsan: mosaic_${suite}_test"
   log="$root/build-tsan/tsan_$suite.log"
