@@ -47,6 +47,19 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
     const bool tb = !b_vector && attrs.get_bool("transpose_b", false);
     if (a_vector) a_shape.insert(a_shape.begin(), 1);
     if (b_vector) b_shape.push_back(1);
+    const FusedOp* bias = find_fused(fused, FusedOp::Kind::bias);
+    // A batch of rows times one 2-D matrix (every fully connected layer of an encoder: [1, 128, 768]
+    // x [768, 768]) is one 2-D product over all the rows: oneDNN blocks a tall 2-D product far
+    // better than a batch of short ones. A bias must then vary along the columns only.
+    bool collapse = a_shape.size() > 2 && b_shape.size() == 2 && !ta;
+    if (collapse && bias) {
+        const Shape& bs = ctx.values[bias->operand].shape;
+        collapse = std::all_of(bs.begin(), bs.end() - (bs.empty() ? 0 : 1), [](int64_t d) { return d == 1; });
+    }
+    if (collapse) {
+        const int64_t rows = shape_size(a_shape) / a_shape.back();
+        a_shape = {rows, a_shape.back()};
+    }
     const size_t rank = std::max(a_shape.size(), b_shape.size());
 
     const dnnl::memory::desc a_desc = operand_desc(a_shape, ta, rank);
@@ -58,8 +71,7 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
     const Shape dst_shape(dst_dims.begin(), dst_dims.end());
     if (shape_size(dst_shape) != shape_size(out.shape)) return nullptr;
 
-    const FusedOp* bias = find_fused(fused, FusedOp::Kind::bias);
-    if (bias && dst_shape != out.shape) return nullptr;  // a bias laid over a squeezed output: not worth it
+    if (bias && !collapse && dst_shape != out.shape) return nullptr;  // a bias over a squeezed output: not worth it
 
     const size_t last = last_node(node, fused);
     std::vector<ValueId> inputs{a_id, b_id};
@@ -76,6 +88,7 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
     e->constant_b_ = b.is_constant();
     if (bias) {
         Shape bias_shape = ctx.values[bias->operand].shape;
+        if (collapse) bias_shape = {1, bias_shape.empty() ? 1 : bias_shape.back()};
         bias_shape.insert(bias_shape.begin(), rank - bias_shape.size(), 1);
         e->bias_desc_ = plain_desc(bias_shape);
         e->bias_ = ctx.values[bias->operand].constant;
