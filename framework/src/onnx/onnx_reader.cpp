@@ -352,11 +352,14 @@ bool is_onnx_file(const std::string& path) {
 }
 
 std::shared_ptr<Model> read_onnx(const std::string& path, const ReadOptions& options) {
-    const std::string bytes = read_file(path, "ONNX model file");
     ::onnx::ModelProto proto;
-    if (!proto.ParseFromString(bytes))
-        throw ModelError("ONNX model '" + path + "' cannot be parsed: the protobuf is truncated or corrupt (" +
-                         std::to_string(bytes.size()) + " bytes); re-export or re-download it");
+    {
+        // The file's bytes are dropped once parsed: a model's weights are held twice at most.
+        const std::string bytes = read_file(path, "ONNX model file");
+        if (!proto.ParseFromString(bytes))
+            throw ModelError("ONNX model '" + path + "' cannot be parsed: the protobuf is truncated or corrupt (" +
+                             std::to_string(bytes.size()) + " bytes); re-export or re-download it");
+    }
     if (!proto.has_graph())
         throw ModelError("ONNX model '" + path + "' has no graph; it is not a model (or is corrupt)");
     return Importer(path, options, proto).run();

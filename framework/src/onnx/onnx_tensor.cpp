@@ -122,16 +122,18 @@ TensorData tensor_data(const TensorProto& t, const std::string& base_dir, const 
     if (!checked_byte_size(out.shape, out.type, bytes)) fail(where, "shape " + to_string(out.shape) + " is too large");
     if (t.has_segment()) throw onnx::UnsupportedError(where + ": segmented tensors are not supported");
 
+    // Raw data (how exporters write weights) is copied once, straight from the proto.
+    const bool raw = t.data_location() != TensorProto::EXTERNAL && t.has_raw_data();
     std::vector<uint8_t> values;
     if (t.data_location() == TensorProto::EXTERNAL) values = external_values(t, base_dir, where);
-    else if (t.has_raw_data()) values.assign(t.raw_data().begin(), t.raw_data().end());
-    else values = typed_values(t, out.type, where);
+    else if (!raw) values = typed_values(t, out.type, where);
+    const size_t held = raw ? t.raw_data().size() : values.size();
 
-    if (static_cast<int64_t>(values.size()) != bytes)
-        fail(where, "holds " + std::to_string(values.size()) + " bytes of data but " + to_string(out.type) + " " +
+    if (static_cast<int64_t>(held) != bytes)
+        fail(where, "holds " + std::to_string(held) + " bytes of data but " + to_string(out.type) + " " +
                         to_string(out.shape) + " needs " + std::to_string(bytes) +
                         "; the model is corrupt or was written by a broken exporter");
-    out.data = Buffer::copy_of(values.data(), values.size());
+    out.data = raw ? Buffer::copy_of(t.raw_data().data(), held) : Buffer::copy_of(values.data(), values.size());
     return out;
 }
 
