@@ -96,19 +96,29 @@ std::unique_ptr<Executor> BinaryExecutor::create(const BuildContext& ctx, size_t
     e->engine_ = ctx.engine;
     e->src0_ = swap ? b_id : a_id;
     e->src1_ = swap ? a_id : b_id;
-    e->src0_desc_ = plain_desc(out_shape);
-    e->src1_desc_ = plain_desc(swap ? a_shape : b_shape);
+    // Blocked operands (a convolution's output, and its per-channel scale in a squeeze-and-excitation
+    // block) are read as they are when they have the output's rank; the result keeps the first's.
+    const Value& src0 = ctx.values[e->src0_];
+    const Value& src1 = ctx.values[e->src1_];
+    if ((!src0.is_plain() && src0.shape.size() != rank) || (!src1.is_plain() && src1.shape.size() != rank))
+        return nullptr;
+    e->src0_desc_ = src0.is_plain() ? plain_desc(out_shape) : src0.layout;
+    e->src1_desc_ = src1.is_plain() ? plain_desc(swap ? a_shape : b_shape) : src1.layout;
     // A boolean is one byte, 0 or 1: what a comparison writes into u8.
     const dnnl::memory::dims dims = dims_of(out_shape);
-    e->dst_desc_ = dnnl::memory::desc(
-        dims, op->comparison ? dnnl::memory::data_type::u8 : dnnl::memory::data_type::f32, row_major_strides(dims));
+    const dnnl::memory::desc dst_request =
+        op->comparison ? dnnl::memory::desc(dims, dnnl::memory::data_type::u8, row_major_strides(dims))
+                       : result_request(src0, ctx.values[e->outputs()[0]], dims);
     dnnl::binary::primitive_desc pd;
     try {
-        pd = dnnl::binary::primitive_desc(dnnl::binary::desc(alg, e->src0_desc_, e->src1_desc_, e->dst_desc_), attr,
+        pd = dnnl::binary::primitive_desc(dnnl::binary::desc(alg, e->src0_desc_, e->src1_desc_, dst_request), attr,
                                           ctx.engine);
     } catch (const dnnl::error&) {
         return nullptr;
     }
+    if ((!src0.is_plain() || !src1.is_plain()) && !fast_implementation(pd.impl_info_str())) return nullptr;
+    e->dst_desc_ = pd.dst_desc();
+    if (!op->comparison) keep_layout(ctx, e->outputs()[0], e->dst_desc_);
     e->primitive_ = dnnl::binary(pd);
     e->impl_ = pd.impl_info_str();
     e->scratchpad_desc_ = pd.scratchpad_desc();

@@ -1,6 +1,7 @@
 #include "executor_builder.hpp"
 
 #include "binary_executor.hpp"
+#include "concat_executor.hpp"
 #include "conv_executor.hpp"
 #include "eltwise_executor.hpp"
 #include "fusion.hpp"
@@ -54,13 +55,32 @@ std::unique_ptr<Executor> onednn_executor(const BuildContext& ctx, size_t node, 
     if (!e) e = EltwiseExecutor::create(ctx, node);
     if (!e && type == "Transpose") e = TransposeExecutor::create(ctx, node);
     if (!e) e = ReductionExecutor::create(ctx, node);
+    if (!e && type == "Concat") e = ConcatExecutor::create(ctx, node);
     return e;
 }
 
-// Executors that read their inputs in whatever layout the producer wrote, and may write a blocked
-// output: oneDNN's convolution and pooling. Every other executor reads plain tensors.
-bool takes_blocked_inputs(const std::string& type) {
-    return type == "Convolution" || type == "GroupConvolution" || type == "MaxPool" || type == "AvgPool";
+// The executors that read their inputs in whatever layout the producer wrote, and write a blocked
+// output where that keeps the next executor from reordering: convolution, pooling, binary ops,
+// reductions and Concat. nullptr when `node` is none of them, or its factory declines these
+// layouts; every other executor reads plain tensors.
+std::unique_ptr<Executor> layout_keeping_executor(const BuildContext& ctx, size_t node, std::vector<bool>& fused_away) {
+    const std::string type = ctx.graph.type(node);
+    if (type == "Convolution" || type == "GroupConvolution")
+        return with_fusion(ctx, node, BiasRule::per_channel, &ConvExecutor::create, fused_away);
+    if (type == "MaxPool" || type == "AvgPool") return PoolingExecutor::create(ctx, node);
+    if (BinaryExecutor::runs(type)) return with_fusion(ctx, node, BiasRule::none, &BinaryExecutor::create, fused_away);
+    if (ReductionExecutor::runs(type)) {
+        if (std::unique_ptr<Executor> e = PoolingExecutor::create_global(ctx, node)) return e;
+        return ReductionExecutor::create(ctx, node);
+    }
+    if (type == "Concat") return ConcatExecutor::create(ctx, node);
+    return nullptr;
+}
+
+bool has_blocked_input(const BuildContext& ctx, size_t node) {
+    for (size_t i = 0; i < ctx.graph.input_count(node); ++i)
+        if (!ctx.values[ctx.values.input(node, i)].is_plain()) return true;
+    return false;
 }
 
 // The executors of a graph, with the reorders that bring blocked tensors back to plain for the
@@ -72,8 +92,14 @@ public:
     std::vector<std::unique_ptr<Executor>> build() {
         for (size_t n = 0; n < ctx_.graph.node_count(); ++n) {
             if (!ctx_.values.runs(n) || fused_away_[n]) continue;
+            // Convolution and pooling, and any op with blocked inputs, go to an executor that keeps
+            // layouts when one takes them; other ops to the general choice, which also recognises
+            // the multi-op patterns (LayerNorm, Gelu, ...) that start at a plain binary op.
+            const std::string type = ctx_.graph.type(n);
+            const bool conv_or_pool = type == "Convolution" || type == "GroupConvolution" || type == "MaxPool" ||
+                                      type == "AvgPool";
             std::unique_ptr<Executor> e;
-            if (takes_blocked_inputs(ctx_.graph.type(n))) e = onednn_executor(ctx_, n, fused_away_);
+            if (conv_or_pool || has_blocked_input(ctx_, n)) e = layout_keeping_executor(ctx_, n, fused_away_);
             if (!e) e = plain_executor(n);
             executors_.push_back(std::move(e));
         }

@@ -1,5 +1,6 @@
 #include "onednn_util.hpp"
 
+#include "executor.hpp"
 #include "value_table.hpp"
 
 #include <algorithm>
@@ -48,6 +49,21 @@ dnnl::memory::desc plain_desc(const Shape& shape) {
 }
 
 dnnl::memory::desc layout_of(const Value& v) { return v.is_plain() ? plain_desc(v.shape) : v.layout; }
+
+dnnl::memory::desc result_request(const Value& src, const Value& result, const dnnl::memory::dims& dims,
+                                  dnnl::memory::data_type type) {
+    if (!src.is_plain() && result.kind == Value::Kind::intermediate && dims == dims_of(result.shape))
+        return dnnl::memory::desc(dims, type, dnnl::memory::format_tag::any);
+    return dnnl::memory::desc(dims, type, row_major_strides(dims));
+}
+
+bool fast_implementation(const char* impl_info) { return std::string(impl_info).rfind("ref", 0) != 0; }
+
+void keep_layout(const BuildContext& ctx, size_t value, const dnnl::memory::desc& chosen) {
+    const Value& v = ctx.values[value];
+    if (v.kind == Value::Kind::intermediate && chosen.dims() == dims_of(v.shape) && chosen != plain_desc(v.shape))
+        ctx.values.set_layout(value, chosen);
+}
 
 dnnl::primitive_attr user_scratchpad_attr() {
     dnnl::primitive_attr attr;

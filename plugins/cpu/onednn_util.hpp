@@ -28,6 +28,21 @@ dnnl::memory::desc plain_desc(const Shape& shape);
 struct Value;
 dnnl::memory::desc layout_of(const Value& v);
 
+// For an executor that keeps its source's layout (pooling, binary, reduction, concat): the
+// destination of `dims` and `type` to ask oneDNN for. `any` when the source is blocked and the
+// result an intermediate of those dims (oneDNN then picks the source's blocking), else plain.
+dnnl::memory::desc result_request(const Value& src, const Value& result, const dnnl::memory::dims& dims,
+                                  dnnl::memory::data_type type = dnnl::memory::data_type::f32);
+
+// Whether a primitive built on blocked inputs is worth keeping: oneDNN falls back to its
+// reference implementations for layouts its fast kernels do not take, slower than a reorder to
+// plain and a fast kernel.
+bool fast_implementation(const char* impl_info);
+
+struct BuildContext;
+// After the primitive is made: an intermediate result keeps the layout oneDNN chose for it.
+void keep_layout(const BuildContext& ctx, size_t value, const dnnl::memory::desc& chosen);
+
 // Every primitive is created with this: oneDNN's own scratchpad is shared between primitives and
 // tied to the thread that created them, which concurrent requests would break; with user
 // scratchpads each request hands over its own area.

@@ -1,5 +1,6 @@
 #include "pooling_executor.hpp"
 
+#include "graph_queries.hpp"
 #include "window.hpp"
 
 #include <algorithm>
@@ -46,18 +47,48 @@ std::unique_ptr<Executor> PoolingExecutor::create(const BuildContext& ctx, size_
         const bool include = !attrs.get_bool("exclude-pad", false) && window.declared_padding;
         algorithm = include ? dnnl::algorithm::pooling_avg_include_padding : dnnl::algorithm::pooling_avg_exclude_padding;
     }
+    return build(ctx, node, algorithm, window);
+}
 
+std::unique_ptr<Executor> PoolingExecutor::create_global(const BuildContext& ctx, size_t node) {
+    const sdk::GraphView& g = ctx.graph;
+    const std::string type = g.type(node);
+    if ((type != "ReduceMean" && type != "ReduceMax") || g.input_count(node) != 2) return nullptr;
+    const Value& src = ctx.values[ctx.values.input(node, 0)];
+    const Value& dst = ctx.values[ctx.values.output(node, 0)];
+    std::vector<int64_t> axes;
+    if (!runnable(src) || !runnable(dst) || src.shape.size() != dst.shape.size() ||
+        !int_constant(ctx.values, ctx.values.input(node, 1), axes) || !normalize_axes(axes, src.shape.size()))
+        return nullptr;
+    std::sort(axes.begin(), axes.end());
+    std::vector<int64_t> spatial;
+    for (int64_t a = 2; a < static_cast<int64_t>(src.shape.size()); ++a) spatial.push_back(a);
+    if (axes != spatial) return nullptr;
+    // A window over the whole image, one step, no padding.
+    WindowGeometry window;
+    window.kernel = dnnl::memory::dims(src.shape.begin() + 2, src.shape.end());
+    window.strides.assign(spatial.size(), 1);
+    window.dilations.assign(spatial.size(), 0);
+    window.pad_l.assign(spatial.size(), 0);
+    window.pad_r.assign(spatial.size(), 0);
+    return build(ctx, node,
+                 type == "ReduceMean" ? dnnl::algorithm::pooling_avg_exclude_padding : dnnl::algorithm::pooling_max, window);
+}
+
+std::unique_ptr<Executor> PoolingExecutor::build(const BuildContext& ctx, size_t node, dnnl::algorithm algorithm,
+                                                 const WindowGeometry& window) {
+    const sdk::GraphView& g = ctx.graph;
+    const ValueId src_id = ctx.values.input(node, 0), dst_id = ctx.values.output(node, 0);
+    const Value& src = ctx.values[src_id];
+    const Value& dst = ctx.values[dst_id];
     std::vector<ValueId> outputs;
     for (size_t o = 0; o < g.output_count(node); ++o) outputs.push_back(ctx.values.output(node, o));
-    std::unique_ptr<PoolingExecutor> e(new PoolingExecutor(g.node_name(node), type, {src_id}, std::move(outputs)));
+    std::unique_ptr<PoolingExecutor> e(new PoolingExecutor(g.node_name(node), g.type(node), {src_id}, std::move(outputs)));
     e->engine_ = ctx.engine;
     // The source as its producer wrote it; an intermediate destination in the layout oneDNN picks
     // for that source (the same blocking), a graph output plain.
     e->src_desc_ = layout_of(src);
-    const bool keep_dst_layout = dst.kind == Value::Kind::intermediate;
-    const dnnl::memory::desc dst_wanted =
-        keep_dst_layout ? dnnl::memory::desc(dims_of(dst.shape), e->src_desc_.data_type(), dnnl::memory::format_tag::any)
-                        : plain_desc(dst.shape);
+    const dnnl::memory::desc dst_wanted = result_request(src, dst, dims_of(dst.shape), e->src_desc_.data_type());
     dnnl::pooling_v2_forward::primitive_desc pd;
     try {
         const dnnl::pooling_v2_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, e->src_desc_, dst_wanted,
@@ -67,8 +98,9 @@ std::unique_ptr<Executor> PoolingExecutor::create(const BuildContext& ctx, size_
     } catch (const dnnl::error&) {
         return nullptr;
     }
+    if (!src.is_plain() && !fast_implementation(pd.impl_info_str())) return nullptr;
     e->dst_desc_ = pd.dst_desc();
-    if (keep_dst_layout && e->dst_desc_ != plain_desc(dst.shape)) ctx.values.set_layout(dst_id, e->dst_desc_);
+    keep_layout(ctx, dst_id, e->dst_desc_);
     e->primitive_ = dnnl::pooling_v2_forward(pd);
     e->impl_ = pd.impl_info_str();
     e->scratchpad_desc_ = pd.scratchpad_desc();

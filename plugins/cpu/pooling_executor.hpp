@@ -5,6 +5,7 @@
 
 #include "executor.hpp"
 #include "onednn_util.hpp"
+#include "window.hpp"
 
 #include <memory>
 
@@ -15,6 +16,10 @@ public:
     // nullptr when oneDNN cannot run `node`: another type than f32, MaxPool-8 indices in use, or an
     // averaging whose padding rule oneDNN does not share.
     static std::unique_ptr<Executor> create(const BuildContext& ctx, size_t node);
+    // ReduceMean or ReduceMax over every spatial axis, keeping the rank (a global average or max
+    // pool), as one window over the whole image: oneDNN's pooling reads a blocked source, which
+    // its reduction kernels do not.
+    static std::unique_ptr<Executor> create_global(const BuildContext& ctx, size_t node);
 
     void execute(const ExecContext& ctx) const override;
     std::string exec_type() const override { return impl_; }
@@ -22,6 +27,8 @@ public:
 
 private:
     PoolingExecutor(std::string name, std::string type, std::vector<ValueId> inputs, std::vector<ValueId> outputs);
+    static std::unique_ptr<Executor> build(const BuildContext& ctx, size_t node, dnnl::algorithm algorithm,
+                                           const WindowGeometry& window);
 
     dnnl::engine engine_;
     dnnl::pooling_v2_forward primitive_;

@@ -26,6 +26,12 @@ constexpr ReductionOp kOps[] = {
 
 }  // namespace
 
+bool ReductionExecutor::runs(const std::string& type) {
+    for (const ReductionOp& op : kOps)
+        if (type == op.type) return true;
+    return false;
+}
+
 ReductionExecutor::ReductionExecutor(std::string name, std::string type, ValueId src, ValueId dst)
     : Executor(std::move(name), std::move(type), {src}, {dst}) {}
 
@@ -50,18 +56,23 @@ std::unique_ptr<Executor> ReductionExecutor::create(const BuildContext& ctx, siz
 
     std::unique_ptr<ReductionExecutor> e(new ReductionExecutor(g.node_name(node), type, src_id, dst_id));
     e->engine_ = ctx.engine;
-    e->src_desc_ = plain_desc(src.shape);
-    e->dst_desc_ = plain_desc(kept);
+    // A blocked source (a global average pool after a convolution) is read as it is; the result
+    // keeps the blocking when it has the source's rank (keep_dims), else it is plain.
+    e->src_desc_ = layout_of(src);
+    const dnnl::memory::desc dst_request = result_request(src, dst, dims_of(kept));
     dnnl::reduction::primitive_desc pd;
     try {
-        pd = dnnl::reduction::primitive_desc(dnnl::reduction::desc(op->algorithm, e->src_desc_, e->dst_desc_, op->p, 0.0f),
+        pd = dnnl::reduction::primitive_desc(dnnl::reduction::desc(op->algorithm, e->src_desc_, dst_request, op->p, 0.0f),
                                              user_scratchpad_attr(), ctx.engine);
     } catch (const dnnl::error&) {
         return nullptr;
     }
+    if (!src.is_plain() && !fast_implementation(pd.impl_info_str())) return nullptr;
+    e->dst_desc_ = pd.dst_desc();
     e->primitive_ = dnnl::reduction(pd);
     e->impl_ = pd.impl_info_str();
     e->scratchpad_desc_ = pd.scratchpad_desc();
+    keep_layout(ctx, dst_id, e->dst_desc_);
     return e;
 }
 

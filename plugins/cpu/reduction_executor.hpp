@@ -16,6 +16,8 @@ public:
     // nullptr when oneDNN cannot run `node`: another op or element type, axes computed at run
     // time, an empty tensor, or oneDNN declines (a reduction over no axis, say).
     static std::unique_ptr<Executor> create(const BuildContext& ctx, size_t node);
+    // Whether `type` is one of the reductions above.
+    static bool runs(const std::string& type);
 
     void execute(const ExecContext& ctx) const override;
     std::string exec_type() const override { return impl_; }

@@ -18,6 +18,53 @@ nlohmann::json executors_of(const std::shared_ptr<Model>& model) {
     return shared_core().compile_model(model, "CPU").get_property("CPU_EXECUTORS");
 }
 
+Output reduce(ModelBuilder& b, const std::string& type, Output x, std::vector<int64_t> axes, const std::string& name) {
+    const int64_t n = static_cast<int64_t>(axes.size());
+    return b.op(type, {x, b.constant<int64_t>({n}, axes)}, {{"keep_dims", "true"}}, name);
+}
+
+TEST(CpuLayout, SqueezeAndExcitationStaysBlocked) {
+    // EfficientNet's block: a global average pool, two 1x1 convolutions, a sigmoid, and the
+    // per-channel Multiply back onto the features: no reorder anywhere.
+    ModelBuilder b("se");
+    Output x = b.parameter("x", ElementType::f32, {1, 16, 8, 8});
+    Output features = b.op("Relu", {conv_bias(b, x, 16, 32, 41, "conv")}, {}, "relu");
+    Output squeezed = reduce(b, "ReduceMean", features, {2, 3}, "pool");
+    Output s = b.op("Relu", {conv_bias(b, squeezed, 32, 8, 43, "reduce", 1)}, {}, "relu_se");
+    s = b.op("Sigmoid", {conv_bias(b, s, 8, 32, 47, "expand", 1)}, {}, "gate");
+    Output scaled = b.op("Multiply", {features, s}, {}, "scale");
+    b.result(conv_bias(b, scaled, 32, 16, 53, "project", 1), "y");
+    const RunResult r = expect_matches_reference(b.build(), {{"x", random_tensor({1, 16, 8, 8}, 7)}});
+    EXPECT_EQ(reorder_count(r.profile), 0u) << contents(r.profile);
+    EXPECT_NE(record_named(r.profile, "scale")->exec_type, "ref") << contents(r.profile);
+}
+
+TEST(CpuLayout, ConcatOfBlockedBranchesStaysBlocked) {
+    // SqueezeNet's fire module: a 1x1 and a 3x3 expand joined along the channels.
+    ModelBuilder b("fire");
+    Output x = b.parameter("x", ElementType::f32, {1, 16, 9, 9});
+    Output squeeze = b.op("Relu", {conv_bias(b, x, 16, 16, 59, "squeeze", 1)}, {}, "relu_s");
+    Output e1 = b.op("Relu", {conv_bias(b, squeeze, 16, 32, 61, "expand1", 1)}, {}, "relu_1");
+    Output e3 = b.op("Relu", {conv_bias(b, squeeze, 16, 32, 67, "expand3", 3)}, {}, "relu_3");
+    Output joined = b.op("Concat", {e1, e3}, {{"axis", "1"}}, "concat");
+    b.result(conv_bias(b, joined, 64, 16, 71, "next", 1), "y");
+    const RunResult r = expect_matches_reference(b.build(), {{"x", random_tensor({1, 16, 9, 9}, 8)}});
+    EXPECT_EQ(reorder_count(r.profile), 0u) << contents(r.profile);
+}
+
+TEST(CpuLayout, ReductionsAndBinaryOpsOnBlockedTensorsThatCannotKeepIt) {
+    // A reduction over the channels, a Multiply whose operand has a lower rank, and a binary op
+    // writing a graph output: each reads plain copies, and every result is REFERENCE's.
+    ModelBuilder b("fallbacks");
+    Output x = b.parameter("x", ElementType::f32, {1, 16, 6, 6});
+    Output c = conv_bias(b, x, 16, 16, 73, "conv");
+    b.result(reduce(b, "ReduceSum", c, {1}, "channel_sum"), "sums");
+    b.result(b.op("Multiply", {c, random_constant(b, {6}, 79, "row")}, {}, "by_rows"), "rows");
+    b.result(b.op("Add", {c, conv_bias(b, x, 16, 16, 83, "other")}, {}, "add"), "added");
+    b.result(reduce(b, "ReduceMax", c, {2, 3}, "global_max"), "maxima");
+    expect_matches_reference(b.build(), {{"x", random_tensor({1, 16, 6, 6}, 9)}});
+}
+
 TEST(CpuLayout, ConvolutionsAndPoolingPassBlockedTensorsWithoutReorders) {
     ModelBuilder b("cnn");
     Output x = b.parameter("x", ElementType::f32, {1, 16, 12, 12});
