@@ -48,7 +48,7 @@ Shape padded(Shape shape, size_t rank) {
 bool BinaryExecutor::runs(const std::string& type) { return binary_op(type) != nullptr; }
 
 BinaryExecutor::BinaryExecutor(std::string name, std::string type, std::vector<ValueId> inputs, ValueId output)
-    : Executor(std::move(name), std::move(type), std::move(inputs), {output}) {}
+    : PrimitiveExecutor(std::move(name), std::move(type), std::move(inputs), {output}) {}
 
 std::unique_ptr<Executor> BinaryExecutor::create(const BuildContext& ctx, size_t node, const std::vector<FusedOp>& fused) {
     const sdk::GraphView& g = ctx.graph;
@@ -93,7 +93,6 @@ std::unique_ptr<Executor> BinaryExecutor::create(const BuildContext& ctx, size_t
     const size_t last = last_node(node, fused);
     std::unique_ptr<BinaryExecutor> e(
         new BinaryExecutor(g.node_name(last), type, {a_id, b_id}, ctx.values.output(last, 0)));
-    e->engine_ = ctx.engine;
     e->src0_ = swap ? b_id : a_id;
     e->src1_ = swap ? a_id : b_id;
     // Blocked operands (a convolution's output, and its per-channel scale in a squeeze-and-excitation
@@ -119,18 +118,15 @@ std::unique_ptr<Executor> BinaryExecutor::create(const BuildContext& ctx, size_t
     if ((!src0.is_plain() || !src1.is_plain()) && !fast_implementation(pd.impl_info_str())) return nullptr;
     e->dst_desc_ = pd.dst_desc();
     if (!op->comparison) keep_layout(ctx, e->outputs()[0], e->dst_desc_);
-    e->primitive_ = dnnl::binary(pd);
-    e->impl_ = pd.impl_info_str();
-    e->scratchpad_desc_ = pd.scratchpad_desc();
+    e->adopt(ctx.engine, pd);
     return e;
 }
 
 void BinaryExecutor::execute(const ExecContext& ctx) const {
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC_0, dnnl::memory(src0_desc_, engine_, ctx[src0_])},
-                                               {DNNL_ARG_SRC_1, dnnl::memory(src1_desc_, engine_, ctx[src1_])},
-                                               {DNNL_ARG_DST, dnnl::memory(dst_desc_, engine_, ctx[outputs()[0]])}};
-    if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, ctx.scratch);
-    primitive_.execute(*ctx.stream, args);
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC_0, memory(src0_desc_, ctx[src0_])},
+                                               {DNNL_ARG_SRC_1, memory(src1_desc_, ctx[src1_])},
+                                               {DNNL_ARG_DST, memory(dst_desc_, ctx[outputs()[0]])}};
+    run(ctx, std::move(args));
 }
 
 }  // namespace mosaic::cpu_plugin

@@ -12,7 +12,7 @@
 // form at all: those stay on the reference kernels.
 #pragma once
 
-#include "executor.hpp"
+#include "primitive_executor.hpp"
 #include "fusion.hpp"
 #include "onednn_util.hpp"
 
@@ -20,7 +20,7 @@
 
 namespace mosaic::cpu_plugin {
 
-class BinaryExecutor final : public Executor {
+class BinaryExecutor final : public PrimitiveExecutor {
 public:
     // Whether `type` is one of the ops above (the builder asks before looking for a chain to fuse).
     static bool runs(const std::string& type);
@@ -30,17 +30,11 @@ public:
     static std::unique_ptr<Executor> create(const BuildContext& ctx, size_t node, const std::vector<FusedOp>& fused);
 
     void execute(const ExecContext& ctx) const override;
-    std::string exec_type() const override { return impl_; }
-    size_t scratch_bytes() const override { return scratchpad_desc_.get_size(); }
 
 private:
     BinaryExecutor(std::string name, std::string type, std::vector<ValueId> inputs, ValueId output);
-
-    dnnl::engine engine_;
-    dnnl::binary primitive_;
-    std::string impl_;
     ValueId src0_ = kNoValue, src1_ = kNoValue;  // as oneDNN takes them: src0 has the output's shape
-    dnnl::memory::desc src0_desc_, src1_desc_, dst_desc_, scratchpad_desc_;
+    dnnl::memory::desc src0_desc_, src1_desc_, dst_desc_;
 };
 
 }  // namespace mosaic::cpu_plugin

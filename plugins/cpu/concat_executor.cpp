@@ -5,7 +5,7 @@
 namespace mosaic::cpu_plugin {
 
 ConcatExecutor::ConcatExecutor(std::string name, std::vector<ValueId> inputs, ValueId output)
-    : Executor(std::move(name), "Concat", std::move(inputs), {output}) {}
+    : PrimitiveExecutor(std::move(name), "Concat", std::move(inputs), {output}) {}
 
 std::unique_ptr<Executor> ConcatExecutor::create(const BuildContext& ctx, size_t node) {
     const sdk::GraphView& g = ctx.graph;
@@ -40,22 +40,18 @@ std::unique_ptr<Executor> ConcatExecutor::create(const BuildContext& ctx, size_t
     if (blocked && !fast_implementation(pd.impl_info_str())) return nullptr;
 
     std::unique_ptr<ConcatExecutor> e(new ConcatExecutor(g.node_name(node), std::move(inputs), dst_id));
-    e->engine_ = ctx.engine;
-    e->primitive_ = dnnl::concat(pd);
-    e->impl_ = pd.impl_info_str();
+    e->adopt(ctx.engine, pd);
     e->src_descs_ = std::move(srcs);
     e->dst_desc_ = pd.dst_desc();
-    e->scratchpad_desc_ = pd.scratchpad_desc();
     keep_layout(ctx, dst_id, e->dst_desc_);
     return e;
 }
 
 void ConcatExecutor::execute(const ExecContext& ctx) const {
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_DST, dnnl::memory(dst_desc_, engine_, ctx[outputs()[0]])}};
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_DST, memory(dst_desc_, ctx[outputs()[0]])}};
     for (size_t i = 0; i < src_descs_.size(); ++i)
-        args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i)] = dnnl::memory(src_descs_[i], engine_, ctx[inputs()[i]]);
-    if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, ctx.scratch);
-    primitive_.execute(*ctx.stream, args);
+        args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i)] = memory(src_descs_[i], ctx[inputs()[i]]);
+    run(ctx, std::move(args));
 }
 
 }  // namespace mosaic::cpu_plugin

@@ -6,7 +6,7 @@
 namespace mosaic::cpu_plugin {
 
 EltwiseExecutor::EltwiseExecutor(std::string name, std::string type, ValueId src, ValueId dst)
-    : Executor(std::move(name), std::move(type), {src}, {dst}) {}
+    : PrimitiveExecutor(std::move(name), std::move(type), {src}, {dst}) {}
 
 std::unique_ptr<Executor> EltwiseExecutor::make(const BuildContext& ctx, const std::string& type, ValueId src,
                                                 const FusedOp& op) {
@@ -17,7 +17,6 @@ std::unique_ptr<Executor> EltwiseExecutor::make(const BuildContext& ctx, const s
         !describable(in.shape))
         return nullptr;
     std::unique_ptr<EltwiseExecutor> e(new EltwiseExecutor(ctx.graph.node_name(op.node), type, src, dst));
-    e->engine_ = ctx.engine;
     e->desc_ = plain_desc(in.shape);
     dnnl::eltwise_forward::primitive_desc pd;
     try {
@@ -27,9 +26,7 @@ std::unique_ptr<Executor> EltwiseExecutor::make(const BuildContext& ctx, const s
     } catch (const dnnl::error&) {
         return nullptr;
     }
-    e->primitive_ = dnnl::eltwise_forward(pd);
-    e->impl_ = pd.impl_info_str();
-    e->scratchpad_desc_ = pd.scratchpad_desc();
+    e->adopt(ctx.engine, pd);
     return e;
 }
 
@@ -65,10 +62,9 @@ std::unique_ptr<Executor> EltwiseExecutor::create_decomposed(const BuildContext&
 }
 
 void EltwiseExecutor::execute(const ExecContext& ctx) const {
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(desc_, engine_, ctx[inputs()[0]])},
-                                               {DNNL_ARG_DST, dnnl::memory(desc_, engine_, ctx[outputs()[0]])}};
-    if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, ctx.scratch);
-    primitive_.execute(*ctx.stream, args);
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, memory(desc_, ctx[inputs()[0]])},
+                                               {DNNL_ARG_DST, memory(desc_, ctx[outputs()[0]])}};
+    run(ctx, std::move(args));
 }
 
 }  // namespace mosaic::cpu_plugin

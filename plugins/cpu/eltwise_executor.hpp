@@ -6,7 +6,7 @@
 #pragma once
 
 #include "decomposed_activation.hpp"
-#include "executor.hpp"
+#include "primitive_executor.hpp"
 #include "fusion.hpp"
 #include "onednn_util.hpp"
 
@@ -14,7 +14,7 @@
 
 namespace mosaic::cpu_plugin {
 
-class EltwiseExecutor final : public Executor {
+class EltwiseExecutor final : public PrimitiveExecutor {
 public:
     // `node` as one eltwise primitive, or nullptr: no algorithm for it, not f32, an output that
     // broadcasts beyond its input, or oneDNN declines.
@@ -27,19 +27,13 @@ public:
                                                        std::vector<size_t>& absorbed);
 
     void execute(const ExecContext& ctx) const override;
-    std::string exec_type() const override { return impl_; }
-    size_t scratch_bytes() const override { return scratchpad_desc_.get_size(); }
 
 private:
     EltwiseExecutor(std::string name, std::string type, ValueId src, ValueId dst);
     // `op` applied to `src`, writing `dst` (the output of op.node), named after op.node.
     static std::unique_ptr<Executor> make(const BuildContext& ctx, const std::string& type, ValueId src,
                                           const FusedOp& op);
-
-    dnnl::engine engine_;
-    dnnl::eltwise_forward primitive_;
-    std::string impl_;
-    dnnl::memory::desc desc_, scratchpad_desc_;
+    dnnl::memory::desc desc_;
 };
 
 }  // namespace mosaic::cpu_plugin

@@ -223,7 +223,7 @@ const float* parameter(const Value& c, const Shape& shape, size_t first_axis, st
 }  // namespace
 
 LayerNormExecutor::LayerNormExecutor(std::string name, std::vector<ValueId> inputs, ValueId output)
-    : Executor(std::move(name), "MVN", std::move(inputs), {output}) {}
+    : PrimitiveExecutor(std::move(name), "MVN", std::move(inputs), {output}) {}
 
 std::unique_ptr<Executor> LayerNormExecutor::create(const BuildContext& ctx, size_t node, std::vector<size_t>& absorbed) {
     const sdk::GraphView& g = ctx.graph;
@@ -242,7 +242,6 @@ std::unique_ptr<Executor> LayerNormExecutor::create(const BuildContext& ctx, siz
         if (v != kNoValue) inputs.push_back(v);
     const ValueId output = ctx.values.output(p.last, 0);
     std::unique_ptr<LayerNormExecutor> e(new LayerNormExecutor(g.node_name(p.last), std::move(inputs), output));
-    e->engine_ = ctx.engine;
     e->data_desc_ = plain_desc({rows, channels});
     e->param_desc_ = plain_desc({channels});
     auto flags = dnnl::normalization_flags::none;
@@ -262,20 +261,17 @@ std::unique_ptr<Executor> LayerNormExecutor::create(const BuildContext& ctx, siz
     } catch (const dnnl::error&) {
         return nullptr;
     }
-    e->primitive_ = dnnl::layer_normalization_forward(pd);
-    e->impl_ = pd.impl_info_str();
-    e->scratchpad_desc_ = pd.scratchpad_desc();
+    e->adopt(ctx.engine, pd);
     absorbed = p.nodes;
     return e;
 }
 
 void LayerNormExecutor::execute(const ExecContext& ctx) const {
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(data_desc_, engine_, ctx[inputs()[0]])},
-                                               {DNNL_ARG_DST, dnnl::memory(data_desc_, engine_, ctx[outputs()[0]])}};
-    if (scale_) args[DNNL_ARG_SCALE] = dnnl::memory(param_desc_, engine_, const_cast<float*>(scale_));
-    if (shift_) args[DNNL_ARG_SHIFT] = dnnl::memory(param_desc_, engine_, const_cast<float*>(shift_));
-    if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, ctx.scratch);
-    primitive_.execute(*ctx.stream, args);
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, memory(data_desc_, ctx[inputs()[0]])},
+                                               {DNNL_ARG_DST, memory(data_desc_, ctx[outputs()[0]])}};
+    if (scale_) args[DNNL_ARG_SCALE] = memory(param_desc_, const_cast<float*>(scale_));
+    if (shift_) args[DNNL_ARG_SHIFT] = memory(param_desc_, const_cast<float*>(shift_));
+    run(ctx, std::move(args));
 }
 
 }  // namespace mosaic::cpu_plugin

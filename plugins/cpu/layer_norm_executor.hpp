@@ -14,7 +14,7 @@
 // pattern needs, and everything is f32; anything else runs op by op on the single-op executors.
 #pragma once
 
-#include "executor.hpp"
+#include "primitive_executor.hpp"
 #include "onednn_util.hpp"
 
 #include <memory>
@@ -22,7 +22,7 @@
 
 namespace mosaic::cpu_plugin {
 
-class LayerNormExecutor final : public Executor {
+class LayerNormExecutor final : public PrimitiveExecutor {
 public:
     // The layer normalisation beginning at `node` (its first ReduceMean, or an MVN) as one
     // executor, `absorbed` receiving the pattern's other nodes; nullptr when there is none or
@@ -30,16 +30,10 @@ public:
     static std::unique_ptr<Executor> create(const BuildContext& ctx, size_t node, std::vector<size_t>& absorbed);
 
     void execute(const ExecContext& ctx) const override;
-    std::string exec_type() const override { return impl_; }
-    size_t scratch_bytes() const override { return scratchpad_desc_.get_size(); }
 
 private:
     LayerNormExecutor(std::string name, std::vector<ValueId> inputs, ValueId output);
-
-    dnnl::engine engine_;
-    dnnl::layer_normalization_forward primitive_;
-    std::string impl_;
-    dnnl::memory::desc data_desc_, param_desc_, scratchpad_desc_;
+    dnnl::memory::desc data_desc_, param_desc_;
     // The scale and shift, each the constant itself when it is laid out as the normalised axes,
     // else a copy broadcast to them; null when the pattern has none.
     const float* scale_ = nullptr;

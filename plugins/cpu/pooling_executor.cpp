@@ -19,7 +19,7 @@ bool runnable(const Value& v) {
 
 PoolingExecutor::PoolingExecutor(std::string name, std::string type, std::vector<ValueId> inputs,
                                  std::vector<ValueId> outputs)
-    : Executor(std::move(name), std::move(type), std::move(inputs), std::move(outputs)) {}
+    : PrimitiveExecutor(std::move(name), std::move(type), std::move(inputs), std::move(outputs)) {}
 
 std::unique_ptr<Executor> PoolingExecutor::create(const BuildContext& ctx, size_t node) {
     const sdk::GraphView& g = ctx.graph;
@@ -84,7 +84,6 @@ std::unique_ptr<Executor> PoolingExecutor::build(const BuildContext& ctx, size_t
     std::vector<ValueId> outputs;
     for (size_t o = 0; o < g.output_count(node); ++o) outputs.push_back(ctx.values.output(node, o));
     std::unique_ptr<PoolingExecutor> e(new PoolingExecutor(g.node_name(node), g.type(node), {src_id}, std::move(outputs)));
-    e->engine_ = ctx.engine;
     // The source as its producer wrote it; an intermediate destination in the layout oneDNN picks
     // for that source (the same blocking), a graph output plain.
     e->src_desc_ = layout_of(src);
@@ -101,17 +100,14 @@ std::unique_ptr<Executor> PoolingExecutor::build(const BuildContext& ctx, size_t
     if (!src.is_plain() && !fast_implementation(pd.impl_info_str())) return nullptr;
     e->dst_desc_ = pd.dst_desc();
     keep_layout(ctx, dst_id, e->dst_desc_);
-    e->primitive_ = dnnl::pooling_v2_forward(pd);
-    e->impl_ = pd.impl_info_str();
-    e->scratchpad_desc_ = pd.scratchpad_desc();
+    e->adopt(ctx.engine, pd);
     return e;
 }
 
 void PoolingExecutor::execute(const ExecContext& ctx) const {
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(src_desc_, engine_, ctx[inputs()[0]])},
-                                               {DNNL_ARG_DST, dnnl::memory(dst_desc_, engine_, ctx[outputs()[0]])}};
-    if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, ctx.scratch);
-    primitive_.execute(*ctx.stream, args);
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, memory(src_desc_, ctx[inputs()[0]])},
+                                               {DNNL_ARG_DST, memory(dst_desc_, ctx[outputs()[0]])}};
+    run(ctx, std::move(args));
 }
 
 }  // namespace mosaic::cpu_plugin

@@ -3,7 +3,7 @@
 // Ceil rounding becomes extra end padding (see window.hpp).
 #pragma once
 
-#include "executor.hpp"
+#include "primitive_executor.hpp"
 #include "onednn_util.hpp"
 #include "window.hpp"
 
@@ -11,7 +11,7 @@
 
 namespace mosaic::cpu_plugin {
 
-class PoolingExecutor final : public Executor {
+class PoolingExecutor final : public PrimitiveExecutor {
 public:
     // nullptr when oneDNN cannot run `node`: another type than f32, MaxPool-8 indices in use, or an
     // averaging whose padding rule oneDNN does not share.
@@ -22,18 +22,12 @@ public:
     static std::unique_ptr<Executor> create_global(const BuildContext& ctx, size_t node);
 
     void execute(const ExecContext& ctx) const override;
-    std::string exec_type() const override { return impl_; }
-    size_t scratch_bytes() const override { return scratchpad_desc_.get_size(); }
 
 private:
     PoolingExecutor(std::string name, std::string type, std::vector<ValueId> inputs, std::vector<ValueId> outputs);
     static std::unique_ptr<Executor> build(const BuildContext& ctx, size_t node, dnnl::algorithm algorithm,
                                            const WindowGeometry& window);
-
-    dnnl::engine engine_;
-    dnnl::pooling_v2_forward primitive_;
-    std::string impl_;
-    dnnl::memory::desc src_desc_, dst_desc_, scratchpad_desc_;
+    dnnl::memory::desc src_desc_, dst_desc_;
 };
 
 }  // namespace mosaic::cpu_plugin

@@ -33,7 +33,7 @@ bool ReductionExecutor::runs(const std::string& type) {
 }
 
 ReductionExecutor::ReductionExecutor(std::string name, std::string type, ValueId src, ValueId dst)
-    : Executor(std::move(name), std::move(type), {src}, {dst}) {}
+    : PrimitiveExecutor(std::move(name), std::move(type), {src}, {dst}) {}
 
 std::unique_ptr<Executor> ReductionExecutor::create(const BuildContext& ctx, size_t node) {
     const sdk::GraphView& g = ctx.graph;
@@ -55,7 +55,6 @@ std::unique_ptr<Executor> ReductionExecutor::create(const BuildContext& ctx, siz
     if (shape_size(kept) != shape_size(dst.shape)) return nullptr;
 
     std::unique_ptr<ReductionExecutor> e(new ReductionExecutor(g.node_name(node), type, src_id, dst_id));
-    e->engine_ = ctx.engine;
     // A blocked source (a global average pool after a convolution) is read as it is; the result
     // keeps the blocking when it has the source's rank (keep_dims), else it is plain.
     e->src_desc_ = layout_of(src);
@@ -69,18 +68,15 @@ std::unique_ptr<Executor> ReductionExecutor::create(const BuildContext& ctx, siz
     }
     if (!src.is_plain() && !fast_implementation(pd.impl_info_str())) return nullptr;
     e->dst_desc_ = pd.dst_desc();
-    e->primitive_ = dnnl::reduction(pd);
-    e->impl_ = pd.impl_info_str();
-    e->scratchpad_desc_ = pd.scratchpad_desc();
+    e->adopt(ctx.engine, pd);
     keep_layout(ctx, dst_id, e->dst_desc_);
     return e;
 }
 
 void ReductionExecutor::execute(const ExecContext& ctx) const {
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(src_desc_, engine_, ctx[inputs()[0]])},
-                                               {DNNL_ARG_DST, dnnl::memory(dst_desc_, engine_, ctx[outputs()[0]])}};
-    if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, ctx.scratch);
-    primitive_.execute(*ctx.stream, args);
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, memory(src_desc_, ctx[inputs()[0]])},
+                                               {DNNL_ARG_DST, memory(dst_desc_, ctx[outputs()[0]])}};
+    run(ctx, std::move(args));
 }
 
 }  // namespace mosaic::cpu_plugin

@@ -4,14 +4,14 @@
 // with the kept dims whatever the op's keep_dims says.
 #pragma once
 
-#include "executor.hpp"
+#include "primitive_executor.hpp"
 #include "onednn_util.hpp"
 
 #include <memory>
 
 namespace mosaic::cpu_plugin {
 
-class ReductionExecutor final : public Executor {
+class ReductionExecutor final : public PrimitiveExecutor {
 public:
     // nullptr when oneDNN cannot run `node`: another op or element type, axes computed at run
     // time, an empty tensor, or oneDNN declines (a reduction over no axis, say).
@@ -20,16 +20,10 @@ public:
     static bool runs(const std::string& type);
 
     void execute(const ExecContext& ctx) const override;
-    std::string exec_type() const override { return impl_; }
-    size_t scratch_bytes() const override { return scratchpad_desc_.get_size(); }
 
 private:
     ReductionExecutor(std::string name, std::string type, ValueId src, ValueId dst);
-
-    dnnl::engine engine_;
-    dnnl::reduction primitive_;
-    std::string impl_;
-    dnnl::memory::desc src_desc_, dst_desc_, scratchpad_desc_;
+    dnnl::memory::desc src_desc_, dst_desc_;
 };
 
 }  // namespace mosaic::cpu_plugin

@@ -6,7 +6,7 @@
 namespace mosaic::cpu_plugin {
 
 SoftmaxExecutor::SoftmaxExecutor(std::string name, std::vector<ValueId> inputs, std::vector<ValueId> outputs)
-    : Executor(std::move(name), "Softmax", std::move(inputs), std::move(outputs)) {}
+    : PrimitiveExecutor(std::move(name), "Softmax", std::move(inputs), std::move(outputs)) {}
 
 std::unique_ptr<Executor> SoftmaxExecutor::create(const BuildContext& ctx, size_t node) {
     const sdk::GraphView& g = ctx.graph;
@@ -21,7 +21,6 @@ std::unique_ptr<Executor> SoftmaxExecutor::create(const BuildContext& ctx, size_
     if (axis < 0 || axis >= rank) return nullptr;
 
     std::unique_ptr<SoftmaxExecutor> e(new SoftmaxExecutor(g.node_name(node), {src_id}, {dst_id}));
-    e->engine_ = ctx.engine;
     e->desc_ = plain_desc(src.shape);
     dnnl::softmax_v2_forward::primitive_desc pd;
     try {
@@ -31,17 +30,14 @@ std::unique_ptr<Executor> SoftmaxExecutor::create(const BuildContext& ctx, size_
     } catch (const dnnl::error&) {
         return nullptr;
     }
-    e->primitive_ = dnnl::softmax_v2_forward(pd);
-    e->impl_ = pd.impl_info_str();
-    e->scratchpad_desc_ = pd.scratchpad_desc();
+    e->adopt(ctx.engine, pd);
     return e;
 }
 
 void SoftmaxExecutor::execute(const ExecContext& ctx) const {
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(desc_, engine_, ctx[inputs()[0]])},
-                                               {DNNL_ARG_DST, dnnl::memory(desc_, engine_, ctx[outputs()[0]])}};
-    if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, ctx.scratch);
-    primitive_.execute(*ctx.stream, args);
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, memory(desc_, ctx[inputs()[0]])},
+                                               {DNNL_ARG_DST, memory(desc_, ctx[outputs()[0]])}};
+    run(ctx, std::move(args));
 }
 
 }  // namespace mosaic::cpu_plugin
