@@ -11,6 +11,7 @@
 #include "reduction_executor.hpp"
 #include "reference_executor.hpp"
 #include "reorder_executor.hpp"
+#include "rnn_executor.hpp"
 #include "softmax_executor.hpp"
 #include "transpose_executor.hpp"
 
@@ -45,6 +46,8 @@ std::unique_ptr<Executor> onednn_executor(const BuildContext& ctx, size_t node, 
     if (type == "MatMul") return with_fusion(ctx, node, BiasRule::broadcast, &MatMulExecutor::create, fused_away);
     if (type == "MaxPool" || type == "AvgPool") return PoolingExecutor::create(ctx, node);
     if (type == "Softmax") return SoftmaxExecutor::create(ctx, node);
+    if (type == "LSTMSequence" || type == "GRUSequence" || type == "RNNSequence")
+        return RnnExecutor::create(ctx, node);
     // Decomposed LayerNorm, erf Gelu and Swish: one executor from their first op, the rest absorbed.
     std::vector<size_t> absorbed;
     std::unique_ptr<Executor> e = LayerNormExecutor::create(ctx, node, absorbed);
