@@ -20,7 +20,7 @@ std::unique_ptr<Executor> ConcatExecutor::create(const BuildContext& ctx, size_t
 
     std::vector<ValueId> inputs;
     std::vector<dnnl::memory::desc> srcs;
-    const Value* blocked = nullptr;  // the first blocked input: the result keeps its blocking
+    const Value* blocked = nullptr;  // the first blocked input: the result keeps its blocking and type
     for (size_t i = 0; i < g.input_count(node); ++i) {
         const ValueId v = ctx.values.input(node, i);
         const Value& in = ctx.values[v];
@@ -30,7 +30,7 @@ std::unique_ptr<Executor> ConcatExecutor::create(const BuildContext& ctx, size_t
         if (!in.is_plain() && !blocked) blocked = &in;
     }
     const dnnl::memory::desc dst_request =
-        blocked ? result_request(*blocked, dst, dims_of(dst.shape)) : plain_desc(dst.shape);
+        blocked ? result_request(*blocked, dst, dims_of(dst.shape), blocked->layout.data_type()) : plain_desc(dst.shape);
     dnnl::concat::primitive_desc pd;
     try {
         pd = dnnl::concat::primitive_desc(dst_request, static_cast<int>(axis), srcs, ctx.engine, user_scratchpad_attr());

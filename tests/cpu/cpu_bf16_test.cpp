@@ -59,6 +59,19 @@ TEST(CpuBf16, MatMulsWithConstantWeightsComputeInBf16) {
               "bf16");
 }
 
+TEST(CpuBf16, BlockedBf16BranchesConcatenateWithoutReorders) {
+    if (!offers_bf16()) GTEST_SKIP() << "this CPU has no native bf16 (AVX512-BF16 or AMX)";
+    ModelBuilder b("fire_bf16");
+    Output x = b.parameter("x", ElementType::f32, {1, 16, 9, 9});
+    Output e1 = b.op("Relu", {conv_bias(b, x, 16, 16, 61, "expand1", 1)}, {}, "relu_1");
+    Output e3 = b.op("Relu", {conv_bias(b, x, 16, 16, 67, "expand3", 3)}, {}, "relu_3");
+    Output joined = b.op("Concat", {e1, e3}, {{"axis", "1"}}, "concat");
+    b.result(conv_bias(b, joined, 32, 16, 71, "next", 1), "y");
+    const RunResult r = expect_matches_reference(b.build(), {{"x", random_tensor({1, 16, 9, 9}, 11)}},
+                                                 {{"PERF_COUNT", true}, {"INFERENCE_PRECISION_HINT", "bf16"}}, kAtol, kRtol);
+    EXPECT_EQ(reorder_count(r.profile), 0u) << contents(r.profile);
+}
+
 TEST(CpuBf16, OfferedExactlyWhenTheCpuHasIt) {
     std::string error;
     try {
