@@ -27,6 +27,20 @@ dnnl::memory::desc any_desc(const Shape& shape, dnnl::memory::data_type type) {
     return dnnl::memory::desc(dims_of(shape), type, dnnl::memory::format_tag::any);
 }
 
+// The filters as oneDNN sees them over Mosaic's row-major bytes. A transposed convolution's are
+// [(G,) C_in, C_out, k...] in OpenVINO and [(G,) C_out, C_in, k...] in oneDNN: the two channel
+// axes swap, with their strides.
+dnnl::memory::desc filter_desc(const Shape& shape, bool transposed, bool grouped) {
+    dnnl::memory::desc plain = plain_desc(shape);
+    if (!transposed) return plain;
+    dnnl::memory::dims dims = dims_of(shape), strides(shape.size(), 1);
+    for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
+    const size_t c = grouped ? 1 : 0;
+    std::swap(dims[c], dims[c + 1]);
+    std::swap(strides[c], strides[c + 1]);
+    return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
+}
+
 }  // namespace
 
 ConvExecutor::ConvExecutor(std::string name, std::string type, std::vector<ValueId> inputs, ValueId output)
@@ -37,16 +51,23 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
     const Value& src = ctx.values[ctx.values.input(node, 0)];
     const Value& weights = ctx.values[ctx.values.input(node, 1)];
     const Value& out = ctx.values[ctx.values.output(node, 0)];
-    const bool grouped = g.type(node) == "GroupConvolution";
+    const std::string type = g.type(node);
+    const bool grouped = type.rfind("Group", 0) == 0;
+    const bool transposed = type.find("BackpropData") != std::string::npos;
     const size_t rank = src.shape.size();
     if (!runnable(src) || !runnable(weights) || !runnable(out) || !weights.is_constant()) return nullptr;
     if (rank < 3 || rank > 5 || out.shape.size() != rank || weights.shape.size() != rank + (grouped ? 1 : 0))
         return nullptr;
+    // A folded BatchNorm scales output channels, which a transposed convolution's filters hold on
+    // their second axis: not folded there (the chain is retried without it).
+    if (transposed && find_fused(fused, FusedOp::Kind::batch_norm)) return nullptr;
 
     WindowGeometry window;
     const Shape kernel(weights.shape.end() - static_cast<std::ptrdiff_t>(rank - 2), weights.shape.end());
-    if (!resolve_window(g.attributes(node), Shape(src.shape.begin() + 2, src.shape.end()),
-                        Shape(out.shape.begin() + 2, out.shape.end()), kernel, true, window))
+    const Shape in_spatial(src.shape.begin() + 2, src.shape.end()), out_spatial(out.shape.begin() + 2, out.shape.end());
+    if (transposed ? !resolve_transposed_window(g.attributes(node), in_spatial, out_spatial, kernel, g.input_count(node) == 3,
+                                        window)
+                   : !resolve_window(g.attributes(node), in_spatial, out_spatial, kernel, true, window))
         return nullptr;
 
     const size_t last = last_node(node, fused);
@@ -77,26 +98,37 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
     // In bf16 the source and weights are bf16, and so is an intermediate output; a graph output is f32.
     const bool keep_dst_layout = ctx.values[e->dst_].kind == Value::Kind::intermediate;
     const auto dst_type = keep_dst_layout ? ctx.compute : dnnl::memory::data_type::f32;
-    dnnl::convolution_forward::primitive_desc pd;
+    const dnnl::memory::desc filters = filter_desc(weights.shape, transposed, grouped);
+    const dnnl::memory::desc src_any = any_desc(src.shape, ctx.compute), dst_any = any_desc(out.shape, dst_type);
+    const dnnl::memory::desc weights_any(filters.dims(), ctx.compute, dnnl::memory::format_tag::any);
+    dnnl::primitive_desc pd;
     try {
-        const dnnl::convolution_forward::desc desc(
-            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any_desc(src.shape, ctx.compute),
-            any_desc(weights.shape, ctx.compute), e->bias_desc_, any_desc(out.shape, dst_type), window.strides,
-            window.dilations, window.pad_l, window.pad_r);
-        pd = dnnl::convolution_forward::primitive_desc(desc, attr, ctx.engine);
+        if (transposed) {
+            const dnnl::deconvolution_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                                         dnnl::algorithm::deconvolution_direct, src_any, weights_any,
+                                                         e->bias_desc_, dst_any, window.strides, window.dilations,
+                                                         window.pad_l, window.pad_r);
+            pd = dnnl::deconvolution_forward::primitive_desc(desc, attr, ctx.engine);
+        } else {
+            const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                                       dnnl::algorithm::convolution_direct, src_any, weights_any,
+                                                       e->bias_desc_, dst_any, window.strides, window.dilations,
+                                                       window.pad_l, window.pad_r);
+            pd = dnnl::convolution_forward::primitive_desc(desc, attr, ctx.engine);
+        }
     } catch (const dnnl::error&) {
         return nullptr;  // no implementation for this geometry or these post-ops
     }
-    e->primitive_ = dnnl::convolution_forward(pd);
+    e->primitive_ = dnnl::primitive(pd);
     e->impl_ = pd.impl_info_str();
     // The source as its producer wrote it; the destination in the primitive's layout when it is an
     // intermediate (the next executors read that layout), else plain: the caller's tensor.
     e->src_user_ = layout_of(src);
-    e->src_desc_ = pd.src_desc();
-    e->dst_desc_ = pd.dst_desc();
+    e->src_desc_ = pd.src_desc(0);
+    e->dst_desc_ = pd.dst_desc(0);
     e->dst_user_ = keep_dst_layout ? e->dst_desc_ : plain_desc(out.shape);
     e->scratchpad_desc_ = pd.scratchpad_desc();
-    e->weights_ = PackedWeights(ctx.engine, plain_desc(weights.shape), weights_data, pd.weights_desc());
+    e->weights_ = PackedWeights(ctx.engine, filters, weights_data, pd.weights_desc(0));
 
     size_t pad_bytes = e->scratchpad_desc_.get_size();
     if (e->src_desc_ != e->src_user_) {

@@ -1,8 +1,10 @@
-// Convolution and GroupConvolution (depthwise included), 1D to 3D, f32, on oneDNN, with a fused
-// bias, a BatchNorm folded into the filters, activations and residual Add. The primitive picks its
-// preferred layouts (format_tag::any): the weights are reordered into it once at compile time; it writes an intermediate output in its
-// own (blocked) layout, which the next convolution or pooling reads as is. Its source is reordered
-// per inference only when the producer's layout is not the one it chose (a plain graph input).
+// Convolution and GroupConvolution (depthwise included), and their transposed forms
+// ConvolutionBackpropData and GroupConvolutionBackpropData (oneDNN's deconvolution), 1D to 3D,
+// f32 or bf16, on oneDNN, with a fused bias, a BatchNorm folded into the filters (not transposed),
+// activations and residual Add. The primitive picks its preferred layouts (format_tag::any): the
+// weights are reordered into it once at compile time; it writes an intermediate output in its own
+// (blocked) layout, which the next convolution or pooling reads as is. Its source is reordered per
+// inference only when the producer's layout is not the one it chose (a plain graph input).
 #pragma once
 
 #include "executor.hpp"
@@ -18,6 +20,11 @@ public:
     // nullptr when oneDNN cannot run `node` with `fused`: a type other than f32, filters that are not
     // constant, a window it cannot express, or no implementation for these post-ops.
     static std::unique_ptr<Executor> create(const BuildContext& ctx, size_t node, const std::vector<FusedOp>& fused);
+    // Whether `type` is one of the four convolutions above.
+    static bool runs(const std::string& type) {
+        return type == "Convolution" || type == "GroupConvolution" || type == "ConvolutionBackpropData" ||
+               type == "GroupConvolutionBackpropData";
+    }
 
     void execute(const ExecContext& ctx) const override;
     std::string exec_type() const override { return impl_; }
@@ -31,7 +38,7 @@ private:
     void fold_batch_norm(const BuildContext& ctx, size_t bn, const Value& weights, int64_t channels);
 
     dnnl::engine engine_;
-    dnnl::convolution_forward primitive_;
+    dnnl::primitive primitive_;  // convolution_forward or deconvolution_forward
     std::string impl_;
     ValueId src_ = kNoValue, dst_ = kNoValue, residual_ = kNoValue;
     // *_user_: how the tensors are stored between executors; src_desc_/dst_desc_: what the primitive uses.

@@ -41,8 +41,7 @@ std::unique_ptr<Executor> with_fusion(const BuildContext& ctx, size_t node, Bias
 
 std::unique_ptr<Executor> onednn_executor(const BuildContext& ctx, size_t node, std::vector<bool>& fused_away) {
     const std::string type = ctx.graph.type(node);
-    if (type == "Convolution" || type == "GroupConvolution")
-        return with_fusion(ctx, node, BiasRule::per_channel, &ConvExecutor::create, fused_away);
+    if (ConvExecutor::runs(type)) return with_fusion(ctx, node, BiasRule::per_channel, &ConvExecutor::create, fused_away);
     if (type == "MatMul") return with_fusion(ctx, node, BiasRule::broadcast, &MatMulExecutor::create, fused_away);
     if (type == "MaxPool" || type == "AvgPool") return PoolingExecutor::create(ctx, node);
     if (type == "Softmax") return SoftmaxExecutor::create(ctx, node);
@@ -68,8 +67,7 @@ std::unique_ptr<Executor> onednn_executor(const BuildContext& ctx, size_t node, 
 // layouts; every other executor reads plain tensors.
 std::unique_ptr<Executor> layout_keeping_executor(const BuildContext& ctx, size_t node, std::vector<bool>& fused_away) {
     const std::string type = ctx.graph.type(node);
-    if (type == "Convolution" || type == "GroupConvolution")
-        return with_fusion(ctx, node, BiasRule::per_channel, &ConvExecutor::create, fused_away);
+    if (ConvExecutor::runs(type)) return with_fusion(ctx, node, BiasRule::per_channel, &ConvExecutor::create, fused_away);
     if (type == "MaxPool" || type == "AvgPool") return PoolingExecutor::create(ctx, node);
     if (BinaryExecutor::runs(type)) return with_fusion(ctx, node, BiasRule::none, &BinaryExecutor::create, fused_away);
     if (ReductionExecutor::runs(type)) {
@@ -99,8 +97,7 @@ public:
             // layouts when one takes them; other ops to the general choice, which also recognises
             // the multi-op patterns (LayerNorm, Gelu, ...) that start at a plain binary op.
             const std::string type = ctx_.graph.type(n);
-            const bool conv_or_pool = type == "Convolution" || type == "GroupConvolution" || type == "MaxPool" ||
-                                      type == "AvgPool";
+            const bool conv_or_pool = ConvExecutor::runs(type) || type == "MaxPool" || type == "AvgPool";
             std::unique_ptr<Executor> e;
             if (conv_or_pool || has_blocked_input(ctx_, n)) e = layout_keeping_executor(ctx_, n, fused_away_);
             if (!e) e = plain_executor(n);

@@ -23,4 +23,12 @@ struct WindowGeometry {
 bool resolve_window(const Attributes& attrs, const Shape& in, const Shape& out, const Shape& kernel,
                     bool has_dilations, WindowGeometry& geometry);
 
+// A transposed convolution's window as the reference kernel reads it: explicit pads as given,
+// same_* spreading the padding that makes output_shape (the larger half first for same_upper),
+// valid none; the end padding is whatever fits the output shape inference gave
+//   out = (in - 1) * stride + (kernel - 1) * dilation + 1 - pad_l - pad_r.
+// False when it would be negative (output_padding), which oneDNN cannot express.
+bool resolve_transposed_window(const Attributes& attrs, const Shape& in, const Shape& out, const Shape& kernel,
+                               bool has_output_shape, WindowGeometry& geometry);
+
 }  // namespace mosaic::cpu_plugin
