@@ -125,6 +125,9 @@ void InferRequest::Impl::complete(mosaic_status* status) noexcept {
         }
     }
     callback = nullptr;
+    // Our reference to the error goes before waiters are released: one may rethrow it and drop the
+    // last other reference, and the exception must then be freed by that thread alone.
+    error = nullptr;
     {
         // Notified under the lock: once it is released a waiting destructor may free the request,
         // so nothing of it is touched after this block.
