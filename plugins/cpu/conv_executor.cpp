@@ -149,7 +149,7 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
         }
     }
     e->pad_offset_ = e->scratch_.reserve(pad_bytes);
-    if (keep_dst_layout && e->dst_desc_ != plain_desc(out.shape)) ctx.values.set_layout(e->dst_, e->dst_desc_);
+    keep_layout(ctx, e->dst_, e->dst_desc_);
     return e;
 }
 

@@ -50,10 +50,6 @@ bool foldable_batch_norm(const sdk::GraphView& g, const ValueTable& values, size
     return true;
 }
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 // Clamps in a row compose into one clamp: the bounds are where the pair sends -inf and +inf.
 FusedOp compose_clamps(const FusedOp& first, const FusedOp& second) {
@@ -125,7 +121,7 @@ bool unary_eltwise(const sdk::GraphView& g, const ValueTable& values, size_t nod
         op.algorithm = algorithm::eltwise_mish;
     } else if (type == "Gelu") {
         const bool tanh = g.version(node) != "opset2" &&
-                          lower(g.attributes(node).get_string("approximation_mode", "erf")) == "tanh";
+                          lower_case(g.attributes(node).get_string("approximation_mode", "erf")) == "tanh";
         op.algorithm = tanh ? algorithm::eltwise_gelu_tanh : algorithm::eltwise_gelu_erf;
     } else if (type == "Exp") {
         op.algorithm = algorithm::eltwise_exp;
@@ -140,7 +136,7 @@ bool unary_eltwise(const sdk::GraphView& g, const ValueTable& values, size_t nod
         op.alpha = -1.0f;
     } else if (type == "Round") {
         // oneDNN rounds half to even; half away from zero has no algorithm.
-        if (lower(g.attributes(node).get_string("mode", "half_to_even")) != "half_to_even") return false;
+        if (lower_case(g.attributes(node).get_string("mode", "half_to_even")) != "half_to_even") return false;
         op.algorithm = algorithm::eltwise_round;
     } else {
         return false;

@@ -1,5 +1,7 @@
 #include "graph_queries.hpp"
 
+#include <cctype>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -55,6 +57,11 @@ ValueId other_operand(const sdk::GraphView& g, const ValueTable& values, size_t 
     if (a == v && b != v) return b;
     if (b == v && a != v) return a;
     return kNoValue;
+}
+
+std::string lower_case(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
 }
 
 bool normalize_axes(std::vector<int64_t>& axes, size_t rank) {

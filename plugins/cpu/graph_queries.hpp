@@ -11,6 +11,7 @@
 #include <mosaic/sdk/graph.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace mosaic::cpu_plugin {
@@ -32,6 +33,10 @@ size_t sole_reader(const sdk::GraphView& graph, const ValueTable& values, ValueI
 
 // What two-input `node` reads besides `v`, when it reads `v` exactly once; kNoValue otherwise.
 ValueId other_operand(const sdk::GraphView& graph, const ValueTable& values, size_t node, ValueId v);
+
+// `s` in lower case: attribute words (auto_pad, approximation_mode, eps_mode, activations) are
+// matched whatever case the model wrote them in, as the reference kernels do.
+std::string lower_case(std::string s);
 
 // `axes` (negative ones counting from the end) as a sorted list of distinct axes of a tensor of
 // `rank`, or false when one is out of range or repeated.

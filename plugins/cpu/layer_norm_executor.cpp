@@ -158,10 +158,6 @@ bool match_decomposed(const sdk::GraphView& g, const ValueTable& values, size_t 
     return true;
 }
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 // MVN normalising the variance with eps inside the square root over trailing axes.
 bool match_mvn(const sdk::GraphView& g, const ValueTable& values, size_t node, Pattern& p) {
@@ -171,7 +167,7 @@ bool match_mvn(const sdk::GraphView& g, const ValueTable& values, size_t node, P
     const Attributes a = g.attributes(node);
     if (!is_f32(xv) || rank == 0 || g.output_count(node) != 1) return false;
     if (g.version(node) == "opset6") {
-        if (!a.get_bool("normalize_variance") || lower(a.get_string("eps_mode", "inside_sqrt")) != "inside_sqrt" ||
+        if (!a.get_bool("normalize_variance") || lower_case(a.get_string("eps_mode", "inside_sqrt")) != "inside_sqrt" ||
             !trailing_axes(values, values.input(node, 1), rank, p.first_axis))
             return false;
     } else {

@@ -1,5 +1,7 @@
 #include "rnn_executor.hpp"
 
+#include "graph_queries.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
@@ -31,8 +33,7 @@ bool cell_of(const std::string& type, CellInfo& info) {
 // Lower case without blanks, as the reference kernel reads names.
 std::string normalized(std::string s) {
     s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char ch) { return std::isspace(ch); }), s.end());
-    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return s;
+    return lower_case(s);
 }
 
 bool static_f32(const Value& v, size_t rank) {

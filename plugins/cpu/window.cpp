@@ -1,5 +1,7 @@
 #include "window.hpp"
 
+#include "graph_queries.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -13,10 +15,6 @@ std::vector<int64_t> list_or(const Attributes& attrs, const char* name, size_t n
     return v;
 }
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 // One spatial axis in oneDNN's terms (its dilation counts the gaps: OpenVINO's - 1).
 void append_axis(WindowGeometry& g, int64_t kernel, int64_t stride, int64_t dilation, int64_t pad_l, int64_t pad_r) {
@@ -36,7 +34,7 @@ bool resolve_window(const Attributes& attrs, const Shape& in, const Shape& out, 
     const std::vector<int64_t> strides = list_or(attrs, "strides", n, 1);
     const std::vector<int64_t> dilations = has_dilations ? list_or(attrs, "dilations", n, 1) : std::vector<int64_t>(n, 1);
     if (strides.size() != n || dilations.size() != n) return false;
-    const std::string auto_pad = lower(attrs.get_string("auto_pad", "explicit"));
+    const std::string auto_pad = lower_case(attrs.get_string("auto_pad", "explicit"));
     std::vector<int64_t> begin(n, 0), end(n, 0);
     if (auto_pad == "explicit" || auto_pad == "notset") {
         begin = list_or(attrs, "pads_begin", n, 0);
@@ -72,7 +70,7 @@ bool resolve_transposed_window(const Attributes& attrs, const Shape& in, const S
     const size_t n = in.size();
     const std::vector<int64_t> strides = list_or(attrs, "strides", n, 1), dilations = list_or(attrs, "dilations", n, 1);
     const std::vector<int64_t> output_padding = list_or(attrs, "output_padding", n, 0);
-    const std::string auto_pad = lower(attrs.get_string("auto_pad", "explicit"));
+    const std::string auto_pad = lower_case(attrs.get_string("auto_pad", "explicit"));
     std::vector<int64_t> begin(n, 0);
     if (auto_pad == "explicit" || auto_pad == "notset") {
         begin = list_or(attrs, "pads_begin", n, 0);

@@ -45,7 +45,9 @@ TEST(CpuBf16, ConvolutionsComputeInBf16AndStayClose) {
     const RunResult f32 = run_on(cnn(), "CPU", in);
     EXPECT_NE(r.outputs, f32.outputs) << "bf16 gave bit-identical results: it did not compute in bf16";
     for (const auto& p : op_records(r.profile))
-        if (p.node_type == "Convolution") EXPECT_NE(p.exec_type.find("bf16"), std::string::npos) << contents(r.profile);
+        if (p.node_type == "Convolution") {
+            EXPECT_NE(p.exec_type.find("bf16"), std::string::npos) << contents(r.profile);
+        }
 }
 
 TEST(CpuBf16, MatMulsWithConstantWeightsComputeInBf16) {
@@ -73,14 +75,10 @@ TEST(CpuBf16, BlockedBf16BranchesConcatenateWithoutReorders) {
 }
 
 TEST(CpuBf16, OfferedExactlyWhenTheCpuHasIt) {
-    std::string error;
-    try {
-        shared_core().compile_model(cnn(), "CPU", {{"INFERENCE_PRECISION_HINT", "bf16"}});
-    } catch (const std::exception& e) {
-        error = e.what();
-    }
+    const std::string error =
+        error_of([] { shared_core().compile_model(cnn(), "CPU", {{"INFERENCE_PRECISION_HINT", "bf16"}}); });
     if (offers_bf16()) {
-        EXPECT_EQ(error, "");
+        EXPECT_EQ(error, "(no error)");
     } else {
         EXPECT_TRUE(contains(error, "INFERENCE_PRECISION_HINT")) << error;
         EXPECT_TRUE(contains(error, "f32")) << error;

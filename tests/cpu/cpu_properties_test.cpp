@@ -14,14 +14,6 @@ std::shared_ptr<Model> small_model() {
     return b.build();
 }
 
-std::string error_of(const std::function<void()>& fn) {
-    try {
-        fn();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 
 TEST(CpuProperties, DeviceDeclaresTheStandardKeys) {

@@ -233,16 +233,7 @@ TEST(CpuStreams, AutoIsTheDefaultInAnySpelling) {
     EXPECT_EQ(core.get_property("CPU", "NUM_STREAMS"), "AUTO");
 }
 
-std::string error_of(const std::function<void()>& fn) {
-    try {
-        fn();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(CpuStreams, BadValuesAreRefusedNamingTheKey) {
     for (const PropertyValue& bad : {PropertyValue(0), PropertyValue(-2), PropertyValue("FAST"), PropertyValue("0"),

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -108,6 +109,16 @@ inline std::vector<ProfilingInfo> op_records(const std::vector<ProfilingInfo>& p
 
 inline size_t reorder_count(const std::vector<ProfilingInfo>& profile) {
     return profile.size() - op_records(profile).size();
+}
+
+// The message of whatever `fn` throws, or "(no error)".
+inline std::string error_of(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "(no error)";
 }
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
