@@ -9,7 +9,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev graphviz python3 python3-numpy python3-jsonschema
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   python3-onnx python3-torch python3-torchvision
-  libdnnl-dev ocl-icd-opencl-dev
+  libdnnl-dev ocl-icd-opencl-dev opencl-headers opencl-c-headers opencl-clhpp-headers
+  pocl-opencl-icd clinfo libclblast-dev
 )
 
 missing=()

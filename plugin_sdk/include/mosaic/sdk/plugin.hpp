@@ -80,6 +80,10 @@ public:
     PropertyStore& properties() { return properties_; }
     const PropertyStore& properties() const { return properties_; }
 
+    // A property's value; override for values that depend on others (a read-only name that
+    // follows a setting), else the store's value.
+    virtual nlohmann::json get_property(const std::string& key) const { return properties_.get(key); }
+
     // Physical instances ("0", "1"...) when the device has several; empty for one.
     virtual std::vector<std::string> device_ids() const { return {}; }
 
@@ -245,7 +249,7 @@ struct PluginTable {
             return guard([&] { dev(d).properties().set(parse_properties(props, dev(d).name())); });
         };
         t.get_property = [](mosaic_device* d, const char* key, mosaic_sink sink) {
-            return guard([&] { write_to(sink, dev(d).properties().get(key).dump()); });
+            return guard([&] { write_to(sink, dev(d).get_property(key).dump()); });
         };
         t.query = [](mosaic_device* d, mosaic_graph_view g, const char* props, mosaic_query_sink sink) {
             return guard([&] {

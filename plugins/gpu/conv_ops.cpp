@@ -1,0 +1,116 @@
+// Convolution and GroupConvolution, 2-D, f32, constant filters: im2col into the request's
+// scratch buffer and a CLBlast GEMM per image (1x1 stride-1 unpadded filters read the input as
+// it is), or a direct kernel for depthwise filters; bias, activations and a residual Add after it
+// fused (fusion.hpp) into one epilogue.
+#include "clblast_gemm.hpp"
+#include "fusion.hpp"
+#include "op_registry.hpp"
+#include "window_shape.hpp"
+
+namespace mosaic::gpu_plugin {
+
+namespace {
+
+struct ConvShape {
+    cl_int channels, in_h, in_w, out_h, out_w, kernel_h, kernel_w, stride_h, stride_w, dilation_h, dilation_w, pad_top,
+        pad_left;
+};
+
+std::string check_conv(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
+    if (auto r = first_of({check_types(g, n, {ElementType::f32}), check_static_nonempty(g, n), check_constant_input(g, n, 1)});
+        !r.empty())
+        return r;
+    if (g.input_shape(n, 0).size() != 4) return "only 2-D convolutions (N, C, H, W) have a GPU kernel";
+    return "";
+}
+
+class ConvExecutor : public Executor {
+public:
+    ConvExecutor(BuildContext& ctx, size_t n)
+        : Executor(ctx.graph.node_name(n), ctx.graph.type(n), {ctx.values.input(n, 0), ctx.values.input(n, 1)},
+                   {ctx.values.output(n, 0)}) {
+        const sdk::GraphView& g = ctx.graph;
+        const Shape in = g.input_shape(n, 0), w = g.input_shape(n, 1), out = g.output_shape(n, 0);
+        const bool grouped = g.type(n) == "GroupConvolution";
+        groups_ = grouped ? w[0] : 1;
+        const int64_t oc_per_group = grouped ? w[1] : w[0], ic_per_group = grouped ? w[2] : w[1];
+        const int64_t kh = w[w.size() - 2], kw = w[w.size() - 1];
+        const Window2d win = window_of(g.attributes(n), in, out, {kh, kw});
+        s_ = {static_cast<cl_int>(ic_per_group), static_cast<cl_int>(in[2]), static_cast<cl_int>(in[3]),
+              static_cast<cl_int>(out[2]), static_cast<cl_int>(out[3]), static_cast<cl_int>(kh), static_cast<cl_int>(kw),
+              static_cast<cl_int>(win.stride_h), static_cast<cl_int>(win.stride_w), static_cast<cl_int>(win.dilation_h),
+              static_cast<cl_int>(win.dilation_w), static_cast<cl_int>(win.pad_top), static_cast<cl_int>(win.pad_left)};
+        batch_ = in[0];
+        depthwise_ = grouped && oc_per_group == 1 && ic_per_group == 1;
+        direct_ = !depthwise_ && kh == 1 && kw == 1 && win.stride_h == 1 && win.stride_w == 1 && win.pad_top == 0 &&
+                  win.pad_left == 0 && win.pad_bottom == 0 && win.pad_right == 0;
+        const size_t spatial = static_cast<size_t>(out[2] * out[3]), k = static_cast<size_t>(ic_per_group * kh * kw);
+        gemm_.m = static_cast<size_t>(oc_per_group);
+        gemm_.n = spatial;
+        gemm_.k = k;
+        gemm_.batch = static_cast<size_t>(groups_);
+        gemm_.a_stride = gemm_.m * k;
+        gemm_.b_stride = k * spatial;
+        gemm_.c_stride = gemm_.m * spatial;
+        in_image_ = in[1] * in[2] * in[3];
+        out_image_ = out[1] * out[2] * out[3];
+        col_elements_ = groups_ * static_cast<int64_t>(k * spatial);
+        if (depthwise_) s_.channels = static_cast<cl_int>(in[1]);
+        epilogue_ = fuse_epilogue(ctx, n, 1);
+        if (!epilogue_.empty()) fused_into(g.node_name(epilogue_.last_node), epilogue_.out);
+        if (epilogue_.bias != kNoValue) add_input(epilogue_.bias);
+        if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
+        count_ = shape_size(out);
+    }
+
+    void enqueue(const ExecContext& ctx) const override {
+        const cl::Buffer &x = ctx[inputs()[0]], &w = ctx[inputs()[1]], &y = ctx[outputs()[0]];
+        const cl::Buffer& bias = epilogue_.bias != kNoValue ? ctx[epilogue_.bias] : y;
+        const cl::Buffer& residual = epilogue_.residual != kNoValue ? ctx[epilogue_.residual] : y;
+        if (depthwise_) {
+            cl::Kernel& k = ctx.kernel("depthwise_conv_f32");
+            set_args(k, x, w, y, s_, bias, residual, epilogue_.args);
+            ctx.launch(k, items(count_));
+            return;
+        }
+        for (int64_t b = 0; b < batch_; ++b) {
+            if (direct_) {
+                // The image's channels are the GEMM's rows of B as they lie.
+                enqueue_gemm(ctx, gemm_, w, 0, x, static_cast<size_t>(b * in_image_), y, static_cast<size_t>(b * out_image_));
+                continue;
+            }
+            // One im2col over every group: the groups' channels follow each other in the image,
+            // so group g's GEMM reads rows g * k ... of the columns.
+            ConvShape all = s_;
+            all.channels = static_cast<cl_int>(s_.channels * groups_);
+            cl::Kernel& im2col = ctx.kernel("im2col_f32");
+            set_args(im2col, x, static_cast<cl_int>(b * in_image_), ctx.scratch(), all);
+            ctx.launch(im2col, items(col_elements_));
+            enqueue_gemm(ctx, gemm_, w, 0, ctx.scratch(), 0, y, static_cast<size_t>(b * out_image_));
+        }
+        if (epilogue_.empty()) return;
+        cl::Kernel& k = ctx.kernel("epilogue_f32");
+        set_args(k, y, bias, residual, epilogue_.args);
+        ctx.launch(k, items(count_));
+    }
+    std::string exec_type() const override {
+        return depthwise_ ? "depthwise_conv_f32" : direct_ ? "clblast_gemm_1x1" : "im2col_clblast_gemm";
+    }
+    size_t scratch_bytes() const override { return depthwise_ || direct_ ? 0 : static_cast<size_t>(col_elements_) * sizeof(float); }
+
+private:
+    ConvShape s_{};
+    GemmShape gemm_;
+    int64_t groups_ = 1, batch_ = 1, in_image_ = 0, out_image_ = 0, col_elements_ = 0, count_ = 0;
+    bool depthwise_ = false, direct_ = false;
+    Epilogue epilogue_;
+};
+
+const OpRegistration conv({"Convolution", "GroupConvolution"},
+                          {check_conv, [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                               return std::make_unique<ConvExecutor>(ctx, n);
+                           }});
+
+}  // namespace
+
+}  // namespace mosaic::gpu_plugin

@@ -1,0 +1,232 @@
+// Ops that move elements without computing, any element type of 1, 2, 4 or 8 bytes: Reshape,
+// Squeeze and Unsqueeze (views: nothing runs, value_table.hpp), Transpose, Concat, Split and
+// VariadicSplit (strided copies), Gather (batch_dims 0) and Convert between f32, i32, i64, u8 and
+// boolean.
+#include "kernel_structs.hpp"
+#include "op_registry.hpp"
+
+#include <mosaic/sdk/status.hpp>
+
+namespace mosaic::gpu_plugin {
+
+namespace {
+
+std::string word_kernel(ElementType t) {
+    switch (element_size(t)) {
+        case 1: return "strided_copy_u8";
+        case 2: return "strided_copy_u16";
+        case 4: return "strided_copy_u32";
+        default: return "strided_copy_u64";
+    }
+}
+
+std::string check_movable(const sdk::GraphView& g, size_t n) {
+    if (auto r = check_static_nonempty(g, n); !r.empty()) return r;
+    const size_t bytes = element_size(g.output_type(n, 0));
+    if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) return "element type " + std::string(to_string(g.output_type(n, 0))) + " has no GPU copy kernel";
+    if (shape_size(g.input_shape(n, 0)) >= (int64_t{1} << 31)) return "more than 2^31 elements";
+    return "";
+}
+
+int64_t axis_of(int64_t axis, size_t rank) { return axis < 0 ? axis + static_cast<int64_t>(rank) : axis; }
+
+// One strided copy: `dims` elements read at `in` strides from x + x_offset, written at `out`
+// strides to y + y_offset.
+struct Copy {
+    size_t input = 0, output = 0;  // indices into the executor's inputs / outputs
+    cl_int x_offset = 0, y_offset = 0;
+    Walk walk;
+    int64_t count = 0;
+};
+
+class CopyExecutor : public Executor {
+public:
+    CopyExecutor(const BuildContext& ctx, size_t n, std::vector<ValueId> inputs, std::vector<ValueId> outputs,
+                 std::vector<Copy> copies)
+        : Executor(ctx.graph.node_name(n), ctx.graph.type(n), std::move(inputs), std::move(outputs)),
+          kernel_(word_kernel(ctx.graph.output_type(n, 0))), copies_(std::move(copies)) {}
+
+    void enqueue(const ExecContext& ctx) const override {
+        cl::Kernel& k = ctx.kernel(kernel_);
+        for (const Copy& c : copies_) {
+            set_args(k, ctx[inputs()[c.input]], c.x_offset, ctx[outputs()[c.output]], c.y_offset, c.walk);
+            ctx.launch(k, items(c.count));
+        }
+    }
+    std::string exec_type() const override { return kernel_; }
+
+private:
+    std::string kernel_;
+    std::vector<Copy> copies_;
+};
+
+std::unique_ptr<Executor> build_transpose(BuildContext& ctx, size_t n) {
+    const Shape in = ctx.graph.input_shape(n, 0), out = ctx.graph.output_shape(n, 0);
+    std::vector<int64_t> order = constant_ints(ctx.graph, n, 1);
+    if (order.empty())  // no order: reverse the axes
+        for (size_t d = in.size(); d-- > 0;) order.push_back(static_cast<int64_t>(d));
+    const std::vector<int64_t> in_strides = strides_of(in);
+    std::vector<int64_t> read(out.size());
+    for (size_t d = 0; d < out.size(); ++d) read[d] = in_strides[static_cast<size_t>(axis_of(order[d], in.size()))];
+    Copy c;
+    c.walk = make_walk(out, read, {}, strides_of(out));
+    c.count = shape_size(out);
+    return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
+                                          std::vector<ValueId>{ctx.values.output(n, 0)}, std::vector<Copy>{c});
+}
+
+std::unique_ptr<Executor> build_concat(BuildContext& ctx, size_t n) {
+    const Shape out = ctx.graph.output_shape(n, 0);
+    const size_t axis = static_cast<size_t>(axis_of(ctx.graph.attributes(n).get_int("axis"), out.size()));
+    const std::vector<int64_t> out_strides = strides_of(out);
+    std::vector<ValueId> inputs;
+    std::vector<Copy> copies;
+    int64_t at = 0;
+    for (size_t i = 0; i < ctx.graph.input_count(n); ++i) {
+        const Shape in = ctx.graph.input_shape(n, i);
+        inputs.push_back(ctx.values.input(n, i));
+        Copy c;
+        c.input = i;
+        c.y_offset = static_cast<cl_int>(at * out_strides[axis]);
+        c.walk = make_walk(in, strides_of(in), {}, out_strides);
+        c.count = shape_size(in);
+        if (c.count) copies.push_back(c);
+        at += in[axis];
+    }
+    return std::make_unique<CopyExecutor>(ctx, n, inputs, std::vector<ValueId>{ctx.values.output(n, 0)}, copies);
+}
+
+std::unique_ptr<Executor> build_split(BuildContext& ctx, size_t n) {
+    const Shape in = ctx.graph.input_shape(n, 0);
+    const size_t axis = static_cast<size_t>(axis_of(constant_ints(ctx.graph, n, 1).at(0), in.size()));
+    const std::vector<int64_t> in_strides = strides_of(in);
+    std::vector<ValueId> outputs;
+    std::vector<Copy> copies;
+    int64_t at = 0;
+    for (size_t o = 0; o < ctx.graph.output_count(n); ++o) {
+        const Shape part = ctx.graph.output_shape(n, o);
+        outputs.push_back(ctx.values.output(n, o));
+        Copy c;
+        c.output = o;
+        c.x_offset = static_cast<cl_int>(at * in_strides[axis]);
+        c.walk = make_walk(part, in_strides, {}, strides_of(part));
+        c.count = shape_size(part);
+        if (c.count) copies.push_back(c);
+        at += part[axis];
+    }
+    return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)}, outputs, copies);
+}
+
+class GatherExecutor : public Executor {
+public:
+    GatherExecutor(const BuildContext& ctx, size_t n)
+        : Executor(ctx.graph.node_name(n), "Gather", {ctx.values.input(n, 0), ctx.values.input(n, 1)}, {ctx.values.output(n, 0)}) {
+        const Shape data = ctx.graph.input_shape(n, 0);
+        const size_t axis = static_cast<size_t>(axis_of(constant_ints(ctx.graph, n, 2).at(0), data.size()));
+        axis_dim_ = data[axis];
+        inner_ = 1;
+        for (size_t d = axis + 1; d < data.size(); ++d) inner_ *= data[d];
+        indices_ = shape_size(ctx.graph.input_shape(n, 1));
+        count_ = shape_size(ctx.graph.output_shape(n, 0));
+        kernel_ = std::string(element_size(ctx.graph.input_type(n, 0)) == 4 ? "gather_u32_" : "gather_u64_") +
+                  (ctx.graph.input_type(n, 1) == ElementType::i32 ? "i32" : "i64");
+    }
+    void enqueue(const ExecContext& ctx) const override {
+        cl::Kernel& k = ctx.kernel(kernel_);
+        set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[outputs()[0]], static_cast<cl_int>(axis_dim_),
+                 static_cast<cl_int>(indices_), static_cast<cl_int>(inner_));
+        ctx.launch(k, items(count_));
+    }
+    std::string exec_type() const override { return kernel_; }
+
+private:
+    std::string kernel_;
+    int64_t axis_dim_ = 1, inner_ = 1, indices_ = 1, count_ = 1;
+};
+
+std::string convert_kernel(ElementType from, ElementType to) {
+    return std::string("convert_") + to_string(from) + "_" + to_string(to);
+}
+
+bool has_convert_kernel(ElementType from, ElementType to) {
+    static const char* kernels[] = {"convert_f32_i32",  "convert_f32_i64",     "convert_f32_u8",  "convert_f32_boolean",
+                                    "convert_i32_f32",  "convert_i64_f32",     "convert_u8_f32",  "convert_boolean_f32",
+                                    "convert_i32_i64",  "convert_i64_i32",     "convert_boolean_i32", "convert_boolean_i64"};
+    for (const char* k : kernels)
+        if (convert_kernel(from, to) == k) return true;
+    return false;
+}
+
+class ConvertExecutor : public Executor {
+public:
+    ConvertExecutor(const BuildContext& ctx, size_t n)
+        : Executor(ctx.graph.node_name(n), "Convert", {ctx.values.input(n, 0)}, {ctx.values.output(n, 0)}),
+          same_(ctx.graph.input_type(n, 0) == ctx.graph.output_type(n, 0)),
+          kernel_(same_ ? word_kernel(ctx.graph.output_type(n, 0)) : convert_kernel(ctx.graph.input_type(n, 0), ctx.graph.output_type(n, 0))),
+          count_(shape_size(ctx.graph.output_shape(n, 0))) {
+        const Shape s = ctx.graph.output_shape(n, 0);
+        walk_ = make_walk(s, strides_of(s), {}, strides_of(s));
+    }
+    void enqueue(const ExecContext& ctx) const override {
+        cl::Kernel& k = ctx.kernel(kernel_);
+        if (same_)
+            set_args(k, ctx[inputs()[0]], cl_int{0}, ctx[outputs()[0]], cl_int{0}, walk_);
+        else
+            set_args(k, ctx[inputs()[0]], ctx[outputs()[0]]);
+        ctx.launch(k, items(count_));
+    }
+    std::string exec_type() const override { return kernel_; }
+
+private:
+    bool same_;
+    std::string kernel_;
+    int64_t count_;
+    Walk walk_;
+};
+
+const OpRegistration views({"Reshape", "Squeeze", "Unsqueeze"},
+                           {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) { return check_static_nonempty(g, n); },
+                            [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                                throw sdk::Error(MOSAIC_ERROR_GENERAL, "GPU plugin bug: the view '" + ctx.graph.node_name(n) + "' was asked to run");
+                            }});
+
+const OpRegistration transpose({"Transpose"},
+                               {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
+                                    return first_of({check_movable(g, n), g.input_count(n) > 1 ? check_constant_input(g, n, 1) : ""});
+                                },
+                                build_transpose});
+
+const OpRegistration concat({"Concat"}, {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) { return check_movable(g, n); },
+                                         build_concat});
+
+const OpRegistration split({"Split", "VariadicSplit"},
+                           {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
+                                return first_of({check_movable(g, n), check_constant_input(g, n, 1)});
+                            },
+                            build_split});
+
+const OpRegistration gather({"Gather"},
+                            {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
+                                 if (auto r = first_of({check_movable(g, n), check_constant_input(g, n, 2)}); !r.empty()) return r;
+                                 const size_t bytes = element_size(g.input_type(n, 0));
+                                 if (bytes != 4 && bytes != 8) return "Gather of " + std::string(to_string(g.input_type(n, 0))) + " has no GPU kernel";
+                                 const ElementType idx = g.input_type(n, 1);
+                                 if (idx != ElementType::i32 && idx != ElementType::i64) return "Gather indices must be i32 or i64 on the GPU";
+                                 if (g.attributes(n).get_int("batch_dims", 0) != 0) return "Gather with batch_dims has no GPU kernel";
+                                 return "";
+                             },
+                             [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> { return std::make_unique<GatherExecutor>(ctx, n); }});
+
+const OpRegistration convert({"Convert"},
+                             {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
+                                  if (auto r = check_movable(g, n); !r.empty()) return r;
+                                  const ElementType from = g.input_type(n, 0), to = g.output_type(n, 0);
+                                  if (from != to && !has_convert_kernel(from, to))
+                                      return "Convert " + std::string(to_string(from)) + " to " + to_string(to) + " has no GPU kernel";
+                                  return "";
+                              },
+                              [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> { return std::make_unique<ConvertExecutor>(ctx, n); }});
+
+}  // namespace
+
+}  // namespace mosaic::gpu_plugin

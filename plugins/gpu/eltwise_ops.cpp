@@ -1,0 +1,116 @@
+// Element-wise ops: the activations (activation.hpp) and binary arithmetic with numpy broadcasting,
+// f32. A binary op with an activation after it runs both in one kernel.
+#include "activation.hpp"
+#include "kernel_structs.hpp"
+#include "op_registry.hpp"
+
+namespace mosaic::gpu_plugin {
+
+namespace {
+
+std::string check_elements(const sdk::GraphView& g, size_t n) {
+    return first_of({check_types(g, n, {ElementType::f32}), check_static_nonempty(g, n),
+                     shape_size(g.output_shape(n, 0)) >= (int64_t{1} << 31) ? "more than 2^31 elements" : ""});
+}
+
+class UnaryExecutor : public Executor {
+public:
+    UnaryExecutor(const BuildContext& ctx, size_t n, Activation act)
+        : Executor(ctx.graph.node_name(n), ctx.graph.type(n), {ctx.values.input(n, 0)}, {ctx.values.output(n, 0)}),
+          act_(act), count_(shape_size(ctx.graph.output_shape(n, 0))) {}
+
+    void enqueue(const ExecContext& ctx) const override {
+        cl::Kernel& k = ctx.kernel("unary_f32");
+        set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], act_.kind, act_.a, act_.b);
+        ctx.launch(k, items(count_));
+    }
+    std::string exec_type() const override { return "unary_f32"; }
+
+private:
+    Activation act_;
+    int64_t count_;
+};
+
+enum BinaryOp : cl_int { BIN_ADD = 0, BIN_SUB, BIN_MUL, BIN_DIV, BIN_MAX, BIN_MIN, BIN_POW, BIN_SQDIFF };
+
+cl_int binary_code(const std::string& t) {
+    if (t == "Add") return BIN_ADD;
+    if (t == "Subtract") return BIN_SUB;
+    if (t == "Multiply") return BIN_MUL;
+    if (t == "Divide") return BIN_DIV;
+    if (t == "Maximum") return BIN_MAX;
+    if (t == "Minimum") return BIN_MIN;
+    if (t == "Power") return BIN_POW;
+    return BIN_SQDIFF;
+}
+
+class BinaryExecutor : public Executor {
+public:
+    BinaryExecutor(BuildContext& ctx, size_t n)
+        : Executor(ctx.graph.node_name(n), ctx.graph.type(n), {ctx.values.input(n, 0), ctx.values.input(n, 1)},
+                   {ctx.values.output(n, 0)}),
+          op_(binary_code(ctx.graph.type(n))) {
+        const sdk::GraphView& g = ctx.graph;
+        const Shape out = g.output_shape(n, 0);
+        count_ = shape_size(out);
+        same_ = g.input_shape(n, 0) == out && g.input_shape(n, 1) == out;
+        walk_ = make_walk(out, broadcast_strides(g.input_shape(n, 0), out), broadcast_strides(g.input_shape(n, 1), out));
+        // An activation that alone reads the result runs in the same kernel.
+        const Value& result = ctx.values[ctx.values.output(n, 0)];
+        if (result.kind == Value::Kind::intermediate && result.uses.size() == 1) {
+            const size_t next = result.uses[0].node;
+            if (ctx.values.runs(next) && g.output_shape(next, 0) == out && ctx.values.input(next, 0) == ctx.values.output(n, 0)) {
+                if (auto act = activation_of(g, next); act && act->kind != 0) {
+                    act_ = *act;
+                    ctx.fused[next] = true;
+                    fused_into(g.node_name(next), ctx.values.output(next, 0));
+                }
+            }
+        }
+    }
+
+    void enqueue(const ExecContext& ctx) const override {
+        cl::Kernel& k = ctx.kernel(same_ ? "binary_same_f32" : "binary_bcast_f32");
+        if (same_)
+            set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[outputs()[0]], op_, act_.kind, act_.a, act_.b);
+        else
+            set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[outputs()[0]], op_, walk_, act_.kind, act_.a, act_.b);
+        ctx.launch(k, items(count_));
+    }
+    std::string exec_type() const override { return same_ ? "binary_same_f32" : "binary_bcast_f32"; }
+
+private:
+    cl_int op_;
+    int64_t count_ = 0;
+    bool same_ = false;
+    Walk walk_;
+    Activation act_;
+};
+
+const OpRegistration unary({"Relu", "Clamp", "Sigmoid", "Tanh", "Elu", "Gelu", "Swish", "HSwish", "HSigmoid", "Mish",
+                            "SoftPlus", "Exp", "Log", "Sqrt", "Abs", "Negative", "Erf", "Floor", "Ceiling", "Sin", "Cos",
+                            "Sign"},
+                           {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
+                                if (auto r = check_elements(g, n); !r.empty()) return r;
+                                if (!activation_of(g, n)) return g.type(n) + " with these parameters has no GPU kernel (a run-time or non-scalar beta, an unknown approximation mode)";
+                                return "";
+                            },
+                            [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                                return std::make_unique<UnaryExecutor>(ctx, n, *activation_of(ctx.graph, n));
+                            }});
+
+const OpRegistration binary({"Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum", "Power", "SquaredDifference"},
+                            {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
+                                 if (auto r = check_elements(g, n); !r.empty()) return r;
+                                 const std::string spec = g.attributes(n).get_string("auto_broadcast", "numpy");
+                                 if (spec != "numpy" && spec != "NUMPY" && spec != "none" && spec != "NONE")
+                                     return "auto_broadcast '" + spec + "' has no GPU kernel (numpy only)";
+                                 return "";
+                             },
+                             [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                                 return std::make_unique<BinaryExecutor>(ctx, n);
+                             }});
+
+}  // namespace
+
+}  // namespace mosaic::gpu_plugin

@@ -1,0 +1,22 @@
+#include "executor_builder.hpp"
+
+#include "op_registry.hpp"
+
+namespace mosaic::gpu_plugin {
+
+std::vector<std::unique_ptr<Executor>> build_executors(const sdk::GraphView& graph, const ValueTable& values,
+                                                       ClEngine& engine) {
+    std::vector<bool> fused(graph.node_count(), false);
+    BuildContext ctx{graph, values, engine, fused};
+    std::vector<std::unique_ptr<Executor>> executors;
+    for (size_t n = 0; n < graph.node_count(); ++n) {
+        if (!values.runs(n) || fused[n]) continue;
+        const OpEntry* op = find_op(graph.type(n));
+        if (!op)  // compile checked every node first
+            throw sdk::Error(MOSAIC_ERROR_GENERAL, "GPU plugin bug: no executor for '" + graph.node_name(n) + "'");
+        executors.push_back(op->build(ctx, n));
+    }
+    return executors;
+}
+
+}  // namespace mosaic::gpu_plugin

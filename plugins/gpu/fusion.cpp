@@ -1,0 +1,98 @@
+#include "fusion.hpp"
+
+#include "activation.hpp"
+
+namespace mosaic::gpu_plugin {
+
+namespace {
+
+// The single node reading `v`, when `v` is an intermediate nobody else reads.
+std::optional<size_t> only_reader(const BuildContext& ctx, ValueId v) {
+    const Value& value = ctx.values[v];
+    if (value.kind != Value::Kind::intermediate || value.uses.size() != 1) return std::nullopt;
+    const size_t reader = value.uses[0].node;
+    if (!ctx.values.runs(reader) || ctx.fused[reader]) return std::nullopt;
+    return reader;
+}
+
+// True when `c` broadcast to `out` varies along `axis` only, with out[axis] values.
+bool is_channel_vector(const Shape& c, const Shape& out, size_t axis) {
+    if (c.size() > out.size() || shape_size(c) != out[axis]) return false;
+    const size_t lead = out.size() - c.size();
+    for (size_t d = 0; d < c.size(); ++d)
+        if (c[d] != 1 && lead + d != axis) return false;
+    return true;
+}
+
+bool is_f32_add(const sdk::GraphView& g, size_t n) {
+    return g.type(n) == "Add" && g.input_count(n) == 2 && g.output_type(n, 0) == ElementType::f32 &&
+           g.input_type(n, 0) == ElementType::f32 && g.input_type(n, 1) == ElementType::f32;
+}
+
+}  // namespace
+
+Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis) {
+    const sdk::GraphView& g = ctx.graph;
+    const Shape out_shape = g.output_shape(node, 0);
+    Epilogue e;
+    e.out = ctx.values.output(node, 0);
+    e.last_node = node;
+    e.args.channels = static_cast<cl_int>(out_shape.at(channel_axis));
+    int64_t inner = 1;
+    for (size_t d = channel_axis + 1; d < out_shape.size(); ++d) inner *= out_shape[d];
+    e.args.inner = static_cast<cl_int>(inner);
+
+    auto take = [&](size_t n) {
+        ctx.fused[n] = true;
+        e.out = ctx.values.output(n, 0);
+        e.last_node = n;
+    };
+    // Which operand of a binary node is not the chain's value.
+    auto other_input = [&](size_t n) { return ctx.values.input(n, 0) == e.out ? size_t{1} : size_t{0}; };
+
+    std::optional<size_t> next = only_reader(ctx, e.out);
+    // 1. bias
+    if (next && is_f32_add(g, *next) && g.output_shape(*next, 0) == out_shape) {
+        const size_t k = other_input(*next);
+        if (check_constant_input(g, *next, k).empty() && is_channel_vector(g.input_shape(*next, k), out_shape, channel_axis)) {
+            e.args.has_bias = 1;
+            e.bias = ctx.values.input(*next, k);
+            take(*next);
+            next = only_reader(ctx, e.out);
+        }
+    }
+    // 2. first activation
+    if (next && g.output_shape(*next, 0) == out_shape && ctx.values.input(*next, 0) == e.out) {
+        if (auto act = activation_of(g, *next)) {
+            e.args.act1 = act->kind;
+            e.args.act1_a = act->a;
+            e.args.act1_b = act->b;
+            take(*next);
+            next = only_reader(ctx, e.out);
+        }
+    }
+    // 3. residual: the other operand must exist before the main op runs.
+    if (next && is_f32_add(g, *next) && g.output_shape(*next, 0) == out_shape) {
+        const size_t k = other_input(*next);
+        const ValueId r = ctx.values.input(*next, k);
+        const Value& rv = ctx.values[r];
+        if (r != e.out && !rv.is_constant() && rv.shape == out_shape && rv.producer < node) {
+            e.args.has_residual = 1;
+            e.residual = r;
+            take(*next);
+            next = only_reader(ctx, e.out);
+        }
+    }
+    // 4. second activation
+    if (next && g.output_shape(*next, 0) == out_shape && ctx.values.input(*next, 0) == e.out) {
+        if (auto act = activation_of(g, *next)) {
+            e.args.act2 = act->kind;
+            e.args.act2_a = act->a;
+            e.args.act2_b = act->b;
+            take(*next);
+        }
+    }
+    return e;
+}
+
+}  // namespace mosaic::gpu_plugin

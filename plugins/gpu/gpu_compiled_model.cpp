@@ -1,0 +1,74 @@
+#include "gpu_compiled_model.hpp"
+
+#include "executor_builder.hpp"
+#include "gpu_infer_request.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace mosaic::gpu_plugin {
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& properties, const GpuConfig& config,
+                                   const ClDeviceInfo& device, std::string device_name)
+    : properties_(properties),
+      config_(config),
+      engine_(engine_for(device)),
+      values_(graph),
+      device_name_(std::move(device_name)),
+      label_(device_name_ + "." + config.device_id),
+      model_name_(graph.name()) {
+    const auto t0 = std::chrono::steady_clock::now();
+    program_ = engine_->program("-cl-std=CL1.2", config_.cache_dir);
+    program_ms_ = ms_since(t0);
+    upload_constants(graph);
+    executors_ = build_executors(graph, values_, *engine_);
+    plan_ = plan_memory(values_, executors_);
+    for (const auto& e : executors_) scratch_bytes_ = std::max(scratch_bytes_, e->scratch_bytes());
+    compile_ms_ = ms_since(t0);
+}
+
+void GpuCompiledModel::upload_constants(const sdk::GraphView& graph) {
+    constants_.resize(values_.size());
+    const bool shared = engine_->info().integrated;
+    for (ValueId v = 0; v < values_.size(); ++v) {
+        const Value& value = values_[v];
+        if (!value.is_constant() || value.byte_size() == 0) continue;
+        bool read_at_run_time = false;
+        for (const Use& u : value.uses) read_at_run_time |= values_.runs(u.node) || graph.is_result(u.node);
+        if (!read_at_run_time) continue;
+        // The host's weights outlive the compiled model (plugin_abi.h): a device sharing host memory
+        // reads them where they are; another gets one copy.
+        void* host = const_cast<void*>(value.constant);
+        constants_[v] = shared ? cl::Buffer(engine_->context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, value.byte_size(), host)
+                               : cl::Buffer(engine_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, value.byte_size(), host);
+    }
+}
+
+std::unique_ptr<sdk::InferRequest> GpuCompiledModel::create_request() { return std::make_unique<GpuInferRequest>(*this); }
+
+nlohmann::json GpuCompiledModel::property(const std::string& key) const {
+    if (key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS") return 2;  // one running while the next is set up
+    if (key == "EXECUTION_DEVICES") return nlohmann::json::array({label_});
+    if (key == "NETWORK_NAME") return model_name_;
+    if (key == "GPU_MEMORY_PLAN")
+        return {{"tensors", plan_.tensors}, {"buffers", plan_.buffer_sizes.size()}, {"bytes", plan_.total_bytes()},
+                {"unshared_bytes", plan_.unshared_bytes}, {"scratch_bytes", scratch_bytes_}};
+    if (key == "GPU_COMPILE_TIME_MS") return {{"total", compile_ms_}, {"program", program_ms_}};
+    if (key == "GPU_EXECUTORS") {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& e : executors_) list.push_back({{"name", e->name()}, {"type", e->type()}, {"exec_type", e->exec_type()}});
+        return list;
+    }
+    if (properties_.contains(key)) return properties_.at(key);
+    return sdk::CompiledModel::property(key);
+}
+
+}  // namespace mosaic::gpu_plugin

@@ -1,0 +1,28 @@
+// The GPU device: OpenCL devices as instances GPU.0, GPU.1, ... (see cl_discovery.hpp), the ops of
+// op_registry.hpp, each answered honestly by query for its exact types, shapes and attributes.
+// See README.md beside this file.
+#pragma once
+
+#include <mosaic/sdk/plugin.hpp>
+
+namespace mosaic::gpu_plugin {
+
+struct GpuConfig;
+struct ClDeviceInfo;
+
+class GpuDevice : public sdk::Device {
+public:
+    explicit GpuDevice(const std::string& name);
+
+    std::vector<std::string> device_ids() const override;
+    nlohmann::json get_property(const std::string& key) const override;
+    std::vector<Support> query(const sdk::GraphView& graph, const nlohmann::json& config) override;
+    std::unique_ptr<sdk::CompiledModel> compile(const sdk::GraphView& graph, const nlohmann::json& config) override;
+
+private:
+    // Why `node` cannot run on `device`, or "".
+    static std::string unsupported_reason(const sdk::GraphView& graph, size_t node, const ClDeviceInfo& device);
+    bool allow_cpu_fallback() const;
+};
+
+}  // namespace mosaic::gpu_plugin

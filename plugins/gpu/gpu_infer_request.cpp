@@ -1,0 +1,172 @@
+#include "gpu_infer_request.hpp"
+
+#include <chrono>
+
+namespace mosaic::gpu_plugin {
+
+namespace {
+
+// The host checks tensors against the model it compiled; checked again because a kernel must
+// never run over a buffer of another size than its value.
+void check_tensor(const char* what, size_t index, ElementType type, const Shape& shape, const Value& v) {
+    if (type != v.type || shape != v.shape)
+        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, std::string(what) + " " + std::to_string(index) + " is " +
+                                                            to_string(type) + " " + to_string(shape) + ", the model expects " +
+                                                            to_string(v.type) + " " + to_string(v.shape));
+}
+
+sdk::Error device_error(const GpuCompiledModel& model, const std::string& during, const cl::Error& e) {
+    return sdk::Error(MOSAIC_ERROR_DEVICE, model.device_label() + " ('" + model.engine().info().name + "'): " + during +
+                                               " failed: " + e.what() + " returned " + cl_status_name(e.err()));
+}
+
+}  // namespace
+
+GpuInferRequest::GpuInferRequest(const GpuCompiledModel& model)
+    : model_(model),
+      queue_(model.engine().make_queue(model.config().perf_count)),
+      buffers_(model.values().size()),
+      kernels_(model.executors().size()),
+      events_(model.executors().size()) {
+    const ValueTable& values = model.values();
+    const MemoryPlan& plan = model.memory_plan();
+    const cl::Context& context = model.engine().context();
+    for (size_t size : plan.buffer_sizes) plan_buffers_.emplace_back(context, CL_MEM_READ_WRITE, size);
+    if (model.scratch_bytes()) scratch_ = cl::Buffer(context, CL_MEM_READ_WRITE, model.scratch_bytes());
+    io_device_buffers_.resize(values.size());
+    for (ValueId v = 0; v < values.size(); ++v) {
+        const Value& value = values[v];
+        if (value.is_constant()) buffers_[v] = model.constant_buffer(v);
+        if (plan.buffer_of[v] != MemoryPlan::kNoBuffer) buffers_[v] = plan_buffers_[plan.buffer_of[v]];
+        if (value.kind == Value::Kind::input || value.kind == Value::Kind::output) {
+            caller_values_.push_back(v);
+            // Without shared memory, the caller's tensors are staged through buffers of the request.
+            if (!model.engine().info().integrated && value.byte_size())
+                io_device_buffers_[v] = cl::Buffer(context, CL_MEM_READ_WRITE, value.byte_size());
+        }
+    }
+}
+
+void GpuInferRequest::bind(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) {
+    const ValueTable& values = model_.values();
+    if (inputs.size() != values.graph_input_count() || outputs.size() != values.graph_output_count())
+        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT,
+                         "got " + std::to_string(inputs.size()) + " inputs and " + std::to_string(outputs.size()) +
+                             " outputs, the model has " + std::to_string(values.graph_input_count()) + " and " +
+                             std::to_string(values.graph_output_count()));
+    const bool shared = model_.engine().info().integrated;
+    const cl::Context& context = model_.engine().context();
+    for (ValueId v : caller_values_) {
+        const Value& value = values[v];
+        const bool is_input = value.kind == Value::Kind::input;
+        const ElementType type = is_input ? inputs[value.io_index].type : outputs[value.io_index].type;
+        const Shape& shape = is_input ? inputs[value.io_index].shape : outputs[value.io_index].shape;
+        check_tensor(is_input ? "input" : "output", value.io_index, type, shape, value);
+        if (value.byte_size() == 0) continue;
+        void* data = is_input ? const_cast<void*>(inputs[value.io_index].data) : outputs[value.io_index].data;
+        if (shared) {
+            buffers_[v] = cl::Buffer(context, (is_input ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE) | CL_MEM_USE_HOST_PTR,
+                                     value.byte_size(), data);
+        } else {
+            buffers_[v] = io_device_buffers_[v];
+            if (is_input) queue_.enqueueWriteBuffer(buffers_[v], CL_FALSE, 0, value.byte_size(), data);
+        }
+    }
+    // Views read their source's buffer, which may just have been bound.
+    for (ValueId v = 0; v < values.size(); ++v)
+        if (values[v].alias_of != kNoValue) buffers_[v] = buffers_[values[v].alias_of];
+}
+
+void GpuInferRequest::run_executors() {
+    const auto& executors = model_.executors();
+    const bool profiling = model_.config().perf_count;
+    for (size_t e = 0; e < executors.size(); ++e) {
+        events_[e].clear();
+        ExecContext ctx(queue_, model_.program(), buffers_, kernels_[e], profiling ? &events_[e] : nullptr, &scratch_);
+        try {
+            executors[e]->enqueue(ctx);
+        } catch (const cl::Error& error) {
+            throw device_error(model_, "node '" + executors[e]->name() + "' (" + executors[e]->type() + ", " +
+                                           executors[e]->exec_type() + ")",
+                               error);
+        }
+    }
+}
+
+void GpuInferRequest::collect_profile() {
+    records_.clear();
+    if (!model_.config().perf_count) return;
+    const auto& executors = model_.executors();
+    for (size_t e = 0; e < executors.size(); ++e) {
+        uint64_t ns = 0;
+        for (const cl::Event& ev : events_[e]) {
+            if (!ev()) continue;
+            ns += ev.getProfilingInfo<CL_PROFILING_COMMAND_END>() - ev.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+        }
+        // Device time: the host thread only enqueues, so cpu time is what the device ran.
+        records_.push_back({executors[e]->name(), executors[e]->type(), executors[e]->exec_type(),
+                            MOSAIC_PROFILING_EXECUTED, ns / 1000, 0});
+    }
+}
+
+void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
+    const ValueTable& values = model_.values();
+    const bool shared = model_.engine().info().integrated;
+    for (const ResultCopy& copy : values.result_copies()) {
+        const size_t bytes = values[copy.from].byte_size();
+        if (!bytes) continue;
+        const cl::Buffer& source = buffers_[values.storage_of(copy.from)];
+        void* data = outputs[copy.output].data;
+        if (shared) {
+            cl::Buffer target(model_.engine().context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, data);
+            queue_.enqueueCopyBuffer(source, target, 0, 0, bytes);
+            void* mapped = queue_.enqueueMapBuffer(target, CL_TRUE, CL_MAP_READ, 0, bytes);
+            queue_.enqueueUnmapMemObject(target, mapped);
+        } else {
+            queue_.enqueueReadBuffer(source, CL_FALSE, 0, bytes, data);
+        }
+    }
+    for (ValueId v : caller_values_) {
+        const Value& value = values[v];
+        if (value.kind != Value::Kind::output || value.byte_size() == 0) continue;
+        if (shared) {
+            // Mapping is what makes the device's writes visible in the caller's memory.
+            void* mapped = queue_.enqueueMapBuffer(buffers_[v], CL_TRUE, CL_MAP_READ, 0, value.byte_size());
+            queue_.enqueueUnmapMemObject(buffers_[v], mapped);
+        } else {
+            queue_.enqueueReadBuffer(buffers_[v], CL_FALSE, 0, value.byte_size(), outputs[value.io_index].data);
+        }
+    }
+}
+
+void GpuInferRequest::infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) {
+    records_.clear();
+    bool enqueued = false;
+    try {
+        bind(inputs, outputs);
+        enqueued = true;
+        run_executors();
+        copy_results(outputs);
+        queue_.finish();
+        collect_profile();
+    } catch (...) {
+        // Nothing may stay in flight over the caller's memory once the call returns.
+        if (enqueued) try { queue_.finish(); } catch (const cl::Error&) {}
+        release_caller_buffers();
+        try {
+            throw;
+        } catch (const cl::Error& error) {
+            throw device_error(model_, "running model '" + model_.property("NETWORK_NAME").get<std::string>() + "'", error);
+        }
+    }
+    release_caller_buffers();
+}
+
+void GpuInferRequest::release_caller_buffers() {
+    if (!model_.engine().info().integrated) return;
+    for (ValueId v : caller_values_) buffers_[v] = cl::Buffer();
+    for (ValueId v = 0; v < buffers_.size(); ++v)
+        if (model_.values()[v].alias_of != kNoValue) buffers_[v] = cl::Buffer();
+}
+
+}  // namespace mosaic::gpu_plugin

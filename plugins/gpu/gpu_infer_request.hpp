@@ -1,0 +1,40 @@
+// One infer request of a GPU compiled model: its own in-order command queue (kernels chained with
+// no host wait between them; requests run concurrently), its buffers of the memory plan, its own
+// kernel objects and its scratch buffer, all made once. Inputs and outputs on a device that shares
+// host memory are the caller's memory itself (CL_MEM_USE_HOST_PTR, synchronised by a map);
+// elsewhere they are copied with non-blocking writes and one read at the end.
+#pragma once
+
+#include "gpu_compiled_model.hpp"
+
+#include <map>
+#include <vector>
+
+namespace mosaic::gpu_plugin {
+
+class GpuInferRequest : public sdk::InferRequest {
+public:
+    explicit GpuInferRequest(const GpuCompiledModel& model);
+
+    void infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) override;
+    std::vector<sdk::ProfilingRecord> profiling() const override { return records_; }
+
+private:
+    void bind(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs);
+    void run_executors();
+    void collect_profile();
+    void copy_results(const std::vector<TensorView>& outputs);
+    void release_caller_buffers();
+
+    const GpuCompiledModel& model_;
+    cl::CommandQueue queue_;
+    std::vector<cl::Buffer> plan_buffers_, io_device_buffers_;
+    std::vector<cl::Buffer> buffers_;  // per value, for this inference
+    std::vector<std::map<std::string, cl::Kernel>> kernels_;  // per executor
+    cl::Buffer scratch_;
+    std::vector<ValueId> caller_values_;  // graph inputs and outputs
+    std::vector<std::vector<cl::Event>> events_;  // per executor, when profiling
+    std::vector<sdk::ProfilingRecord> records_;
+};
+
+}  // namespace mosaic::gpu_plugin

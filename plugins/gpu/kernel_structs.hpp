@@ -1,0 +1,48 @@
+// C++ mirrors of the structs kernels take by value (kernels/00_common.cl, conv.cl, pooling.cl):
+// 4-byte members only, so both sides lay them out alike.
+#pragma once
+
+#include "cl.hpp"
+
+#include <mosaic/element_type.hpp>
+
+#include <vector>
+
+namespace mosaic::gpu_plugin {
+
+constexpr int kMaxRank = 8;
+
+struct Walk {
+    cl_int rank = 0;
+    cl_int dims[kMaxRank] = {};
+    cl_int in_strides[kMaxRank] = {};
+    cl_int other_strides[kMaxRank] = {};
+    cl_int out_strides[kMaxRank] = {};
+};
+
+struct Activation {
+    cl_int kind = 0;  // ACT_* of 00_common.cl; 0: none
+    cl_float a = 0, b = 0;
+};
+
+struct EpilogueArgs {
+    cl_int has_bias = 0, channels = 1, inner = 1;
+    cl_int act1 = 0;
+    cl_float act1_a = 0, act1_b = 0;
+    cl_int has_residual = 0;
+    cl_int act2 = 0;
+    cl_float act2_a = 0, act2_b = 0;
+};
+
+// Row-major strides in elements.
+std::vector<int64_t> strides_of(const Shape& shape);
+// The strides with which `shape` is read when broadcast (numpy rules) to `out`: 0 on broadcast dims.
+std::vector<int64_t> broadcast_strides(const Shape& shape, const Shape& out);
+// A walk over `dims` with the given strides (missing ones 0); throws past kMaxRank.
+Walk make_walk(const Shape& dims, const std::vector<int64_t>& in, const std::vector<int64_t>& other = {},
+               const std::vector<int64_t>& out = {});
+
+// The work items of a 1-D launch over `n` elements.
+inline cl::NDRange items(int64_t n) { return cl::NDRange(static_cast<size_t>(n)); }
+
+}  // namespace mosaic::gpu_plugin

@@ -1,0 +1,109 @@
+// Shared by every kernel: activations (standalone, and fused after a convolution or MatMul) and the
+// shape descriptor strided kernels take by value. Indices are 32-bit: the plugin refuses tensors
+// of 2^31 elements or more (op_registry.cpp).
+
+#define MOSAIC_MAX_RANK 8
+
+// A tensor walk: `rank` output dims and, per operand, the stride of each dim in elements
+// (0 where the operand broadcasts).
+typedef struct {
+    int rank;
+    int dims[MOSAIC_MAX_RANK];
+    int in_strides[MOSAIC_MAX_RANK];
+    int other_strides[MOSAIC_MAX_RANK];
+    int out_strides[MOSAIC_MAX_RANK];
+} Walk;
+
+// The activation codes (activation.hpp mirrors them).
+#define ACT_NONE 0
+#define ACT_RELU 1
+#define ACT_CLAMP 2      // a = min, b = max
+#define ACT_SIGMOID 3
+#define ACT_TANH 4
+#define ACT_ELU 5        // a = alpha
+#define ACT_GELU_ERF 6
+#define ACT_GELU_TANH 7
+#define ACT_SWISH 8      // a = beta
+#define ACT_HSWISH 9
+#define ACT_HSIGMOID 10
+#define ACT_MISH 11
+#define ACT_SOFTPLUS 12
+#define ACT_EXP 13
+#define ACT_LOG 14
+#define ACT_SQRT 15
+#define ACT_ABS 16
+#define ACT_NEGATIVE 17
+#define ACT_ERF 18
+#define ACT_FLOOR 19
+#define ACT_CEIL 20
+#define ACT_LINEAR 21    // a * x + b
+#define ACT_SIN 22
+#define ACT_COS 23
+#define ACT_RECIPROCAL 24
+#define ACT_SIGN 25
+#define ACT_LEAKY 26     // x < 0 ? a * x : x (PRelu with a scalar slope)
+
+inline float softplus(float x) { return x > 20.0f ? x : log1p(exp(x)); }
+
+inline float activate(int kind, float x, float a, float b) {
+    switch (kind) {
+        case ACT_RELU: return fmax(x, 0.0f);
+        case ACT_CLAMP: return fmin(fmax(x, a), b);
+        case ACT_SIGMOID: return 1.0f / (1.0f + exp(-x));
+        case ACT_TANH: return tanh(x);
+        case ACT_ELU: return x > 0.0f ? x : a * (exp(x) - 1.0f);
+        case ACT_GELU_ERF: return 0.5f * x * (1.0f + erf(x * 0.70710678118654752f));
+        case ACT_GELU_TANH: return 0.5f * x * (1.0f + tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+        case ACT_SWISH: return x / (1.0f + exp(-a * x));
+        case ACT_HSWISH: return x * fmin(fmax(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+        case ACT_HSIGMOID: return fmin(fmax(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+        case ACT_MISH: return x * tanh(softplus(x));
+        case ACT_SOFTPLUS: return softplus(x);
+        case ACT_EXP: return exp(x);
+        case ACT_LOG: return log(x);
+        case ACT_SQRT: return sqrt(x);
+        case ACT_ABS: return fabs(x);
+        case ACT_NEGATIVE: return -x;
+        case ACT_ERF: return erf(x);
+        case ACT_FLOOR: return floor(x);
+        case ACT_CEIL: return ceil(x);
+        case ACT_LINEAR: return a * x + b;
+        case ACT_SIN: return sin(x);
+        case ACT_COS: return cos(x);
+        case ACT_RECIPROCAL: return 1.0f / x;
+        case ACT_SIGN: return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f);
+        case ACT_LEAKY: return x < 0.0f ? a * x : x;
+        default: return x;
+    }
+}
+
+// What a convolution or MatMul applies to each result, in this order: a per-channel bias, the
+// first activation, a residual tensor of the output's shape, the second activation.
+typedef struct {
+    int has_bias;
+    int channels;     // bias index = (i / inner) % channels
+    int inner;
+    int act1;
+    float act1_a, act1_b;
+    int has_residual;
+    int act2;
+    float act2_a, act2_b;
+} Epilogue;
+
+inline float apply_epilogue(Epilogue e, int i, float v, __global const float* bias, __global const float* residual) {
+    if (e.has_bias) v += bias[(i / e.inner) % e.channels];
+    v = activate(e.act1, v, e.act1_a, e.act1_b);
+    if (e.has_residual) v += residual[i];
+    return activate(e.act2, v, e.act2_a, e.act2_b);
+}
+
+// The offset of flat output index `i` in an operand with `strides`.
+inline int walk_offset(const Walk* w, int i, const int* strides) {
+    int offset = 0;
+    for (int d = w->rank - 1; d >= 0; --d) {
+        const int q = i / w->dims[d];
+        offset += (i - q * w->dims[d]) * strides[d];
+        i = q;
+    }
+    return offset;
+}

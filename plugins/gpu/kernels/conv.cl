@@ -1,0 +1,41 @@
+// Convolution pieces: im2col (feeding a CLBlast GEMM) and a direct depthwise convolution.
+
+typedef struct {
+    int channels, in_h, in_w;      // of one group's input
+    int out_h, out_w;
+    int kernel_h, kernel_w;
+    int stride_h, stride_w;
+    int dilation_h, dilation_w;
+    int pad_top, pad_left;
+} ConvShape;
+
+// col[(c * KH + kh) * KW + kw][oh * OW + ow] = x[c][oh * SH - PT + kh * DH][ow * SW - PL + kw * DW] (0 outside).
+__kernel void im2col_f32(__global const float* x, int x_offset, __global float* col, ConvShape s) {
+    const int spatial = s.out_h * s.out_w;
+    const int i = get_global_id(0);  // over channels * KH * KW * spatial
+    const int p = i % spatial, row = i / spatial;
+    const int kw = row % s.kernel_w, kh = (row / s.kernel_w) % s.kernel_h, c = row / (s.kernel_w * s.kernel_h);
+    const int oh = p / s.out_w, ow = p % s.out_w;
+    const int ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h, iw = ow * s.stride_w - s.pad_left + kw * s.dilation_w;
+    col[i] = (ih >= 0 && ih < s.in_h && iw >= 0 && iw < s.in_w) ? x[x_offset + (c * s.in_h + ih) * s.in_w + iw] : 0.0f;
+}
+
+// One output element per work item; `s.channels` is the total channel count, one filter each.
+__kernel void depthwise_conv_f32(__global const float* x, __global const float* w, __global float* y, ConvShape s,
+                                 __global const float* bias, __global const float* residual, Epilogue e) {
+    const int i = get_global_id(0);
+    const int ow = i % s.out_w, oh = (i / s.out_w) % s.out_h, nc = i / (s.out_w * s.out_h);
+    const int c = nc % s.channels;
+    __global const float* xp = x + nc * s.in_h * s.in_w;
+    __global const float* wp = w + c * s.kernel_h * s.kernel_w;
+    float acc = 0.0f;
+    for (int kh = 0; kh < s.kernel_h; ++kh) {
+        const int ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h;
+        if (ih < 0 || ih >= s.in_h) continue;
+        for (int kw = 0; kw < s.kernel_w; ++kw) {
+            const int iw = ow * s.stride_w - s.pad_left + kw * s.dilation_w;
+            if (iw >= 0 && iw < s.in_w) acc += xp[ih * s.in_w + iw] * wp[kh * s.kernel_w + kw];
+        }
+    }
+    y[i] = apply_epilogue(e, i, acc, bias, residual);
+}

@@ -1,0 +1,48 @@
+// Copies that move elements without computing: Transpose, Concat and Split pieces, Slice,
+// Broadcast (a stride of 0), Gather, Convert. Moved as raw words of the element's size.
+
+#define STRIDED_COPY(NAME, T)                                                                        \
+    __kernel void NAME(__global const T* x, int x_offset, __global T* y, int y_offset, Walk w) {     \
+        const int i = get_global_id(0);                                                               \
+        y[y_offset + walk_offset(&w, i, w.out_strides)] = x[x_offset + walk_offset(&w, i, w.in_strides)]; \
+    }
+STRIDED_COPY(strided_copy_u8, uchar)
+STRIDED_COPY(strided_copy_u16, ushort)
+STRIDED_COPY(strided_copy_u32, uint)
+STRIDED_COPY(strided_copy_u64, ulong)
+
+// y[outer][j][inner] = data[outer][indices[j]][inner]; negative indices count from the end.
+#define GATHER(NAME, T, I)                                                                                    \
+    __kernel void NAME(__global const T* data, __global const I* indices, __global T* y, int axis_dim,      \
+                       int index_count, int inner) {                                                      \
+        const int i = get_global_id(0);                                                                   \
+        const int in = i % inner, j = (i / inner) % index_count, outer = i / (inner * index_count);       \
+        long k = (long)indices[j];                                                                       \
+        if (k < 0) k += axis_dim;                                                                         \
+        y[i] = (k >= 0 && k < axis_dim) ? data[(outer * axis_dim + (int)k) * inner + in] : (T)0;       \
+    }
+GATHER(gather_u32_i32, uint, int)
+GATHER(gather_u32_i64, uint, long)
+GATHER(gather_u64_i32, ulong, int)
+GATHER(gather_u64_i64, ulong, long)
+
+#define CONVERT(NAME, FROM, TO, EXPR)                                                 \
+    __kernel void NAME(__global const FROM* x, __global TO* y) {                      \
+        const int i = get_global_id(0);                                               \
+        const FROM v = x[i];                                                          \
+        y[i] = EXPR;                                                                  \
+    }
+// Float to integer truncates toward zero and saturates, NaN becoming 0 (Convert-1 as the reference
+// kernels implement it); integer to integer wraps.
+CONVERT(convert_f32_i32, float, int, convert_int_sat(v))
+CONVERT(convert_f32_i64, float, long, convert_long_sat(v))
+CONVERT(convert_f32_u8, float, uchar, convert_uchar_sat(v))
+CONVERT(convert_f32_boolean, float, uchar, (uchar)(v != 0.0f))
+CONVERT(convert_i32_f32, int, float, (float)v)
+CONVERT(convert_i64_f32, long, float, (float)v)
+CONVERT(convert_u8_f32, uchar, float, (float)v)
+CONVERT(convert_boolean_f32, uchar, float, (float)v)
+CONVERT(convert_i32_i64, int, long, (long)v)
+CONVERT(convert_i64_i32, long, int, (int)v)
+CONVERT(convert_boolean_i32, uchar, int, (int)v)
+CONVERT(convert_boolean_i64, uchar, long, (long)v)

@@ -1,0 +1,51 @@
+// Element-wise ops: activations, binary arithmetic with numpy broadcasting, the epilogue pass.
+
+__kernel void unary_f32(__global const float* x, __global float* y, int kind, float a, float b) {
+    const int i = get_global_id(0);
+    y[i] = activate(kind, x[i], a, b);
+}
+
+#define BIN_ADD 0
+#define BIN_SUB 1
+#define BIN_MUL 2
+#define BIN_DIV 3
+#define BIN_MAX 4
+#define BIN_MIN 5
+#define BIN_POW 6
+#define BIN_SQDIFF 7
+#define BIN_PRELU 8   // x < 0 ? slope * x : x
+
+inline float binary_op(int op, float a, float b) {
+    switch (op) {
+        case BIN_ADD: return a + b;
+        case BIN_SUB: return a - b;
+        case BIN_MUL: return a * b;
+        case BIN_DIV: return a / b;
+        case BIN_MAX: return fmax(a, b);
+        case BIN_MIN: return fmin(a, b);
+        case BIN_POW: return pow(a, b);
+        case BIN_SQDIFF: return (a - b) * (a - b);
+        case BIN_PRELU: return a < 0.0f ? a * b : a;
+        default: return a;
+    }
+}
+
+// Same shapes: no index arithmetic.
+__kernel void binary_same_f32(__global const float* a, __global const float* b, __global float* y, int op, int act,
+                              float act_a, float act_b) {
+    const int i = get_global_id(0);
+    y[i] = activate(act, binary_op(op, a[i], b[i]), act_a, act_b);
+}
+
+__kernel void binary_bcast_f32(__global const float* a, __global const float* b, __global float* y, int op, Walk w,
+                               int act, float act_a, float act_b) {
+    const int i = get_global_id(0);
+    const float va = a[walk_offset(&w, i, w.in_strides)], vb = b[walk_offset(&w, i, w.other_strides)];
+    y[i] = activate(act, binary_op(op, va, vb), act_a, act_b);
+}
+
+// The epilogue of a GEMM-based convolution or MatMul, in place over its result.
+__kernel void epilogue_f32(__global float* y, __global const float* bias, __global const float* residual, Epilogue e) {
+    const int i = get_global_id(0);
+    y[i] = apply_epilogue(e, i, y[i], bias, residual);
+}

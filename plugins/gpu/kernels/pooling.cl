@@ -1,0 +1,45 @@
+// Max and average pooling over the two trailing dims of an N, C, H, W tensor.
+
+typedef struct {
+    int in_h, in_w, out_h, out_w;
+    int kernel_h, kernel_w, stride_h, stride_w;
+    int pad_top, pad_left, pad_bottom, pad_right;
+    int dilation_h, dilation_w;
+    int count_padding;  // average: divide by the whole kernel size (padding included and present)
+} PoolShape;
+
+__kernel void max_pool_f32(__global const float* x, __global float* y, PoolShape s) {
+    const int i = get_global_id(0);
+    const int ow = i % s.out_w, oh = (i / s.out_w) % s.out_h, nc = i / (s.out_w * s.out_h);
+    __global const float* xp = x + nc * s.in_h * s.in_w;
+    float best = -FLT_MAX;  // an empty window gives the lowest value, as the reference does
+    for (int kh = 0; kh < s.kernel_h; ++kh) {
+        const int ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h;
+        if (ih < 0 || ih >= s.in_h) continue;
+        for (int kw = 0; kw < s.kernel_w; ++kw) {
+            const int iw = ow * s.stride_w - s.pad_left + kw * s.dilation_w;
+            if (iw >= 0 && iw < s.in_w) best = fmax(best, xp[ih * s.in_w + iw]);
+        }
+    }
+    y[i] = best;
+}
+
+__kernel void avg_pool_f32(__global const float* x, __global float* y, PoolShape s) {
+    const int i = get_global_id(0);
+    const int ow = i % s.out_w, oh = (i / s.out_w) % s.out_h, nc = i / (s.out_w * s.out_h);
+    __global const float* xp = x + nc * s.in_h * s.in_w;
+    float sum = 0.0f;
+    int count = 0;
+    for (int kh = 0; kh < s.kernel_h; ++kh) {
+        const int ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h;
+        for (int kw = 0; kw < s.kernel_w; ++kw) {
+            const int iw = ow * s.stride_w - s.pad_left + kw * s.dilation_w;
+            if (ih >= 0 && ih < s.in_h && iw >= 0 && iw < s.in_w) {
+                sum += xp[ih * s.in_w + iw];
+                ++count;
+            }
+        }
+    }
+    if (s.count_padding) count = s.kernel_h * s.kernel_w;
+    y[i] = count > 0 ? sum / (float)count : 0.0f;
+}

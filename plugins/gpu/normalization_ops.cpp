@@ -1,0 +1,160 @@
+// Softmax, LogSoftmax, MVN over trailing axes, and the reductions over constant axes, f32.
+#include "kernel_structs.hpp"
+#include "op_registry.hpp"
+
+#include <algorithm>
+
+namespace mosaic::gpu_plugin {
+
+namespace {
+
+int64_t normalized_axis(int64_t axis, size_t rank) { return axis < 0 ? axis + static_cast<int64_t>(rank) : axis; }
+
+std::string check_f32(const sdk::GraphView& g, size_t n) {
+    return first_of({check_types(g, n, {ElementType::f32, ElementType::i64, ElementType::i32}), check_static_nonempty(g, n),
+                     g.input_type(n, 0) == ElementType::f32 ? "" : "only f32 data has a GPU kernel"});
+}
+
+class SoftmaxExecutor : public Executor {
+public:
+    SoftmaxExecutor(const BuildContext& ctx, size_t n)
+        : Executor(ctx.graph.node_name(n), ctx.graph.type(n), {ctx.values.input(n, 0)}, {ctx.values.output(n, 0)}),
+          log_(ctx.graph.type(n) == "LogSoftmax") {
+        const Shape s = ctx.graph.input_shape(n, 0);
+        const int64_t axis = normalized_axis(ctx.graph.attributes(n).get_int("axis", 1), s.size());
+        length_ = s[static_cast<size_t>(axis)];
+        inner_ = 1;
+        for (size_t d = static_cast<size_t>(axis) + 1; d < s.size(); ++d) inner_ *= s[d];
+        rows_ = shape_size(s) / length_;
+    }
+    void enqueue(const ExecContext& ctx) const override {
+        cl::Kernel& k = ctx.kernel("softmax_f32");
+        set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], static_cast<cl_int>(length_), static_cast<cl_int>(inner_),
+                 static_cast<cl_int>(log_ ? 1 : 0));
+        ctx.launch(k, items(rows_));
+    }
+    std::string exec_type() const override { return "softmax_f32"; }
+
+private:
+    bool log_;
+    int64_t length_ = 1, inner_ = 1, rows_ = 1;
+};
+
+// The axes of MVN-6 (a constant input) or MVN-1 (across_channels), normalized and sorted.
+std::vector<int64_t> mvn_axes(const sdk::GraphView& g, size_t n) {
+    const size_t rank = g.input_shape(n, 0).size();
+    std::vector<int64_t> axes;
+    if (g.input_count(n) > 1) {
+        for (int64_t a : constant_ints(g, n, 1)) axes.push_back(normalized_axis(a, rank));
+    } else {
+        const Attributes a = g.attributes(n);
+        for (int64_t axis : a.get_ints("reduction_axes", {})) axes.push_back(normalized_axis(axis, rank));
+        if (axes.empty()) {
+            for (size_t d = a.get_bool("across_channels", false) ? 1 : 2; d < rank; ++d) axes.push_back(static_cast<int64_t>(d));
+        }
+    }
+    std::sort(axes.begin(), axes.end());
+    return axes;
+}
+
+std::string check_mvn(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
+    if (auto r = check_f32(g, n); !r.empty()) return r;
+    if (g.input_count(n) > 1 && !check_constant_input(g, n, 1).empty()) return check_constant_input(g, n, 1);
+    const std::vector<int64_t> axes = mvn_axes(g, n);
+    const size_t rank = g.input_shape(n, 0).size();
+    // Trailing, contiguous axes: each row is a contiguous run.
+    for (size_t i = 0; i < axes.size(); ++i)
+        if (axes[i] != static_cast<int64_t>(rank - axes.size() + i)) return "MVN over axes other than the trailing ones has no GPU kernel";
+    if (axes.empty()) return "MVN over no axis has no GPU kernel";
+    return "";
+}
+
+class MvnExecutor : public Executor {
+public:
+    MvnExecutor(const BuildContext& ctx, size_t n)
+        : Executor(ctx.graph.node_name(n), "MVN", {ctx.values.input(n, 0)}, {ctx.values.output(n, 0)}) {
+        const Shape s = ctx.graph.input_shape(n, 0);
+        const Attributes a = ctx.graph.attributes(n);
+        length_ = 1;
+        for (int64_t axis : mvn_axes(ctx.graph, n)) length_ *= s[static_cast<size_t>(axis)];
+        rows_ = shape_size(s) / length_;
+        const bool mvn6 = ctx.graph.input_count(n) > 1;
+        normalize_ = a.get_bool("normalize_variance", mvn6);
+        eps_ = static_cast<float>(a.get_float("eps", 1e-9));
+        // MVN-6 names where eps goes; MVN-1 adds it inside the square root.
+        const std::string mode = a.get_string("eps_mode", "inside_sqrt");
+        inside_ = !mvn6 || mode == "inside_sqrt" || mode == "INSIDE_SQRT";
+    }
+    void enqueue(const ExecContext& ctx) const override {
+        cl::Kernel& k = ctx.kernel("mvn_f32");
+        set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], static_cast<cl_int>(length_), static_cast<cl_int>(normalize_),
+                 eps_, static_cast<cl_int>(inside_));
+        ctx.launch(k, items(rows_));
+    }
+    std::string exec_type() const override { return "mvn_f32"; }
+
+private:
+    int64_t length_ = 1, rows_ = 1;
+    bool normalize_ = true, inside_ = true;
+    float eps_ = 0;
+};
+
+cl_int reduce_code(const std::string& t) {
+    static const char* names[] = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2"};
+    for (cl_int i = 0; i < 7; ++i)
+        if (t == names[i]) return i;
+    return 0;
+}
+
+std::string check_reduce(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
+    return first_of({check_f32(g, n), check_constant_input(g, n, 1)});
+}
+
+class ReduceExecutor : public Executor {
+public:
+    ReduceExecutor(const BuildContext& ctx, size_t n)
+        : Executor(ctx.graph.node_name(n), ctx.graph.type(n), {ctx.values.input(n, 0)}, {ctx.values.output(n, 0)}),
+          op_(reduce_code(ctx.graph.type(n))) {
+        const Shape in = ctx.graph.input_shape(n, 0);
+        std::vector<bool> reduced(in.size(), false);
+        for (int64_t a : constant_ints(ctx.graph, n, 1)) reduced[static_cast<size_t>(normalized_axis(a, in.size()))] = true;
+        const std::vector<int64_t> strides = strides_of(in);
+        Shape kept_dims, red_dims;
+        std::vector<int64_t> kept_strides, red_strides;
+        for (size_t d = 0; d < in.size(); ++d) {
+            (reduced[d] ? red_dims : kept_dims).push_back(in[d]);
+            (reduced[d] ? red_strides : kept_strides).push_back(strides[d]);
+        }
+        out_ = make_walk(kept_dims, kept_strides);
+        red_ = make_walk(red_dims, red_strides);
+        count_ = shape_size(red_dims);
+        outputs_ = shape_size(kept_dims);
+    }
+    void enqueue(const ExecContext& ctx) const override {
+        cl::Kernel& k = ctx.kernel("reduce_f32");
+        set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], out_, red_, static_cast<cl_int>(count_), op_);
+        ctx.launch(k, items(outputs_));
+    }
+    std::string exec_type() const override { return "reduce_f32"; }
+
+private:
+    cl_int op_;
+    Walk out_, red_;
+    int64_t count_ = 1, outputs_ = 1;
+};
+
+template <typename E>
+OpBuild builder() {
+    return [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> { return std::make_unique<E>(ctx, n); };
+}
+
+const OpRegistration softmax({"Softmax", "LogSoftmax"},
+                             {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) { return check_f32(g, n); },
+                              builder<SoftmaxExecutor>()});
+const OpRegistration mvn({"MVN"}, {check_mvn, builder<MvnExecutor>()});
+const OpRegistration reduce({"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2"},
+                            {check_reduce, builder<ReduceExecutor>()});
+
+}  // namespace
+
+}  // namespace mosaic::gpu_plugin

@@ -1,0 +1,64 @@
+// What the GPU runs, op by op. Each op-group file (eltwise_ops.cpp, matmul_ops.cpp, ...)
+// registers, for its op types, a check and a factory:
+//   - check: why this node cannot run on the device, or "" when a kernel exists for exactly its
+//     element types, ranks, shapes and attributes (the honest query: anything else is left to the
+//     next device of a HETERO list);
+//   - build: the executor running it, possibly with the nodes after it fused (BuildContext::fuse).
+#pragma once
+
+#include "cl_engine.hpp"
+#include "executor.hpp"
+
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mosaic::gpu_plugin {
+
+struct BuildContext {
+    const sdk::GraphView& graph;
+    const ValueTable& values;
+    ClEngine& engine;
+    std::vector<bool>& fused;  // per node: absorbed by an executor built before it
+
+    // A read-only device buffer initialised with `bytes` (weights an executor transformed).
+    cl::Buffer upload(const void* data, size_t bytes) const {
+        return cl::Buffer(engine.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<void*>(data));
+    }
+};
+
+using OpCheck = std::function<std::string(const sdk::GraphView& graph, size_t node, const ClDeviceInfo& device)>;
+using OpBuild = std::function<std::unique_ptr<Executor>(BuildContext& ctx, size_t node)>;
+
+struct OpEntry {
+    OpCheck check;
+    OpBuild build;
+};
+
+// The entry for `type`, or null when the GPU has no kernel for it.
+const OpEntry* find_op(const std::string& type);
+// Every registered op type, sorted (for the README and the tests).
+std::vector<std::string> registered_ops();
+
+// Static registration from each op-group file: `OpRegistration r({"Relu", "Tanh"}, {check, build});`
+struct OpRegistration {
+    OpRegistration(std::initializer_list<const char*> types, OpEntry entry);
+};
+
+// Common checks, each "" when satisfied.
+std::string check_types(const sdk::GraphView& g, size_t n, std::initializer_list<ElementType> allowed);  // inputs and outputs
+std::string check_static_nonempty(const sdk::GraphView& g, size_t n, size_t max_rank = 8);
+// Why input `i` is not a constant, or "".
+std::string check_constant_input(const sdk::GraphView& g, size_t n, size_t i);
+// The integer values of a constant input (any integer type); empty when not constant.
+std::vector<int64_t> constant_ints(const sdk::GraphView& g, size_t n, size_t i);
+// The first non-empty reason.
+inline std::string first_of(std::initializer_list<std::string> reasons) {
+    for (const auto& r : reasons)
+        if (!r.empty()) return r;
+    return "";
+}
+
+}  // namespace mosaic::gpu_plugin

@@ -1,0 +1,76 @@
+// The tensors of a graph compiled for the GPU ("values"): one per node output. Each is a constant
+// (uploaded to device memory once, at compile time), a graph input or output (the caller's tensor,
+// bound per inference), an intermediate (a buffer of the request's memory plan), or a view: a
+// Reshape, Squeeze or Unsqueeze reads its input's buffer under another shape, so it never runs
+// and never copies (`alias_of` names the value whose buffer it shares).
+#pragma once
+
+#include <mosaic/sdk/graph.hpp>
+
+#include <cstddef>
+#include <vector>
+
+namespace mosaic::gpu_plugin {
+
+using ValueId = size_t;
+constexpr ValueId kNoValue = SIZE_MAX;
+
+struct Use {
+    size_t node = 0;  // the consuming node (a Result counts)
+    size_t port = 0;
+};
+
+struct Value {
+    enum class Kind { constant, input, output, intermediate };
+    Kind kind = Kind::intermediate;
+    ElementType type = ElementType::undefined;
+    Shape shape;
+    const void* constant = nullptr;  // Kind::constant: the host's bytes
+    size_t io_index = 0;             // Kind::input: Parameter index; Kind::output: Result index
+    size_t producer = SIZE_MAX;      // the node that computes it
+    ValueId alias_of = kNoValue;     // a view: the value whose buffer holds its bytes
+    std::vector<Use> uses;
+
+    size_t byte_size() const { return static_cast<size_t>(shape_size(shape)) * element_size(type); }
+    bool is_constant() const { return kind == Kind::constant; }
+};
+
+// A Result whose tensor is not written in place by the executor producing it (its value is a
+// constant, a graph input, a view, or already written into another output): copied last.
+struct ResultCopy {
+    ValueId from = kNoValue;
+    size_t output = 0;
+};
+
+class ValueTable {
+public:
+    explicit ValueTable(const sdk::GraphView& graph);
+
+    size_t size() const { return values_.size(); }
+    const Value& operator[](ValueId id) const { return values_.at(id); }
+    ValueId output(size_t node, size_t port) const { return outputs_.at(node).at(port); }
+    ValueId input(size_t node, size_t i) const { return inputs_.at(node).at(i); }
+    // The value whose storage holds `v` (itself unless it is a view).
+    ValueId storage_of(ValueId v) const { return values_.at(v).alias_of == kNoValue ? v : values_.at(v).alias_of; }
+    // False for Parameter, Constant, Result and views: nothing runs for them.
+    bool runs(size_t node) const { return runs_.at(node); }
+
+    size_t graph_input_count() const { return graph_inputs_; }
+    size_t graph_output_count() const { return graph_outputs_; }
+    const std::vector<ResultCopy>& result_copies() const { return result_copies_; }
+
+private:
+    void add_node(const sdk::GraphView& g, size_t n);
+    void bind_result(size_t result_node, ValueId source);
+
+    std::vector<Value> values_;
+    std::vector<std::vector<ValueId>> outputs_, inputs_;
+    std::vector<bool> runs_;
+    std::vector<ResultCopy> result_copies_;
+    size_t graph_inputs_ = 0, graph_outputs_ = 0;
+};
+
+// Reshape, Squeeze and Unsqueeze: the bytes stay as they are.
+bool is_view_op(const std::string& type);
+
+}  // namespace mosaic::gpu_plugin

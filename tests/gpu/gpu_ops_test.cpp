@@ -1,0 +1,102 @@
+// Every numpy-generated op case (tests/ops/cases) as a one-op model on the GPU device: the cases the
+// GPU's query takes run there and must give the case's expected values; the others are skipped with
+// the GPU's reason. A guard checks that the query takes a good share of the cases.
+#include "gpu/gpu_test_util.hpp"
+#include "ops/op_case.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace mosaic::test::gpu {
+namespace {
+
+constexpr const char* kOpNode = "op_under_test";
+
+// The case as a model: its non-constant inputs are parameters "in<i>", its outputs results "out<o>".
+std::shared_ptr<Model> one_op_model(const OpCaseSpec& c) {
+    ModelBuilder b(c.id);
+    std::vector<Output> inputs;
+    for (size_t i = 0; i < c.inputs.size(); ++i) {
+        const auto& in = c.inputs[i];
+        inputs.push_back(in.is_const ? b.constant(in.type, in.shape, Buffer::copy_of(in.bytes.data(), in.bytes.size()))
+                                     : b.parameter("in" + std::to_string(i), in.type, in.shape));
+    }
+    Output op = b.op(c.op, inputs, c.attrs, kOpNode, c.version);
+    for (size_t o = 0; o < c.outputs.size(); ++o) b.result(ModelBuilder::node(op)->output(o), "out" + std::to_string(o));
+    return b.build();
+}
+
+// Whether the GPU's query places the op on the GPU; `why` gets its reason when not.
+bool gpu_takes(const std::shared_ptr<Model>& model, std::string* why = nullptr) {
+    const QueryResult q = shared_core().query_model(model, "GPU");
+    const auto it = q.affinity.find(kOpNode);
+    if (it != q.affinity.end() && it->second == "GPU") return true;
+    if (why) {
+        *why = "the GPU's query does not take it";
+        const auto u = q.unsupported.find(kOpNode);
+        if (u != q.unsupported.end())
+            for (const auto& [device, reason] : u->second) *why += "; " + device + ": " + reason;
+    }
+    return false;
+}
+
+// The cases a model can be built from: error cases fail in shape inference, before any device.
+std::vector<OpCaseSpec> runnable_cases() {
+    std::vector<OpCaseSpec> cases;
+    for (OpCaseSpec& c : load_op_cases(MOSAIC_OP_CASES_DIR))
+        if (c.error.empty()) cases.push_back(std::move(c));
+    return cases;
+}
+
+class GpuOp : public ::testing::TestWithParam<OpCaseSpec> {};
+
+TEST_P(GpuOp, MatchesTheExpectedValues) {
+    const OpCaseSpec& c = GetParam();
+    const std::shared_ptr<Model> model = one_op_model(c);
+    std::string why;
+    if (!gpu_takes(model, &why)) GTEST_SKIP() << c.op << " (" << c.version << "): " << why;
+
+    CompiledModel compiled = shared_core().compile_model(model, "GPU", {{"PERF_COUNT", true}});
+    InferRequest request = compiled.create_infer_request();
+    for (size_t i = 0; i < c.inputs.size(); ++i) {
+        if (c.inputs[i].is_const) continue;
+        Tensor t(c.inputs[i].type, c.inputs[i].shape);
+        if (!c.inputs[i].bytes.empty()) std::memcpy(t.data(), c.inputs[i].bytes.data(), c.inputs[i].bytes.size());
+        request.set_tensor("in" + std::to_string(i), t);
+    }
+    request.infer();
+    const auto profile = request.get_profiling_info();
+    const std::string exec = profile.empty() ? "none" : profile[0].exec_type;
+    RecordProperty("exec_type", exec);
+    const double rtol = std::max(c.rtol, 1e-4), atol = std::max(c.atol, 1e-5);
+    for (size_t o = 0; o < c.outputs.size(); ++o) {
+        Tensor out = request.get_tensor("out" + std::to_string(o));
+        ASSERT_EQ(to_string(out.shape()), to_string(c.outputs[o].shape)) << "output " << o;
+        ASSERT_EQ(out.element_type(), c.outputs[o].type) << "output " << o;
+        expect_close(c.outputs[o], out.data(), rtol, atol,
+                     c.op + " output " + std::to_string(o) + " (ran as " + exec + ")" + contents(profile));
+    }
+}
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuOp);
+INSTANTIATE_TEST_SUITE_P(Cases, GpuOp, ::testing::ValuesIn(runnable_cases()),
+                         [](const ::testing::TestParamInfo<OpCaseSpec>& info) { return info.param.id; });
+
+// A query that refuses everything would turn the suite above into skips: at least 40 cases must
+// run on the GPU.
+TEST(GpuOpCoverage, TheQueryTakesAtLeastFortyCases) {
+    int taken = 0, total = 0;
+    std::string refused;
+    for (const OpCaseSpec& c : runnable_cases()) {
+        ++total;
+        if (gpu_takes(one_op_model(c))) ++taken;
+        else refused += " " + c.id;
+    }
+    RecordProperty("cases_on_gpu", taken);
+    EXPECT_GE(taken, 40) << taken << " of " << total << " op cases are taken by the GPU; refused:" << refused;
+}
+
+}  // namespace
+}  // namespace mosaic::test::gpu
