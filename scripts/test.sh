@@ -42,7 +42,7 @@ SAN_FLAGS=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEB
 # The LeakSanitizer suppressions name only the OpenCL driver stack (PoCL, LLVM, the ICD loader,
 # CLBlast), whose process-lifetime allocations the GPU plugin's tests would otherwise report.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  LSAN_OPTIONS=suppressions="$root/tests/lsan_suppressions.txt" \
+  LSAN_OPTIONS=suppressions="$root/tests/lsan_suppressions.txt":print_suppressions=0 \
   ctest_suite "asan+ubsan" "$root/build-asan" -DMOSAIC_SANITIZE=address,undefined -DMOSAIC_ARCHITECTURE_TESTS=OFF "${SAN_FLAGS[@]}"
 
 # ThreadSanitizer: the suites that run threads (concurrent requests, async completion, callbacks
