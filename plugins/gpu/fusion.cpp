@@ -61,16 +61,20 @@ Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis) {
             next = only_reader(ctx, e.out);
         }
     }
+    // An activation of the chain's value, stored into kind/a/b; false when `next` is none.
+    auto take_activation = [&](cl_int& kind, cl_float& a, cl_float& b) {
+        if (!next || g.output_shape(*next, 0) != out_shape || ctx.values.input(*next, 0) != e.out) return false;
+        const std::optional<Activation> act = activation_of(g, *next);
+        if (!act) return false;
+        kind = act->kind;
+        a = act->a;
+        b = act->b;
+        take(*next);
+        next = only_reader(ctx, e.out);
+        return true;
+    };
     // 2. first activation
-    if (next && g.output_shape(*next, 0) == out_shape && ctx.values.input(*next, 0) == e.out) {
-        if (auto act = activation_of(g, *next)) {
-            e.args.act1 = act->kind;
-            e.args.act1_a = act->a;
-            e.args.act1_b = act->b;
-            take(*next);
-            next = only_reader(ctx, e.out);
-        }
-    }
+    take_activation(e.args.act1, e.args.act1_a, e.args.act1_b);
     // 3. residual: the other operand must exist before the main op runs.
     if (next && is_f32_add(g, *next) && g.output_shape(*next, 0) == out_shape) {
         const size_t k = other_input(*next);
@@ -84,14 +88,7 @@ Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis) {
         }
     }
     // 4. second activation
-    if (next && g.output_shape(*next, 0) == out_shape && ctx.values.input(*next, 0) == e.out) {
-        if (auto act = activation_of(g, *next)) {
-            e.args.act2 = act->kind;
-            e.args.act2_a = act->a;
-            e.args.act2_b = act->b;
-            take(*next);
-        }
-    }
+    take_activation(e.args.act2, e.args.act2_a, e.args.act2_b);
     return e;
 }
 

@@ -21,10 +21,9 @@ std::string check_pool(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
     if (g.input_shape(n, 0).size() != 4) return "only 2-D pooling (N, C, H, W) has a GPU kernel";
     if (g.output_count(n) > 1) {
         // MaxPool-8's indices: the kernel does not write them.
-        sdk::GraphView view = g;
-        for (size_t m = n + 1; m < view.node_count(); ++m)
-            for (size_t i = 0; i < view.input_count(m); ++i)
-                if (view.input(m, i).node == n && view.input(m, i).port == 1) return "MaxPool's indices output has no GPU kernel";
+        for (size_t m = n + 1; m < g.node_count(); ++m)
+            for (size_t i = 0; i < g.input_count(m); ++i)
+                if (g.input(m, i).node == n && g.input(m, i).port == 1) return "MaxPool's indices output has no GPU kernel";
     }
     return "";
 }
