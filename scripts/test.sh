@@ -49,13 +49,17 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTI
 # that restart requests, orchestration through the host services, plugins loaded and unloaded),
 # HETERO's threaded tests (concurrent requests over subgraphs, overlapping subgraphs), and the CPU
 # device's concurrent requests with one thread each and its stream limiter (oneDNN's OpenMP
-# runtime, libgomp, is not instrumented, so only single-threaded inferences are checked).
+# runtime, libgomp, is not instrumented, so only single-threaded inferences are checked), and the
+# GPU device's concurrent requests (PoCL's own threads are not instrumented; the plugin's queues,
+# events and buffers are). Every plugin of the build registry is built: a registered device whose
+# library is missing is a problem that Core's tests see.
 echo "=== tsan: building in $root/build-tsan"
-MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_config" \
+MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_gpu_test mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_gpu_plugin mosaic_config" \
   bash "$root/scripts/build.sh" "$root/build-tsan" -DMOSAIC_SANITIZE=thread "${SAN_FLAGS[@]}"
 declare -A tsan_filter=([runtime]="*" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*:HeteroSubgraphErrors.*"
-                        [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial:CpuStreamLimiter.*:CpuStreams.MoreRequestsThanStreamsOnTwoSingleThreadStreams")
-for suite in runtime registry hetero cpu; do
+                        [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial:CpuStreamLimiter.*:CpuStreams.MoreRequestsThanStreamsOnTwoSingleThreadStreams"
+                        [gpu]="GpuThreads.*")
+for suite in runtime registry hetero cpu gpu; do
   echo "=== tsan: mosaic_${suite}_test"
   log="$root/build-tsan/tsan_$suite.log"
   MOSAIC_PLUGINS="$root/build-tsan/lib/mosaic/plugins.json" MOSAIC_BUILD_DIR="$root/build-tsan" \

@@ -1,6 +1,6 @@
 #include "value_table.hpp"
 
-#include <mosaic/reference/kernels.hpp>
+#include <mosaic/reference/constant_folding.hpp>
 
 #include <algorithm>
 #include <stdexcept>
@@ -80,17 +80,11 @@ bool ValueTable::fold(const sdk::GraphView& g, size_t n) {
             std::any_of(values_[v].shape.begin(), values_[v].shape.end(), [](int64_t d) { return d < 0; }))
             return false;
 
-    const Attributes attrs = g.attributes(n);
-    const std::string version = g.version(n);
-    reference::KernelArgs args{type, version, attrs, {}, {}};
-    for (ValueId v : inputs_[n]) args.inputs.push_back({values_[v].type, values_[v].shape, values_[v].constant});
+    std::vector<ConstTensorView> inputs;
+    for (ValueId v : inputs_[n]) inputs.push_back({values_[v].type, values_[v].shape, values_[v].constant});
     std::vector<std::unique_ptr<uint8_t[]>> storage;
-    for (ValueId v : outputs_[n]) {
-        storage.emplace_back(new uint8_t[std::max<size_t>(values_[v].byte_size(), 1)]());
-        args.outputs.push_back({values_[v].type, values_[v].shape, storage.back().get()});
-    }
     try {
-        reference::run_reference_kernel(args);
+        storage = reference::fold_node(g, n, inputs);
     } catch (const std::exception&) {
         return false;  // left to run, where the same error names the node
     }

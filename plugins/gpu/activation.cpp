@@ -22,13 +22,6 @@ std::optional<float> scalar_constant(const sdk::GraphView& g, size_t n, size_t i
 
 }  // namespace
 
-const std::vector<const char*>& unary_activation_ops() {
-    static const std::vector<const char*> ops = {"Relu", "Clamp", "Sigmoid", "Tanh", "Elu", "Gelu", "Swish", "HSwish",
-                                                 "HSigmoid", "Mish", "SoftPlus", "Exp", "Log", "Sqrt", "Abs",
-                                                 "Negative", "Erf", "Floor", "Ceiling", "Sin", "Cos", "Sign"};
-    return ops;
-}
-
 std::optional<Activation> activation_of(const sdk::GraphView& g, size_t n) {
     if (g.output_type(n, 0) != ElementType::f32 || g.input_type(n, 0) != ElementType::f32) return std::nullopt;
     const std::string t = g.type(n);
@@ -52,6 +45,11 @@ std::optional<Activation> activation_of(const sdk::GraphView& g, size_t n) {
     }
     if (t == "HSwish") return act(ACT_HSWISH);
     if (t == "HSigmoid") return act(ACT_HSIGMOID);
+    if (t == "HardSigmoid" || t == "Selu") {  // alpha and beta (HardSigmoid) or lambda (Selu): scalar inputs
+        const std::optional<float> a = scalar_constant(g, n, 1), b = scalar_constant(g, n, 2);
+        if (!a || !b) return std::nullopt;
+        return act(t == "Selu" ? ACT_SELU : ACT_HARD_SIGMOID, *a, *b);
+    }
     if (t == "Mish") return act(ACT_MISH);
     if (t == "SoftPlus") return act(ACT_SOFTPLUS);
     if (t == "Exp") return act(ACT_EXP);

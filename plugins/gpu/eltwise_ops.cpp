@@ -89,10 +89,10 @@ private:
 
 const OpRegistration unary({"Relu", "Clamp", "Sigmoid", "Tanh", "Elu", "Gelu", "Swish", "HSwish", "HSigmoid", "Mish",
                             "SoftPlus", "Exp", "Log", "Sqrt", "Abs", "Negative", "Erf", "Floor", "Ceiling", "Sin", "Cos",
-                            "Sign"},
+                            "Sign", "HardSigmoid", "Selu"},
                            {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
                                 if (auto r = check_elements(g, n); !r.empty()) return r;
-                                if (!activation_of(g, n)) return g.type(n) + " with these parameters has no GPU kernel (a run-time or non-scalar beta, an unknown approximation mode)";
+                                if (!activation_of(g, n)) return g.type(n) + " with these parameters has no GPU kernel (a run-time or non-scalar alpha, beta or lambda, an unknown approximation mode)";
                                 return "";
                             },
                             [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {

@@ -4,6 +4,8 @@
 #include "gpu_config.hpp"
 #include "op_registry.hpp"
 
+#include <mosaic/reference/constant_folding.hpp>
+
 namespace mosaic::gpu_plugin {
 
 namespace {
@@ -85,9 +87,11 @@ nlohmann::json GpuDevice::get_property(const std::string& key) const {
     return caps;
 }
 
-std::string GpuDevice::unsupported_reason(const sdk::GraphView& graph, size_t node, const ClDeviceInfo& device) {
+std::string GpuDevice::unsupported_reason(const sdk::GraphView& graph, size_t node, const ClDeviceInfo& device,
+                                          const std::vector<bool>& compile_time) {
     const std::string type = graph.type(node);
     if (type == "Parameter" || type == "Constant" || type == "Result") return "";
+    if (compile_time[node]) return "";  // folded when compiled (value_table.hpp): no kernel runs it
     const OpEntry* op = find_op(type);
     if (!op) return "the GPU has no kernel for " + type;
     return op->check(graph, node, device);
@@ -98,8 +102,9 @@ std::vector<sdk::Device::Support> GpuDevice::query(const sdk::GraphView& graph, 
     const ClDeviceInfo& device = select_instance(c, name());
     refuse_precision(c, device, name());
     std::vector<Support> result(graph.node_count());
+    const std::vector<bool> compile_time = reference::compile_time_nodes(graph);
     for (size_t n = 0; n < result.size(); ++n) {
-        result[n].reason = unsupported_reason(graph, n, device);
+        result[n].reason = unsupported_reason(graph, n, device, compile_time);
         result[n].supported = result[n].reason.empty();
     }
     return result;
@@ -110,8 +115,9 @@ std::unique_ptr<sdk::CompiledModel> GpuDevice::compile(const sdk::GraphView& gra
     const ClDeviceInfo& device = select_instance(c, name());
     refuse_precision(c, device, name());
     std::string problems;
+    const std::vector<bool> compile_time = reference::compile_time_nodes(graph);
     for (size_t n = 0; n < graph.node_count(); ++n) {
-        const std::string reason = unsupported_reason(graph, n, device);
+        const std::string reason = unsupported_reason(graph, n, device, compile_time);
         if (!reason.empty()) problems += "\n  '" + graph.node_name(n) + "' (" + graph.type(n) + "): " + reason;
     }
     if (!problems.empty())

@@ -20,8 +20,9 @@ public:
     std::unique_ptr<sdk::CompiledModel> compile(const sdk::GraphView& graph, const nlohmann::json& config) override;
 
 private:
-    // Why `node` cannot run on `device`, or "".
-    static std::string unsupported_reason(const sdk::GraphView& graph, size_t node, const ClDeviceInfo& device);
+    // Why `node` cannot run on `device`, or "" (also for a node computed at compile time).
+    static std::string unsupported_reason(const sdk::GraphView& graph, size_t node, const ClDeviceInfo& device,
+                                          const std::vector<bool>& compile_time);
     bool allow_cpu_fallback() const;
 };
 

@@ -1,5 +1,6 @@
 #include "value_table.hpp"
 
+#include <mosaic/reference/constant_folding.hpp>
 #include <mosaic/sdk/status.hpp>
 
 namespace mosaic::gpu_plugin {
@@ -11,10 +12,11 @@ ValueTable::ValueTable(const sdk::GraphView& graph) {
     outputs_.resize(n);
     inputs_.resize(n);
     runs_.assign(n, false);
-    for (size_t node = 0; node < n; ++node) add_node(graph, node);
+    const std::vector<bool> compile_time = reference::compile_time_nodes(graph);
+    for (size_t node = 0; node < n; ++node) add_node(graph, node, compile_time[node]);
 }
 
-void ValueTable::add_node(const sdk::GraphView& g, size_t n) {
+void ValueTable::add_node(const sdk::GraphView& g, size_t n, bool compile_time) {
     const std::string type = g.type(n);
     for (size_t i = 0; i < g.input_count(n); ++i) {
         const sdk::PortRef src = g.input(n, i);
@@ -55,7 +57,30 @@ void ValueTable::add_node(const sdk::GraphView& g, size_t n) {
         }
         return;
     }
+    if (compile_time) {
+        fold(g, n);
+        return;
+    }
     runs_[n] = true;
+}
+
+void ValueTable::fold(const sdk::GraphView& g, size_t n) {
+    std::vector<ConstTensorView> inputs;
+    for (ValueId v : inputs_[n]) inputs.push_back({values_[v].type, values_[v].shape, values_[v].constant});
+    std::vector<std::unique_ptr<uint8_t[]>> storage;
+    try {
+        storage = reference::fold_node(g, n, inputs);
+    } catch (const std::exception& e) {
+        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "node '" + g.node_name(n) + "' (" + g.type(n) +
+                                                            ") over constants cannot be computed at compile time: " + e.what());
+    }
+    for (size_t o = 0; o < storage.size(); ++o) {
+        Value& v = values_[outputs_[n][o]];
+        v.kind = Value::Kind::constant;
+        v.constant = storage[o].get();
+        folded_.push_back(std::move(storage[o]));
+    }
+    ++folded_nodes_;
 }
 
 void ValueTable::bind_result(size_t result_node, ValueId source) {

@@ -3,11 +3,19 @@
 // bound per inference), an intermediate (a buffer of the request's memory plan), or a view: a
 // Reshape, Squeeze or Unsqueeze reads its input's buffer under another shape, so it never runs
 // and never copies (`alias_of` names the value whose buffer it shares).
+//
+// Constant folding: a node whose outputs are known at compile time (reference::compile_time_nodes:
+// ops over constants, ShapeOf of a static shape and what is computed from them) is computed once
+// here with its reference kernel; its outputs become constants the table owns. The shape
+// computations of exported encoders and the decompression Converts of FP16 weights need no GPU
+// kernel and never split a HETERO graph.
 #pragma once
 
 #include <mosaic/sdk/graph.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace mosaic::gpu_plugin {
@@ -52,15 +60,17 @@ public:
     ValueId input(size_t node, size_t i) const { return inputs_.at(node).at(i); }
     // The value whose storage holds `v` (itself unless it is a view).
     ValueId storage_of(ValueId v) const { return values_.at(v).alias_of == kNoValue ? v : values_.at(v).alias_of; }
-    // False for Parameter, Constant, Result and views: nothing runs for them.
+    // False for Parameter, Constant, Result, views and folded nodes: nothing runs for them.
     bool runs(size_t node) const { return runs_.at(node); }
+    size_t folded_nodes() const { return folded_nodes_; }
 
     size_t graph_input_count() const { return graph_inputs_; }
     size_t graph_output_count() const { return graph_outputs_; }
     const std::vector<ResultCopy>& result_copies() const { return result_copies_; }
 
 private:
-    void add_node(const sdk::GraphView& g, size_t n);
+    void add_node(const sdk::GraphView& g, size_t n, bool compile_time);
+    void fold(const sdk::GraphView& g, size_t n);
     void bind_result(size_t result_node, ValueId source);
 
     std::vector<Value> values_;
@@ -68,6 +78,8 @@ private:
     std::vector<bool> runs_;
     std::vector<ResultCopy> result_copies_;
     size_t graph_inputs_ = 0, graph_outputs_ = 0;
+    std::vector<std::unique_ptr<uint8_t[]>> folded_;  // outputs of folded nodes
+    size_t folded_nodes_ = 0;
 };
 
 // Reshape, Squeeze and Unsqueeze: the bytes stay as they are.

@@ -1,6 +1,8 @@
 // The GPU program cache under CACHE_DIR, through the mosaic command line: each run is a new
 // process, so a later run reads what an earlier one wrote. A corrupt, truncated or foreign file is
-// ignored with a warning naming it and rewritten; the run still gives the same outputs.
+// ignored with a warning naming it and rewritten; the run still gives the same outputs. The default
+// model runs as the main job does, on HETERO:GPU,CPU (its TopK is beyond the GPU), with CACHE_DIR
+// given to the GPU alone.
 #include "cli/cli_runner.hpp"
 
 #include <gtest/gtest.h>
@@ -22,7 +24,7 @@ protected:
     cli_test::CliResult run() const {
         const std::string config = dir_ / "config.json";
         cli_test::write_text(config, "{\"GPU\": {\"CACHE_DIR\": \"" + cache() + "\"}}");
-        return cli_test::run_mosaic({"run", "-m", cli_test::default_model(), "-d", "GPU", "--config", config});
+        return cli_test::run_mosaic({"run", "-m", cli_test::default_model(), "-d", "HETERO:GPU,CPU", "--config", config});
     }
     std::vector<fs::path> cache_files() const {
         std::vector<fs::path> files;

@@ -3,7 +3,10 @@
 # SqueezeNet, BERT-base- and MiniLM-shaped encoders, BiLSTM, BiGRU) on REFERENCE:
 #   1. read as ONNX, run, compared with torch's outputs (atol 1e-4);
 #   2. the same through `mosaic convert`'s path (IR v11 written and read back);
-#   3. where OpenVINO's `ovc` is installed (pip openvino), the IR ovc writes from each model.
+#   3. where OpenVINO's `ovc` is installed (pip openvino), the IR ovc writes from each model;
+# then on the GPU device (OpenCL; PoCL in CI) with the same tolerance: alone, where a model has an op
+# the GPU's query leaves out (an LSTM, a HardSigmoid) it is reported unsupported, and on
+# HETERO:GPU,CPU, where every model must pass.
 # Usage: tests/onnx/architectures.sh BUILD_DIR [model,model...]   (models are generated once into
 # BUILD_DIR/onnx_models; they are large, so they are never committed.)
 set -euo pipefail
@@ -27,6 +30,10 @@ echo "== ONNX on REFERENCE"
 "$mosaic" conformance -d REFERENCE "${tolerance[@]}" "${folders[@]}"
 echo "== ONNX -> IR v11 -> REFERENCE"
 "$mosaic" conformance -d REFERENCE "${tolerance[@]}" --via-ir "${folders[@]}"
+echo "== ONNX on GPU"
+"$mosaic" conformance -d GPU "${tolerance[@]}" "${folders[@]}"
+echo "== ONNX on HETERO:GPU,CPU"
+"$mosaic" conformance -d HETERO:GPU,CPU "${tolerance[@]}" "${folders[@]}"
 
 if ! command -v ovc >/dev/null; then
     echo "== OpenVINO's ovc is not installed (pip install openvino): its IR is not checked"

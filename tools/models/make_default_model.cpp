@@ -10,12 +10,16 @@
 //   flatten: Reshape [0,-1]                                    -> [1,32]
 //   fc:    MatMul (transpose_b) 10x32 + bias Add               -> [1,10]
 //   prob:  Softmax axis 1                                      -> [1,10]
+//   top5:  TopK k=5 (max, sorted by value) of prob             -> values [1,5], indices i32 [1,5]
 //
 // Everything up to the global pool is Convolution / GroupConvolution / MaxPool / AvgPool / Relu /
 // Add, the ops ACCEL runs, so HETERO:ACCEL,REFERENCE splits the model into an ACCEL feature
 // extractor and a REFERENCE classifier head; with GREEDY placement the head's bias Add (an op ACCEL
 // runs) goes back to ACCEL between the MatMul and the Softmax (4 subgraphs), MIN_TRANSFER keeps it
 // on REFERENCE (2).
+//
+// The GPU device has no TopK, so HETERO:GPU,CPU (the main job) runs everything up to the Softmax on
+// the GPU and the top-5 on the CPU: the split, its transfer and both devices' counters are visible.
 //
 // The weights come from a fixed-seed generator (the model is the same on every build) with
 // He-uniform scaling, so activations keep a sane range through the ReLUs and the softmax is not
@@ -87,6 +91,15 @@ std::shared_ptr<mosaic::Model> build() {
     auto prob = b.op("Softmax", {x}, {{"axis", "1"}}, "prob", "opset8");
     ModelBuilder::node(prob)->set_output_names(0, {"prob"});
     b.result(prob, "prob/result");
+
+    auto k = b.constant<int64_t>({}, {5}, "top5/k");
+    auto top5 = b.op("TopK", {prob, k},
+                     {{"axis", "1"}, {"mode", "max"}, {"sort", "value"}, {"index_element_type", "i32"}}, "top5",
+                     "opset11");
+    ModelBuilder::node(top5)->set_output_names(0, {"top5_probabilities"});
+    ModelBuilder::node(top5)->set_output_names(1, {"top5_classes"});
+    b.result(ModelBuilder::node(top5)->output(0), "top5_probabilities/result");
+    b.result(ModelBuilder::node(top5)->output(1), "top5_classes/result");
     return b.build();
 }
 

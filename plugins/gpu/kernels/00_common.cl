@@ -42,6 +42,8 @@ typedef struct {
 #define ACT_RECIPROCAL 24
 #define ACT_SIGN 25
 #define ACT_LEAKY 26     // x < 0 ? a * x : x (PRelu with a scalar slope)
+#define ACT_HARD_SIGMOID 27  // clamp(a * x + b, 0, 1)
+#define ACT_SELU 28      // a = alpha, b = lambda
 
 inline float softplus(float x) { return x > 20.0f ? x : log1p(exp(x)); }
 
@@ -73,6 +75,8 @@ inline float activate(int kind, float x, float a, float b) {
         case ACT_RECIPROCAL: return 1.0f / x;
         case ACT_SIGN: return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f);
         case ACT_LEAKY: return x < 0.0f ? a * x : x;
+        case ACT_HARD_SIGMOID: return fmin(fmax(a * x + b, 0.0f), 1.0f);
+        case ACT_SELU: return b * (x > 0.0f ? x : a * (exp(x) - 1.0f));
         default: return x;
     }
 }
