@@ -17,7 +17,7 @@ struct ConvShape {
 };
 
 std::string check_conv(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
-    if (auto r = first_of({check_types(g, n, {ElementType::f32}), check_static_nonempty(g, n), check_constant_input(g, n, 1)});
+    if (auto r = first_of({check_types(g, n, {ElementType::f32}), check_static_nonempty(g, n), check_compile_time_input(g, n, 1)});
         !r.empty())
         return r;
     if (g.input_shape(n, 0).size() != 4) return "only 2-D convolutions (N, C, H, W) have a GPU kernel";

@@ -1,7 +1,8 @@
 // Ops that move elements without computing, any element type of 1, 2, 4 or 8 bytes: Reshape,
 // Squeeze and Unsqueeze (views: nothing runs, value_table.hpp), Transpose, Concat, Split and
 // VariadicSplit (strided copies), Gather (batch_dims 0) and Convert between f32, i32, i64, u8 and
-// boolean.
+// boolean. Slice and Broadcast are in slice_broadcast_ops.cpp.
+#include "copy_executor.hpp"
 #include "kernel_structs.hpp"
 #include "op_registry.hpp"
 
@@ -10,55 +11,6 @@
 namespace mosaic::gpu_plugin {
 
 namespace {
-
-std::string word_kernel(ElementType t) {
-    switch (element_size(t)) {
-        case 1: return "strided_copy_u8";
-        case 2: return "strided_copy_u16";
-        case 4: return "strided_copy_u32";
-        default: return "strided_copy_u64";
-    }
-}
-
-std::string check_movable(const sdk::GraphView& g, size_t n) {
-    if (auto r = check_static_nonempty(g, n); !r.empty()) return r;
-    const size_t bytes = element_size(g.output_type(n, 0));
-    if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) return "element type " + std::string(to_string(g.output_type(n, 0))) + " has no GPU copy kernel";
-    if (shape_size(g.input_shape(n, 0)) >= (int64_t{1} << 31)) return "more than 2^31 elements";
-    return "";
-}
-
-int64_t axis_of(int64_t axis, size_t rank) { return axis < 0 ? axis + static_cast<int64_t>(rank) : axis; }
-
-// One strided copy: `dims` elements read at `in` strides from x + x_offset, written at `out`
-// strides to y + y_offset.
-struct Copy {
-    size_t input = 0, output = 0;  // indices into the executor's inputs / outputs
-    cl_int x_offset = 0, y_offset = 0;
-    Walk walk;
-    int64_t count = 0;
-};
-
-class CopyExecutor : public Executor {
-public:
-    CopyExecutor(const BuildContext& ctx, size_t n, std::vector<ValueId> inputs, std::vector<ValueId> outputs,
-                 std::vector<Copy> copies)
-        : Executor(ctx.graph.node_name(n), ctx.graph.type(n), std::move(inputs), std::move(outputs)),
-          kernel_(word_kernel(ctx.graph.output_type(n, 0))), copies_(std::move(copies)) {}
-
-    void enqueue(const ExecContext& ctx) const override {
-        cl::Kernel& k = ctx.kernel(kernel_);
-        for (const Copy& c : copies_) {
-            set_args(k, ctx[inputs()[c.input]], c.x_offset, ctx[outputs()[c.output]], c.y_offset, c.walk);
-            ctx.launch(k, items(c.count));
-        }
-    }
-    std::string exec_type() const override { return kernel_; }
-
-private:
-    std::string kernel_;
-    std::vector<Copy> copies_;
-};
 
 std::unique_ptr<Executor> build_transpose(BuildContext& ctx, size_t n) {
     const Shape in = ctx.graph.input_shape(n, 0), out = ctx.graph.output_shape(n, 0);

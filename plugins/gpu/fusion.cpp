@@ -54,7 +54,7 @@ Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis) {
     // 1. bias
     if (next && is_f32_add(g, *next) && g.output_shape(*next, 0) == out_shape) {
         const size_t k = other_input(*next);
-        if (check_constant_input(g, *next, k).empty() && is_channel_vector(g.input_shape(*next, k), out_shape, channel_axis)) {
+        if (check_compile_time_input(g, *next, k).empty() && is_channel_vector(g.input_shape(*next, k), out_shape, channel_axis)) {
             e.args.has_bias = 1;
             e.bias = ctx.values.input(*next, k);
             take(*next);

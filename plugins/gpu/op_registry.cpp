@@ -1,5 +1,7 @@
 #include "op_registry.hpp"
 
+#include <mosaic/reference/constant_folding.hpp>
+
 #include <algorithm>
 #include <map>
 
@@ -66,21 +68,33 @@ std::string check_constant_input(const sdk::GraphView& g, size_t n, size_t i) {
     return g.is_constant(node) ? "" : "input " + std::to_string(i) + " is computed at run time; the GPU kernel needs it constant";
 }
 
-std::vector<int64_t> constant_ints(const sdk::GraphView& g, size_t n, size_t i) {
-    if (!check_constant_input(g, n, i).empty()) return {};
+std::string check_compile_time_input(const sdk::GraphView& g, size_t n, size_t i) {
+    if (i >= g.input_count(n)) return "input " + std::to_string(i) + " is missing";
+    return reference::is_compile_time(g, g.input(n, i).node)
+               ? ""
+               : "input " + std::to_string(i) + " is computed at run time; the GPU kernel needs it known at compile time";
+}
+
+std::optional<ConstTensorView> constant_view(const sdk::GraphView& g, size_t n, size_t i) {
+    if (!check_constant_input(g, n, i).empty()) return std::nullopt;
     size_t node = g.input(n, i).node;
     while (!g.is_constant(node)) node = g.input(node, 0).node;
     size_t bytes = 0;
     const void* data = g.constant_data(node, &bytes);
-    const ElementType t = g.output_type(node, 0);
+    // A view keeps the bytes; the shape is the one the consumer sees.
+    return ConstTensorView{g.output_type(node, 0), g.input_shape(n, i), data};
+}
+
+std::vector<int64_t> constant_ints(const sdk::GraphView& g, size_t n, size_t i) {
+    const std::optional<ConstTensorView> c = constant_view(g, n, i);
+    if (!c) return {};
     std::vector<int64_t> out;
-    const size_t count = bytes / std::max<size_t>(1, element_size(t));
-    for (size_t k = 0; k < count; ++k) {
-        switch (t) {
-            case ElementType::i64: out.push_back(static_cast<const int64_t*>(data)[k]); break;
-            case ElementType::i32: out.push_back(static_cast<const int32_t*>(data)[k]); break;
-            case ElementType::u64: out.push_back(static_cast<int64_t>(static_cast<const uint64_t*>(data)[k])); break;
-            case ElementType::u32: out.push_back(static_cast<const uint32_t*>(data)[k]); break;
+    for (int64_t k = 0; k < c->size(); ++k) {
+        switch (c->type) {
+            case ElementType::i64: out.push_back(c->as<int64_t>()[k]); break;
+            case ElementType::i32: out.push_back(c->as<int32_t>()[k]); break;
+            case ElementType::u64: out.push_back(static_cast<int64_t>(c->as<uint64_t>()[k])); break;
+            case ElementType::u32: out.push_back(c->as<uint32_t>()[k]); break;
             default: return {};
         }
     }

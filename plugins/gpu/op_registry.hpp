@@ -9,9 +9,12 @@
 #include "cl_engine.hpp"
 #include "executor.hpp"
 
+#include <mosaic/tensor_view.hpp>
+
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,8 +53,13 @@ struct OpRegistration {
 // Common checks, each "" when satisfied.
 std::string check_types(const sdk::GraphView& g, size_t n, std::initializer_list<ElementType> allowed);  // inputs and outputs
 std::string check_static_nonempty(const sdk::GraphView& g, size_t n, size_t max_rank = 8);
-// Why input `i` is not a constant, or "".
+// Why input `i` is not a constant whose values the check or the executor's build reads, or "".
 std::string check_constant_input(const sdk::GraphView& g, size_t n, size_t i);
+// Why input `i` is not known at compile time, or "": a constant or what the compiled model folds
+// (value_table.hpp), e.g. a weight behind a decompression Convert; an executor reads it as a buffer.
+std::string check_compile_time_input(const sdk::GraphView& g, size_t n, size_t i);
+// A constant input's bytes (through views, with the shape the node sees), or nothing.
+std::optional<ConstTensorView> constant_view(const sdk::GraphView& g, size_t n, size_t i);
 // The integer values of a constant input (any integer type); empty when not constant.
 std::vector<int64_t> constant_ints(const sdk::GraphView& g, size_t n, size_t i);
 // The first non-empty reason.

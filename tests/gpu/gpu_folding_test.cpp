@@ -48,6 +48,43 @@ TEST(GpuFolding, ShapeComputationsRunAtCompileTimeAndTheGraphStaysOnTheGpu) {
     EXPECT_EQ(split.at("subgraphs").size(), 1u) << split.dump(1);
 }
 
+// A convolution as OpenVINO's ovc writes it with compressed weights: f16 filters and bias, each
+// behind a decompression Convert to f32.
+std::shared_ptr<Model> fp16_compressed_conv() {
+    ModelBuilder b("gpu_fp16_weights");
+    auto f16_constant = [&](const Shape& shape, uint32_t seed, const std::string& name) {
+        const std::vector<float> values = random_tensor(shape, seed).to_vector<float>();
+        std::vector<uint16_t> halves;
+        for (float v : values) halves.push_back(f32_to_f16(v));
+        Output c = b.constant(ElementType::f16, shape, Buffer::copy_of(halves.data(), halves.size() * sizeof(uint16_t)),
+                              name + "/compressed");
+        Output f32 = b.op("Convert", {c}, {{"destination_type", "f32"}}, name);
+        ModelBuilder::node(f32)->rt_info()["decompression"] = "";
+        return f32;
+    };
+    Output x = b.parameter("x", ElementType::f32, {1, 3, 8, 8});
+    Output conv = b.op("Convolution", {x, f16_constant({4, 3, 3, 3}, 31, "conv/w")},
+                       {{"strides", "1,1"}, {"pads_begin", "1,1"}, {"pads_end", "1,1"}, {"dilations", "1,1"},
+                        {"auto_pad", "explicit"}},
+                       "conv");
+    Output biased = b.op("Add", {conv, f16_constant({1, 4, 1, 1}, 32, "conv/b")}, {}, "conv/bias");
+    b.result(b.op("Relu", {biased}, {}, "relu"), "y");
+    return b.build();
+}
+
+TEST(GpuFolding, DecompressedWeightsOfAnFp16IrStayOnTheGpuInOneSubgraph) {
+    const auto model = fp16_compressed_conv();
+    EXPECT_EQ(unsupported_on_gpu(model), "");
+    expect_device_matches_reference(model, "GPU", {{"x", random_tensor({1, 3, 8, 8}, 33)}});
+    CompiledModel hetero = shared_core().compile_model(model, "HETERO:GPU,CPU");
+    json split = hetero.get_property("HETERO_SPLIT");
+    if (split.is_string()) split = json::parse(split.get<std::string>());
+    EXPECT_EQ(split.at("subgraphs").size(), 1u) << split.dump(1);
+    // The filters and the bias are folded once; the convolution reads them with its bias fused.
+    CompiledModel gpu = shared_core().compile_model(model, "GPU");
+    EXPECT_EQ(gpu.get_property("GPU_FOLDED_NODES").get<size_t>(), 2u);
+}
+
 TEST(GpuFolding, AFoldedNodeThatFailsOnItsConstantsIsNamedAtCompileTime) {
     ModelBuilder b("gpu_bad_fold");
     Output x = b.parameter("x", ElementType::f32, {1, 4});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 namespace mosaic::reference {
 
@@ -20,28 +21,42 @@ bool never_folded(const std::string& type) {
     return ops.count(type) > 0;
 }
 
+// The rule of compile_time_nodes() for node `n`, given whether each of its inputs' producers is known.
+template <typename KnownFn>
+bool known_by_rule(const sdk::GraphView& graph, size_t n, KnownFn&& input_known) {
+    const std::string type = graph.type(n);
+    if (type == "Constant") return true;
+    if (never_folded(type) || graph.input_count(n) == 0) return false;
+    if (type == "ShapeOf") {
+        if (!is_static(graph.input_shape(n, 0))) return false;
+    } else {
+        for (size_t i = 0; i < graph.input_count(n); ++i)
+            if (!input_known(graph.input(n, i).node)) return false;
+    }
+    for (size_t o = 0; o < graph.output_count(n); ++o)
+        if (graph.output_type(n, o) == ElementType::undefined || !is_static(graph.output_shape(n, o))) return false;
+    return true;
+}
+
+bool is_compile_time(const sdk::GraphView& graph, size_t n, std::unordered_map<size_t, bool>& memo) {
+    if (auto it = memo.find(n); it != memo.end()) return it->second;
+    const bool known = known_by_rule(graph, n, [&](size_t input) { return is_compile_time(graph, input, memo); });
+    memo[n] = known;
+    return known;
+}
+
 }  // namespace
 
 std::vector<bool> compile_time_nodes(const sdk::GraphView& graph) {
-    const size_t count = graph.node_count();
-    std::vector<bool> known(count, false);
-    for (size_t n = 0; n < count; ++n) {  // a graph view lists producers before their consumers
-        const std::string type = graph.type(n);
-        if (type == "Constant") {
-            known[n] = true;
-            continue;
-        }
-        if (never_folded(type) || graph.input_count(n) == 0) continue;
-        bool inputs_known = true;
-        for (size_t i = 0; i < graph.input_count(n); ++i) inputs_known = inputs_known && known[graph.input(n, i).node];
-        if (type == "ShapeOf") inputs_known = is_static(graph.input_shape(n, 0));
-        bool outputs_static = true;
-        for (size_t o = 0; o < graph.output_count(n); ++o)
-            outputs_static = outputs_static && graph.output_type(n, o) != ElementType::undefined &&
-                             is_static(graph.output_shape(n, o));
-        known[n] = inputs_known && outputs_static;
-    }
+    std::vector<bool> known(graph.node_count(), false);
+    for (size_t n = 0; n < known.size(); ++n)  // a graph view lists producers before their consumers
+        known[n] = known_by_rule(graph, n, [&](size_t input) { return static_cast<bool>(known[input]); });
     return known;
+}
+
+bool is_compile_time(const sdk::GraphView& graph, size_t node) {
+    std::unordered_map<size_t, bool> memo;
+    return is_compile_time(graph, node, memo);
 }
 
 std::vector<std::unique_ptr<uint8_t[]>> fold_node(const sdk::GraphView& graph, size_t n,

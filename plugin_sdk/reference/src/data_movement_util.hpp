@@ -3,6 +3,7 @@
 #pragma once
 
 #include <mosaic/reference/kernels.hpp>
+#include <mosaic/reference/slicing.hpp>
 
 #include <cstdint>
 #include <cstring>
@@ -102,9 +103,7 @@ inline void permute(const void* src, const Shape& in_shape, const std::vector<in
 }
 
 // Per input axis, the elements a slice takes: start, start + step, ... (count of them).
-struct AxisSlice {
-    int64_t start = 0, step = 1, count = 0;
-};
+using AxisSlice = reference::AxisSlice;
 
 // dst = the elements of src picked by one AxisSlice per axis, in row-major order.
 inline void gather_slices(const void* src, const Shape& in_shape, const std::vector<AxisSlice>& slices, void* dst,

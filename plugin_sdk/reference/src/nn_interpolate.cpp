@@ -4,6 +4,8 @@
 // rounded to nearest (saturating).
 #include "nn_kernels.hpp"
 
+#include <mosaic/reference/interpolation.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -113,45 +115,57 @@ int64_t nearest_pixel(Nearest mode, float x, bool downsample) {
 
 int64_t clip(int64_t v, int64_t len) { return std::max<int64_t>(0, std::min(v, len - 1)); }
 
+// The taps of data axis d: nearest maps every coordinate through the transform (an identity where
+// the axis keeps its size); linear_onnx weighs the two nearest pixels of the clamped source
+// coordinate of an interpolated axis by their distances (0.5 each where they coincide).
+AxisTaps axis_taps(const Resize& r, size_t d) {
+    AxisTaps t;
+    const bool interpolated = std::find(r.axes.begin(), r.axes.end(), static_cast<int64_t>(d)) != r.axes.end();
+    t.count = r.mode == Mode::linear_onnx && interpolated ? 2 : 1;
+    for (int64_t o = 0; o < r.out[d]; ++o) {
+        const float src = source_coordinate(r, d, static_cast<float>(o));
+        if (r.mode == Mode::nearest) {
+            t.index.push_back(clip(nearest_pixel(r.nearest, src, r.all_scales[d] < 1.0f), r.in[d]));
+            t.weight.push_back(1.0f);
+        } else if (t.count == 1) {
+            t.index.push_back(o);
+            t.weight.push_back(1.0f);
+        } else {
+            const auto last = static_cast<float>(r.in[d] - 1);
+            const float clamped = std::max(0.0f, std::min(src, last));
+            const int64_t lo = std::min(static_cast<int64_t>(clamped), r.in[d] - 1), hi = std::min(lo + 1, r.in[d] - 1);
+            t.index.insert(t.index.end(), {lo, hi});
+            t.weight.push_back(lo == hi ? 0.5f : std::fabs(clamped - static_cast<float>(hi)));
+            t.weight.push_back(lo == hi ? 0.5f : std::fabs(clamped - static_cast<float>(lo)));
+        }
+    }
+    return t;
+}
+
+std::vector<AxisTaps> taps_of(const Resize& r) {
+    std::vector<AxisTaps> taps;
+    for (size_t d = 0; d < r.out.size(); ++d) taps.push_back(axis_taps(r, d));
+    return taps;
+}
+
 // Each mode computes one output element from the padded data `x` (row-major strides `st`).
 using Values = std::vector<double>;
 
-double nearest_value(const Resize& r, const Values& x, const std::vector<int64_t>& st, const std::vector<int64_t>& o) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < o.size(); ++d) {
-        const float src = source_coordinate(r, d, static_cast<float>(o[d]));
-        offset += clip(nearest_pixel(r.nearest, src, r.all_scales[d] < 1.0f), r.in[d]) * st[d];
-    }
-    return x[static_cast<size_t>(offset)];
-}
-
-// Bilinear (N-linear) over the interpolated axes, between the two nearest pixels of the clamped
-// source coordinate; each of the 2^axes corners weighted by the product of its distances.
-double linear_onnx_value(const Resize& r, const Values& x, const std::vector<int64_t>& st,
-                         const std::vector<int64_t>& o) {
-    const size_t n = r.axes.size();
-    std::vector<int64_t> lo(n), hi(n);
-    std::vector<float> w_lo(n), w_hi(n);
-    int64_t base = 0;
-    for (size_t d = 0; d < o.size(); ++d) base += o[d] * st[d];
-    for (size_t i = 0; i < n; ++i) {
-        const auto d = static_cast<size_t>(r.axes[i]);
-        base -= o[d] * st[d];
-        const auto last = static_cast<float>(r.in[d] - 1);
-        const float src = std::max(0.0f, std::min(source_coordinate(r, d, static_cast<float>(o[d])), last));
-        lo[i] = std::min(static_cast<int64_t>(src), r.in[d] - 1);
-        hi[i] = std::min(lo[i] + 1, r.in[d] - 1);
-        w_lo[i] = lo[i] == hi[i] ? 0.5f : std::fabs(src - static_cast<float>(hi[i]));
-        w_hi[i] = lo[i] == hi[i] ? 0.5f : std::fabs(src - static_cast<float>(lo[i]));
-    }
+// Nearest and linear_onnx: every choice of one tap per axis, weighted by the product of the taps'
+// weights (float, as OpenVINO's reference), summed in double.
+double separable_value(const std::vector<AxisTaps>& taps, const Values& x, const std::vector<int64_t>& st,
+                       const std::vector<int64_t>& o) {
+    int64_t choices = 1;
+    for (const AxisTaps& t : taps) choices *= t.count;
     double sum = 0;
-    for (uint64_t corner = 0; corner < (uint64_t{1} << n); ++corner) {
+    for (int64_t choice = 0; choice < choices; ++choice) {
         float w = 1.0f;
-        int64_t offset = base;
-        for (size_t i = 0; i < n; ++i) {
-            const bool high = (corner >> i) & 1;
-            w *= high ? w_hi[i] : w_lo[i];
-            offset += (high ? hi[i] : lo[i]) * st[static_cast<size_t>(r.axes[i])];
+        int64_t offset = 0, rest = choice;
+        for (size_t d = 0; d < taps.size(); ++d) {
+            const auto e = static_cast<size_t>(o[d] * taps[d].count + rest % taps[d].count);
+            rest /= taps[d].count;
+            w *= taps[d].weight[e];
+            offset += taps[d].index[e] * st[d];
         }
         sum += static_cast<double>(w) * x[static_cast<size_t>(offset)];
     }
@@ -269,14 +283,13 @@ void interpolate(const KernelArgs& args, const Resize& r) {
             x[static_cast<size_t>(offset)] = static_cast<double>(*src++);
         } while (in_it.next());
 
-    auto value = r.mode == Mode::nearest       ? nearest_value
-                 : r.mode == Mode::linear_onnx ? linear_onnx_value
-                 : r.mode == Mode::cubic       ? cubic_value
-                                               : linear_value;
+    const bool separable = r.mode == Mode::nearest || r.mode == Mode::linear_onnx;
+    const std::vector<AxisTaps> taps = separable ? taps_of(r) : std::vector<AxisTaps>{};
+    auto value = r.mode == Mode::cubic ? cubic_value : linear_value;
     T* y = args.outputs[0].as<T>();
     NdIndex out_it(r.out);
     if (out_it.valid()) do {
-            *y++ = store<T>(value(r, x, st, out_it.coord));
+            *y++ = store<T>(separable ? separable_value(taps, x, st, out_it.coord) : value(r, x, st, out_it.coord));
         } while (out_it.next());
 }
 
@@ -294,3 +307,15 @@ void register_interpolate_kernels(KernelRegistry& r) {
 }
 
 }  // namespace mosaic::reference::nn
+
+namespace mosaic::reference {
+
+std::vector<AxisTaps> separable_interpolate_taps(const KernelArgs& args) {
+    const nn::Resize r = nn::setup(args, args.version == "opset11");
+    if (r.mode != nn::Mode::nearest && r.mode != nn::Mode::linear_onnx)
+        throw std::runtime_error("Interpolate: mode '" + nn::lower_attr(args, "mode", "nearest") +
+                                 "' is not separable into per-axis taps");
+    return nn::taps_of(r);
+}
+
+}  // namespace mosaic::reference

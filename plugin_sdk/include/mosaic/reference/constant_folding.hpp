@@ -18,6 +18,9 @@ namespace mosaic::reference {
 // (other than Parameter and Result) whose inputs all are, or a ShapeOf of a static shape, when its
 // outputs have static shapes and a defined type and the op keeps no state.
 std::vector<bool> compile_time_nodes(const sdk::GraphView& graph);
+// The same for one node, looking only at the nodes it depends on (a weight behind a decompression
+// Convert, say).
+bool is_compile_time(const sdk::GraphView& graph, size_t node);
 
 // Runs node `n`'s reference kernel over `inputs` (its inputs' values, in order) and returns the
 // bytes of each of its outputs, with the graph's types and shapes. Throws what the kernel throws.
