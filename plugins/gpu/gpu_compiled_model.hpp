@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cl_engine.hpp"
+#include "completion_queue.hpp"
 #include "executor.hpp"
 #include "gpu_config.hpp"
 #include "memory_plan.hpp"
@@ -35,6 +36,8 @@ public:
     const cl::Buffer& constant_buffer(ValueId v) const { return constants_.at(values_.storage_of(v)); }
     // "GPU.0": the instance, for messages and EXECUTION_DEVICES.
     const std::string& device_label() const { return label_; }
+    // Where the model's asynchronous inferences end (completion_queue.hpp).
+    CompletionQueue& completions() const { return completions_; }
 
 private:
     void upload_constants(const sdk::GraphView& graph);
@@ -50,6 +53,7 @@ private:
     size_t scratch_bytes_ = 0;
     std::string device_name_, label_, model_name_;
     double compile_ms_ = 0, program_ms_ = 0;
+    mutable CompletionQueue completions_;  // last: its thread stops before the rest goes
 };
 
 }  // namespace mosaic::gpu_plugin

@@ -120,7 +120,7 @@ void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
         if (shared) {
             cl::Buffer target(model_.engine().context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, data);
             queue_.enqueueCopyBuffer(source, target, 0, 0, bytes);
-            void* mapped = queue_.enqueueMapBuffer(target, CL_TRUE, CL_MAP_READ, 0, bytes);
+            void* mapped = queue_.enqueueMapBuffer(target, CL_FALSE, CL_MAP_READ, 0, bytes);
             queue_.enqueueUnmapMemObject(target, mapped);
         } else {
             queue_.enqueueReadBuffer(source, CL_FALSE, 0, bytes, data);
@@ -130,8 +130,9 @@ void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
         const Value& value = values[v];
         if (value.kind != Value::Kind::output || value.byte_size() == 0) continue;
         if (shared) {
-            // Mapping is what makes the device's writes visible in the caller's memory.
-            void* mapped = queue_.enqueueMapBuffer(buffers_[v], CL_TRUE, CL_MAP_READ, 0, value.byte_size());
+            // Mapping is what makes the device's writes visible in the caller's memory (once the
+            // queue has run it: nothing here waits).
+            void* mapped = queue_.enqueueMapBuffer(buffers_[v], CL_FALSE, CL_MAP_READ, 0, value.byte_size());
             queue_.enqueueUnmapMemObject(buffers_[v], mapped);
         } else {
             queue_.enqueueReadBuffer(buffers_[v], CL_FALSE, 0, value.byte_size(), outputs[value.io_index].data);
@@ -139,7 +140,7 @@ void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
     }
 }
 
-void GpuInferRequest::infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) {
+void GpuInferRequest::enqueue(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) {
     records_.clear();
     bool enqueued = false;
     try {
@@ -147,19 +148,83 @@ void GpuInferRequest::infer(const std::vector<ConstTensorView>& inputs, const st
         enqueued = true;
         run_executors();
         copy_results(outputs);
-        queue_.finish();
-        collect_profile();
     } catch (...) {
         // Nothing may stay in flight over the caller's memory once the call returns.
         if (enqueued) try { queue_.finish(); } catch (const cl::Error&) {}
         release_caller_buffers();
-        try {
-            throw;
-        } catch (const cl::Error& error) {
-            throw device_error(model_, "running model '" + model_.property("NETWORK_NAME").get<std::string>() + "'", error);
-        }
+        rethrow_as_device_error();
+    }
+}
+
+void GpuInferRequest::finish() {
+    try {
+        collect_profile();
+    } catch (...) {
+        release_caller_buffers();
+        rethrow_as_device_error();
     }
     release_caller_buffers();
+}
+
+void GpuInferRequest::rethrow_as_device_error() const {
+    try {
+        throw;
+    } catch (const cl::Error& error) {
+        throw device_error(model_, "running model '" + model_.property("NETWORK_NAME").get<std::string>() + "'", error);
+    }
+}
+
+void GpuInferRequest::infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) {
+    enqueue(inputs, outputs);
+    try {
+        queue_.finish();
+    } catch (...) {
+        release_caller_buffers();
+        rethrow_as_device_error();
+    }
+    finish();
+}
+
+bool GpuInferRequest::start(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs,
+                            Done done) {
+    model_.completions().start();
+    enqueue(inputs, outputs);
+    done_ = std::move(done);
+    try {
+        cl::Event marker;
+        queue_.enqueueMarkerWithWaitList(nullptr, &marker);
+        marker.setCallback(CL_COMPLETE, &GpuInferRequest::on_event, this);
+        queue_.flush();
+    } catch (...) {
+        done_ = nullptr;
+        try { queue_.finish(); } catch (const cl::Error&) {}
+        release_caller_buffers();
+        rethrow_as_device_error();
+    }
+    return true;
+}
+
+void CL_CALLBACK GpuInferRequest::on_event(cl_event, cl_int status, void* self) {
+    // A driver thread: only hand over (no blocking OpenCL call, no host callback here).
+    auto* request = static_cast<GpuInferRequest*>(self);
+    request->model_.completions().post([request, status] { request->complete(status); });
+}
+
+void GpuInferRequest::complete(cl_int status) {
+    std::exception_ptr error;
+    try {
+        if (status < 0) {
+            release_caller_buffers();
+            throw device_error(model_, "running model '" + model_.property("NETWORK_NAME").get<std::string>() + "'",
+                               cl::Error(status, "the inference's commands"));
+        }
+        finish();
+    } catch (...) {
+        error = std::current_exception();
+    }
+    Done done = std::move(done_);
+    done_ = nullptr;
+    done(error);  // the request may be started again from here
 }
 
 void GpuInferRequest::release_caller_buffers() {

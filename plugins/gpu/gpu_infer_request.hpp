@@ -3,6 +3,10 @@
 // kernel objects and its scratch buffer, all made once. Inputs and outputs on a device that shares
 // host memory are the caller's memory itself (CL_MEM_USE_HOST_PTR, synchronised by a map);
 // elsewhere they are copied with non-blocking writes and one read at the end.
+//
+// infer() waits for the queue. start() (the SDK's start_async) enqueues the same commands and a
+// marker whose OpenCL event callback ends the inference: no thread waits while the device works;
+// the callback posts to the model's completion thread (completion_queue.hpp), which finishes.
 #pragma once
 
 #include "gpu_compiled_model.hpp"
@@ -17,9 +21,17 @@ public:
     explicit GpuInferRequest(const GpuCompiledModel& model);
 
     void infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) override;
+    bool start(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs, Done done) override;
     std::vector<sdk::ProfilingRecord> profiling() const override { return records_; }
 
 private:
+    // Binds and enqueues a whole inference; on failure waits for what was enqueued and rethrows.
+    void enqueue(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs);
+    // After the queue has run an inference: its profile, the caller's buffers let go.
+    void finish();
+    static void CL_CALLBACK on_event(cl_event event, cl_int status, void* self);
+    void complete(cl_int status);
+    [[noreturn]] void rethrow_as_device_error() const;
     void bind(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs);
     void run_executors();
     void collect_profile();
@@ -35,6 +47,7 @@ private:
     std::vector<ValueId> caller_values_;  // graph inputs and outputs
     std::vector<std::vector<cl::Event>> events_;  // per executor, when profiling
     std::vector<sdk::ProfilingRecord> records_;
+    Done done_;  // of the inference start() began
 };
 
 }  // namespace mosaic::gpu_plugin

@@ -1,10 +1,16 @@
 // Several infer requests of one GPU compiled model at once: four threads, each with its own request
 // on the shared compiled CNN, run five inferences each (sync, or start_async() + wait()), and every
-// result is bit-identical to the same input run serially on one request.
+// result is bit-identical to the same input run serially on one request. Asynchronous inferences end
+// from the device's event, not from a thread per request waiting for it: eight requests in flight
+// add one thread (the model's completion thread), and a callback may start its request again.
 #include "gpu/gpu_test_util.hpp"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
 #include <thread>
 
 namespace mosaic::test::gpu {
@@ -57,6 +63,72 @@ void check_concurrent_matches_serial(bool async) {
 TEST(GpuThreads, ConcurrentSyncRequestsAreBitIdenticalToSerial) { check_concurrent_matches_serial(false); }
 
 TEST(GpuThreads, ConcurrentAsyncRequestsAreBitIdenticalToSerial) { check_concurrent_matches_serial(true); }
+
+size_t thread_count() {
+    size_t n = 0;
+    for ([[maybe_unused]] const auto& task : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+    return n;
+}
+
+TEST(GpuThreads, AsyncRequestsInFlightShareOneCompletionThread) {
+    CompiledModel compiled = shared_core().compile_model(small_cnn(), "GPU");
+    InferRequest warm = compiled.create_infer_request();
+    warm.set_tensor("x", input_of(0));
+    warm.infer();  // the driver's own threads exist from here on
+    const size_t before = thread_count();
+
+    constexpr int kInFlight = 8;
+    std::vector<InferRequest> requests;
+    for (int i = 0; i < kInFlight; ++i) {
+        requests.push_back(compiled.create_infer_request());
+        requests.back().set_tensor("x", input_of(i));
+    }
+    for (auto& r : requests) r.start_async();
+    for (auto& r : requests) r.wait();
+    const size_t after = thread_count();
+    // A worker per request would add eight; the event path adds the model's completion thread.
+    EXPECT_LE(after, before + 1) << before << " threads before, " << after << " with " << kInFlight << " requests";
+
+    warm.infer();
+    const std::vector<float> serial0 = warm.get_tensor("prob").to_vector<float>();
+    warm.set_tensor("x", input_of(kInFlight - 1));
+    warm.infer();
+    EXPECT_EQ(requests.front().get_tensor("prob").to_vector<float>(), serial0);
+    EXPECT_EQ(requests.back().get_tensor("prob").to_vector<float>(), warm.get_tensor("prob").to_vector<float>());
+}
+
+TEST(GpuThreads, ACallbackMayStartItsRequestAgain) {
+    CompiledModel compiled = shared_core().compile_model(small_cnn(), "GPU");
+    InferRequest r = compiled.create_infer_request();
+    r.set_tensor("x", input_of(3));
+    constexpr int kRounds = 5;
+    std::mutex m;
+    std::condition_variable cv;
+    int completed = 0;
+    std::string error;
+    r.set_callback([&](std::exception_ptr e) {
+        std::lock_guard<std::mutex> lock(m);
+        if (e) {
+            try {
+                std::rethrow_exception(e);
+            } catch (const std::exception& ex) {
+                error = ex.what();
+            }
+        }
+        if (++completed < kRounds && !e) r.start_async();
+        cv.notify_all();
+    });
+    r.start_async();
+    std::unique_lock<std::mutex> lock(m);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return completed == kRounds || !error.empty(); }));
+    EXPECT_EQ(error, "");
+    lock.unlock();
+    r.wait();
+    InferRequest check = compiled.create_infer_request();
+    check.set_tensor("x", input_of(3));
+    check.infer();
+    EXPECT_EQ(r.get_tensor("prob").to_vector<float>(), check.get_tensor("prob").to_vector<float>());
+}
 
 // The serial run itself is right: the same CNN agrees with REFERENCE.
 TEST(GpuThreads, TheCnnMatchesReference) {

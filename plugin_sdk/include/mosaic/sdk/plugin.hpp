@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include <condition_variable>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -40,9 +41,20 @@ struct ProfilingRecord {
 
 class InferRequest {
 public:
+    // Called once when an inference started by start() ends: nullptr, or what it failed with.
+    using Done = std::function<void(std::exception_ptr)>;
+
     virtual ~InferRequest() = default;
     // Inputs and outputs in Parameter / Result order with the compiled types and shapes.
     virtual void infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
+    // For start_async, a device whose work completes by itself (an OpenCL event, say): starts the
+    // inference and returns true; `done` then runs exactly once on another thread, and the request
+    // may be started again from within it. Throws when the inference cannot start (nothing is in
+    // flight then). The default returns false: the SDK runs infer() on a worker thread instead.
+    virtual bool start(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs, Done done) {
+        (void)inputs, (void)outputs, (void)done;
+        return false;
+    }
     // Records of the last infer(); empty when PERF_COUNT is off.
     virtual std::vector<ProfilingRecord> profiling() const { return {}; }
 };
@@ -123,16 +135,19 @@ inline ConstTensorView to_view(const mosaic_tensor& t) {
     return {static_cast<ElementType>(t.element_type), Shape(t.dims, t.dims + t.rank), t.data};
 }
 
-// A request plus the worker thread that serves start_async.
+// A request and how start_async runs on it: the request's own start() where the device completes
+// by itself, else infer() on a worker thread of the holder.
 class RequestHolder {
 public:
     explicit RequestHolder(std::unique_ptr<InferRequest> impl) : impl_(std::move(impl)) {}
     ~RequestHolder() {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            stop_ = true;
-        }
+        std::unique_lock<std::mutex> lock(mutex_);
+        stop_ = true;
         cv_.notify_all();
+        // A started inference ends before the request goes: the host waits for it, but a completion
+        // may still be returning from the host's callback.
+        cv_.wait(lock, [&] { return state_ == State::idle && completing_ == 0; });
+        lock.unlock();
         if (worker_.joinable()) worker_.join();
     }
 
@@ -141,11 +156,7 @@ public:
     void infer(const mosaic_tensor* inputs, size_t n_in, const mosaic_tensor* outputs, size_t n_out) {
         std::vector<ConstTensorView> in;
         std::vector<TensorView> out;
-        for (size_t i = 0; i < n_in; ++i) in.push_back(to_view(inputs[i]));
-        for (size_t i = 0; i < n_out; ++i) {
-            ConstTensorView v = to_view(outputs[i]);
-            out.push_back({v.type, v.shape, outputs[i].data});
-        }
+        views(inputs, n_in, outputs, n_out, in, out);
         impl_->infer(in, out);
     }
 
@@ -162,15 +173,40 @@ public:
             }
         job.done = done;
         job.user_data = user_data;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (state_ != State::idle) throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "request is already running");
+            job_ = std::move(job);
+            state_ = State::started;
+        }
+        // The job's descriptors stay where they are until it completes.
+        std::vector<ConstTensorView> in;
+        std::vector<TensorView> out;
+        views(job_.inputs.data(), job_.inputs.size(), job_.outputs.data(), job_.outputs.size(), in, out);
+        bool by_itself = false;
+        try {
+            by_itself = impl_->start(in, out, [this](std::exception_ptr error) { complete(error); });
+        } catch (...) {
+            idle();
+            throw;
+        }
+        if (by_itself) return;
         std::lock_guard<std::mutex> lock(mutex_);
-        if (has_job_) throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "request is already running");
-        if (!worker_.joinable()) worker_ = std::thread([this] { run(); });  // may throw: nothing changed yet
-        job_ = std::move(job);
-        has_job_ = true;
+        if (!worker_.joinable()) {
+            try {
+                worker_ = std::thread([this] { run(); });
+            } catch (...) {
+                state_ = State::idle;
+                cv_.notify_all();
+                throw;
+            }
+        }
+        state_ = State::queued;
         cv_.notify_all();
     }
 
 private:
+    enum class State { idle, started, queued };
     struct Job {
         std::vector<mosaic_tensor> inputs, outputs;
         std::vector<std::vector<int64_t>> dims;
@@ -178,20 +214,52 @@ private:
         void* user_data = nullptr;
     };
 
+    static void views(const mosaic_tensor* inputs, size_t n_in, const mosaic_tensor* outputs, size_t n_out,
+                      std::vector<ConstTensorView>& in, std::vector<TensorView>& out) {
+        for (size_t i = 0; i < n_in; ++i) in.push_back(to_view(inputs[i]));
+        for (size_t i = 0; i < n_out; ++i) {
+            ConstTensorView v = to_view(outputs[i]);
+            out.push_back({v.type, v.shape, outputs[i].data});
+        }
+    }
+
+    void idle() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        state_ = State::idle;
+        cv_.notify_all();
+    }
+
+    // Ends the running job: the request is idle before the host hears of it, so the host's callback
+    // may start it again.
+    void complete(std::exception_ptr error) {
+        mosaic_status* status = error ? guard([&] { std::rethrow_exception(error); }) : nullptr;
+        Job job;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            job = std::move(job_);
+            state_ = State::idle;
+            ++completing_;
+        }
+        job.done(job.user_data, status);
+        std::lock_guard<std::mutex> lock(mutex_);
+        --completing_;
+        cv_.notify_all();
+    }
+
     void run() {
         std::unique_lock<std::mutex> lock(mutex_);
         while (true) {
-            cv_.wait(lock, [&] { return stop_ || has_job_; });
-            if (stop_ && !has_job_) return;
-            Job job = std::move(job_);
+            cv_.wait(lock, [&] { return stop_ || state_ == State::queued; });
+            if (state_ != State::queued) return;  // stopping, nothing queued
+            state_ = State::started;
             lock.unlock();
-            mosaic_status* status = guard([&] {
-                infer(job.inputs.data(), job.inputs.size(), job.outputs.data(), job.outputs.size());
-            });
-            lock.lock();
-            has_job_ = false;
-            lock.unlock();
-            job.done(job.user_data, status);  // after this the host may start the request again
+            std::exception_ptr error;
+            try {
+                infer(job_.inputs.data(), job_.inputs.size(), job_.outputs.data(), job_.outputs.size());
+            } catch (...) {
+                error = std::current_exception();
+            }
+            complete(error);
             lock.lock();
         }
     }
@@ -201,7 +269,8 @@ private:
     std::condition_variable cv_;
     std::thread worker_;
     Job job_;
-    bool has_job_ = false;
+    State state_ = State::idle;
+    int completing_ = 0;
     bool stop_ = false;
 };
 
