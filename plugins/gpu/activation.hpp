@@ -18,7 +18,7 @@ enum ActivationKind : cl_int {
 
 // The activation node `n` computes on its input 0 (f32), or nothing: a unary activation op, or an
 // Add/Subtract/Multiply/Divide whose other input is a scalar f32 constant (x op c; c - x and
-// c / x are not linear in this form and are left out).
+// c / x are not linear in this form and are left out), or a Maximum/Minimum with one (a clamp).
 std::optional<Activation> activation_of(const sdk::GraphView& g, size_t n);
 
 }  // namespace mosaic::gpu_plugin

@@ -108,6 +108,10 @@ const OpRegistration binary({"Add", "Subtract", "Multiply", "Divide", "Maximum",
                                  return "";
                              },
                              [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                                 // x op scalar constant: one activation, no second operand to walk (not
+                                 // x / c, which the activation rounds once more as x * (1 / c)).
+                                 if (auto act = activation_of(ctx.graph, n); act && ctx.graph.type(n) != "Divide")
+                                     return std::make_unique<UnaryExecutor>(ctx, n, *act);
                                  return std::make_unique<BinaryExecutor>(ctx, n);
                              }});
 
