@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Mosaic against ONNX Runtime and OpenVINO on the CPU: batch-1 latency, compile time, peak memory.
+# Mosaic, on one or several of its devices, against ONNX Runtime and OpenVINO on the CPU: batch-1
+# latency, compile time, peak memory.
 #
-#   benchmarks/compare/run.sh [--models m1,m2] [--threads 1,2] [--device CPU] [--iterations N]
-#                             [--warmup N] [--rounds R] [--mosaic BUILD] [--runtimes mosaic,ort,ov]
-#                             [--models-dir DIR] [--out DIR] [--timeout S]
+#   benchmarks/compare/run.sh [--models m1,m2] [--threads 1,2] [--devices 'CPU;GPU;HETERO:GPU,CPU' | --device CPU]
+#                             [--iterations N] [--warmup N] [--rounds R] [--mosaic BUILD]
+#                             [--runtimes mosaic,ort,ov] [--models-dir DIR] [--out DIR] [--timeout S]
 #
 # See README.md beside this script. Uses the `python3` on PATH (PYTHON=... to choose another) and
 # installs onnxruntime, openvino and numpy into it with pip when it lacks them. Models are

@@ -1,5 +1,7 @@
 #include "cl_engine.hpp"
 
+#include "clblast_tuning.hpp"
+
 #include "kernel_sources.hpp"
 #include "program_cache.hpp"
 
@@ -30,7 +32,8 @@ void build(cl::Program& program, const ClDeviceInfo& info, const std::string& op
 
 }  // namespace
 
-ClEngine::ClEngine(const ClDeviceInfo& info) : info_(info), context_(std::vector<cl::Device>{info.device}) {}
+ClEngine::ClEngine(const ClDeviceInfo& info)
+    : info_(info), context_(std::vector<cl::Device>{info.device}), gemm_tuning_(apply_gemm_tuning(info.device(), info.name)) {}
 
 cl::Program ClEngine::program(const std::string& options, const std::string& cache_dir) {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -19,6 +19,8 @@ public:
     const ClDeviceInfo& info() const { return info_; }
     const cl::Context& context() const { return context_; }
     const cl::Device& device() const { return info_.device; }
+    // What the device's CLBlast GEMMs run with (clblast_tuning.hpp).
+    const std::string& gemm_tuning() const { return gemm_tuning_; }
 
     // The plugin's program built with `options` ("-DMOSAIC_F16" ...). With a non-empty cache_dir
     // its binary is read from and written to that folder (see program_cache.hpp). Thread-safe;
@@ -31,6 +33,7 @@ public:
 private:
     ClDeviceInfo info_;
     cl::Context context_;
+    std::string gemm_tuning_;
     std::mutex mutex_;
     std::map<std::string, cl::Program> programs_;  // by build options
 };

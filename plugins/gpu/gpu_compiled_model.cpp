@@ -62,6 +62,7 @@ nlohmann::json GpuCompiledModel::property(const std::string& key) const {
         return {{"tensors", plan_.tensors}, {"buffers", plan_.buffer_sizes.size()}, {"bytes", plan_.total_bytes()},
                 {"unshared_bytes", plan_.unshared_bytes}, {"scratch_bytes", scratch_bytes_}};
     if (key == "GPU_FOLDED_NODES") return values_.folded_nodes();
+    if (key == "GPU_GEMM_TUNING") return engine_->gemm_tuning();
     if (key == "GPU_COMPILE_TIME_MS") return {{"total", compile_ms_}, {"program", program_ms_}};
     if (key == "GPU_EXECUTORS") {
         nlohmann::json list = nlohmann::json::array();

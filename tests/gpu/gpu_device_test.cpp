@@ -77,6 +77,18 @@ TEST(GpuDevice, OptimizationCapabilitiesIncludeFp32) {
     EXPECT_TRUE(has_capability(core, "FP32")) << core.get_property("GPU", "OPTIMIZATION_CAPABILITIES").dump();
 }
 
+// Which CLBlast parameters the GEMMs run with: the plugin's table entry for the device's name (PoCL's
+// AVX-512 CPU device has one), else CLBlast's own.
+TEST(GpuDevice, ACompiledModelSaysWhichGemmParametersItRunsWith) {
+    CompiledModel compiled = shared_core().compile_model(small_cnn(), "GPU");
+    const std::string tuning = compiled.get_property("GPU_GEMM_TUNING").get<std::string>();
+    const std::string device = shared_core().get_property("GPU", "FULL_DEVICE_NAME").get<std::string>();
+    if (contains(device, "pthread-skylake-avx512"))
+        EXPECT_EQ(tuning.rfind("tuned for pthread-skylake-avx512", 0), 0u) << tuning;
+    else
+        EXPECT_TRUE(tuning == "CLBlast's own parameters" || tuning.rfind("tuned for ", 0) == 0) << tuning;
+}
+
 TEST(GpuDevice, RefusingTheCpuFallbackLeavesNoInstanceButOtherDevicesWork) {
     Core core;  // not the shared one: its GPU keeps the fallback
     if (!only_a_cpu_fallback(core)) GTEST_SKIP() << "this machine has a real OpenCL GPU: " << gpu_property(core, "GPU_DEVICE_STATUS");

@@ -1,0 +1,19 @@
+// CLBlast's GEMM kernel parameters for OpenCL devices its own tuning database does not know. Such a
+// device runs CLBlast's generic defaults, which on PoCL's CPU device reach a fifth of what tuned
+// parameters do (benchmarks/gemm: 17 -> 79 GFLOP/s at 1024^3 on 2 AVX-512 cores). The table holds
+// parameters found by CLBlast's own tuner (benchmarks/gemm/tune.sh prints an entry), matched by the
+// start of the device's name; they are handed to CLBlast once per device, before its first GEMM.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <string>
+
+namespace mosaic::gpu_plugin {
+
+// Gives CLBlast the table's Xgemm parameters for `device` (named `name`, its CL_DEVICE_NAME) if an
+// entry matches. Returns what the device's GEMMs run with: "tuned for <entry> (...)" or "CLBlast's
+// own parameters". Depends on OpenCL and CLBlast alone, so benchmarks/gemm builds it too.
+std::string apply_gemm_tuning(cl_device_id device, const std::string& name);
+
+}  // namespace mosaic::gpu_plugin
