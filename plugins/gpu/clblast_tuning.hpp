@@ -1,8 +1,9 @@
 // CLBlast's GEMM kernel parameters for OpenCL devices its own tuning database does not know. Such a
-// device runs CLBlast's generic defaults, which on PoCL's CPU device reach a fifth of what tuned
-// parameters do (benchmarks/gemm: 17 -> 79 GFLOP/s at 1024^3 on 2 AVX-512 cores). The table holds
-// parameters found by CLBlast's own tuner (benchmarks/gemm/tune.sh prints an entry), matched by the
-// start of the device's name; they are handed to CLBlast once per device, before its first GEMM.
+// device runs CLBlast's generic defaults, which on PoCL's CPU device reach half of what fitted
+// parameters do (benchmarks/gemm at 1024^3 on 2 AVX-512 cores: 33 -> 61 GFLOP/s; 64x3136x576:
+// 20 -> 61). The table holds parameters per device, matched by the start of the device's name and
+// handed to CLBlast once per device, before its first GEMM; benchmarks/gemm/run.sh --tune runs
+// CLBlast's tuner for a start, and its check is what an entry must pass at odd sizes too.
 #pragma once
 
 #include <CL/cl.h>
