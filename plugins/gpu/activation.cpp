@@ -64,13 +64,15 @@ std::optional<Activation> activation_of(const sdk::GraphView& g, size_t n) {
     if (t == "Sin") return act(ACT_SIN);
     if (t == "Cos") return act(ACT_COS);
     if (t == "Sign") return act(ACT_SIGN);
-    if (t == "Add" || t == "Subtract" || t == "Multiply" || t == "Divide" || t == "Maximum" || t == "Minimum") {
+    if (t == "Add" || t == "Subtract" || t == "Multiply" || t == "Divide" || t == "Maximum" || t == "Minimum" ||
+        t == "Power") {
         if (g.input_count(n) != 2 || g.output_shape(n, 0) != g.input_shape(n, 0)) return std::nullopt;
         const std::optional<float> c = scalar_constant(g, n, 1);
         if (!c) return std::nullopt;
         // Clip's translation (ReLU6 of MobileNets): a clamp from one side.
         if (t == "Maximum") return act(ACT_CLAMP, *c, INFINITY);
         if (t == "Minimum") return act(ACT_CLAMP, -INFINITY, *c);
+        if (t == "Power") return *c == 2.0f ? act(ACT_SQUARE) : act(ACT_POW, *c);
         if (t == "Add") return act(ACT_LINEAR, 1.0f, *c);
         if (t == "Subtract") return act(ACT_LINEAR, 1.0f, -*c);
         if (t == "Multiply") return act(ACT_LINEAR, *c, 0.0f);

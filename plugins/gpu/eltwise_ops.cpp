@@ -54,7 +54,11 @@ public:
         const Shape out = g.output_shape(n, 0);
         count_ = shape_size(out);
         same_ = g.input_shape(n, 0) == out && g.input_shape(n, 1) == out;
-        walk_ = make_walk(out, broadcast_strides(g.input_shape(n, 0), out), broadcast_strides(g.input_shape(n, 1), out));
+        const std::vector<int64_t> a_strides = broadcast_strides(g.input_shape(n, 0), out),
+                                   b_strides = broadcast_strides(g.input_shape(n, 1), out);
+        walk_ = make_walk(out, a_strides, b_strides);
+        a_index_ = operand_index(a_strides, out);
+        b_index_ = operand_index(b_strides, out);
         // An activation that alone reads the result runs in the same kernel.
         const Value& result = ctx.values[ctx.values.output(n, 0)];
         if (result.kind == Value::Kind::intermediate && result.uses.size() == 1) {
@@ -74,7 +78,8 @@ public:
         if (same_)
             set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[outputs()[0]], op_, act_.kind, act_.a, act_.b);
         else
-            set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[outputs()[0]], op_, walk_, act_.kind, act_.a, act_.b);
+            set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[outputs()[0]], op_, walk_, a_index_.mode, a_index_.inner,
+                     b_index_.mode, b_index_.inner, act_.kind, act_.a, act_.b);
         ctx.launch(k, items(count_));
     }
     std::string exec_type() const override { return same_ ? "binary_same_f32" : "binary_bcast_f32"; }
@@ -84,6 +89,7 @@ private:
     int64_t count_ = 0;
     bool same_ = false;
     Walk walk_;
+    OperandIndex a_index_, b_index_;
     Activation act_;
 };
 

@@ -1,5 +1,7 @@
 #include "kernel_structs.hpp"
 
+#include <algorithm>
+
 #include <mosaic/sdk/status.hpp>
 
 namespace mosaic::gpu_plugin {
@@ -16,6 +18,27 @@ std::vector<int64_t> broadcast_strides(const Shape& shape, const Shape& out) {
     const size_t lead = out.size() - shape.size();
     for (size_t d = 0; d < shape.size(); ++d) s[lead + d] = shape[d] == 1 ? 0 : own[d];
     return s;
+}
+
+OperandIndex operand_index(const std::vector<int64_t>& strides, const Shape& out) {
+    const std::vector<int64_t> own = strides_of(out);
+    if (std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 0; })) return {4, 1};
+    if (strides == own) return {1, 1};
+    // Split at p: dims before p read with stride 0 and dims from p as the output lays them out
+    // (i % inner), or dims before p as the output's divided by inner and dims from p with 0 (i / inner).
+    for (size_t p = 1; p < out.size(); ++p) {
+        int64_t inner = 1;
+        for (size_t d = p; d < out.size(); ++d) inner *= out[d];
+        bool trailing = true, leading = true;
+        for (size_t d = 0; d < out.size(); ++d) {
+            const bool any = out[d] == 1;  // a dimension of 1 is never stepped along
+            trailing = trailing && (any || (d < p ? strides[d] == 0 : strides[d] == own[d]));
+            leading = leading && (any || (d < p ? strides[d] == own[d] / inner : strides[d] == 0));
+        }
+        if (trailing) return {2, static_cast<cl_int>(inner)};
+        if (leading) return {3, static_cast<cl_int>(inner)};
+    }
+    return {0, 1};
 }
 
 Walk make_walk(const Shape& dims, const std::vector<int64_t>& in, const std::vector<int64_t>& other,

@@ -38,6 +38,14 @@ struct EpilogueArgs {
 std::vector<int64_t> strides_of(const Shape& shape);
 // The strides with which `shape` is read when broadcast (numpy rules) to `out`: 0 on broadcast dims.
 std::vector<int64_t> broadcast_strides(const Shape& shape, const Shape& out);
+// How an operand broadcast to `out` is indexed from the flat output index i: the cases a kernel can
+// compute with at most one division (a bias vector over the trailing dims, a per-row statistic over
+// the leading ones, a scalar), else a full walk. Mirrors 00_common.cl's operand_offset().
+struct OperandIndex {
+    cl_int mode = 0;   // 0: walk, 1: i, 2: i % inner, 3: i / inner, 4: 0
+    cl_int inner = 1;
+};
+OperandIndex operand_index(const std::vector<int64_t>& strides, const Shape& out);
 // A walk over `dims` with the given strides (missing ones 0); throws past kMaxRank.
 Walk make_walk(const Shape& dims, const std::vector<int64_t>& in, const std::vector<int64_t>& other = {},
                const std::vector<int64_t>& out = {});

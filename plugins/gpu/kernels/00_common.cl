@@ -44,6 +44,8 @@ typedef struct {
 #define ACT_LEAKY 26     // x < 0 ? a * x : x (PRelu with a scalar slope)
 #define ACT_HARD_SIGMOID 27  // clamp(a * x + b, 0, 1)
 #define ACT_SELU 28      // a = alpha, b = lambda
+#define ACT_SQUARE 29
+#define ACT_POW 30       // pow(x, a)
 
 inline float softplus(float x) { return x > 20.0f ? x : log1p(exp(x)); }
 
@@ -77,6 +79,8 @@ inline float activate(int kind, float x, float a, float b) {
         case ACT_LEAKY: return x < 0.0f ? a * x : x;
         case ACT_HARD_SIGMOID: return fmin(fmax(a * x + b, 0.0f), 1.0f);
         case ACT_SELU: return b * (x > 0.0f ? x : a * (exp(x) - 1.0f));
+        case ACT_SQUARE: return x * x;
+        case ACT_POW: return pow(x, a);
         default: return x;
     }
 }
@@ -110,4 +114,16 @@ inline int walk_offset(const Walk* w, int i, const int* strides) {
         i = q;
     }
     return offset;
+}
+
+// The offset of flat output index `i` in a broadcast operand, by its indexing mode (kernel_structs.hpp's
+// OperandIndex): most broadcasts need one division or none, not the walk's one per dimension.
+inline int operand_offset(int mode, int inner, int i, const Walk* w, const int* strides) {
+    switch (mode) {
+        case 1: return i;
+        case 2: return i % inner;
+        case 3: return i / inner;
+        case 4: return 0;
+        default: return walk_offset(w, i, strides);
+    }
 }

@@ -38,9 +38,10 @@ __kernel void binary_same_f32(__global const float* a, __global const float* b, 
 }
 
 __kernel void binary_bcast_f32(__global const float* a, __global const float* b, __global float* y, int op, Walk w,
-                               int act, float act_a, float act_b) {
+                               int a_mode, int a_inner, int b_mode, int b_inner, int act, float act_a, float act_b) {
     const int i = get_global_id(0);
-    const float va = a[walk_offset(&w, i, w.in_strides)], vb = b[walk_offset(&w, i, w.other_strides)];
+    const float va = a[operand_offset(a_mode, a_inner, i, &w, w.in_strides)];
+    const float vb = b[operand_offset(b_mode, b_inner, i, &w, w.other_strides)];
     y[i] = activate(act, binary_op(op, va, vb), act_a, act_b);
 }
 
