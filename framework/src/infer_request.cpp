@@ -128,6 +128,11 @@ void InferRequest::Impl::complete(mosaic_status* status) noexcept {
     // Our reference to the error goes before waiters are released: one may rethrow it and drop the
     // last other reference, and the exception must then be freed by that thread alone.
     error = nullptr;
+    // Ours may be the last reference, and destruction joins this (device) thread: the reaper drops
+    // it. Handed over before waiters are released, so a waiter that returns and ends the process
+    // never finds this thread still using the reaper while exit destroys it; the destructor it may
+    // run waits for the block below.
+    if (self) detail::reap(std::move(self));
     {
         // Notified under the lock: once it is released a waiting destructor may free the request,
         // so nothing of it is touched after this block.
@@ -135,8 +140,6 @@ void InferRequest::Impl::complete(mosaic_status* status) noexcept {
         --callbacks_running_;
         done_cv_.notify_all();
     }
-    // Ours may now be the last reference, and destruction joins this (device) thread.
-    if (self) detail::reap(std::move(self));
 }
 
 void InferRequest::Impl::start_async() {
