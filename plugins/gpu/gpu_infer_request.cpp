@@ -166,11 +166,15 @@ void GpuInferRequest::finish() {
     release_caller_buffers();
 }
 
+sdk::Error GpuInferRequest::running_error(const cl::Error& error) const {
+    return device_error(model_, "running model '" + model_.property("NETWORK_NAME").get<std::string>() + "'", error);
+}
+
 void GpuInferRequest::rethrow_as_device_error() const {
     try {
         throw;
     } catch (const cl::Error& error) {
-        throw device_error(model_, "running model '" + model_.property("NETWORK_NAME").get<std::string>() + "'", error);
+        throw running_error(error);
     }
 }
 
@@ -215,8 +219,7 @@ void GpuInferRequest::complete(cl_int status) {
     try {
         if (status < 0) {
             release_caller_buffers();
-            throw device_error(model_, "running model '" + model_.property("NETWORK_NAME").get<std::string>() + "'",
-                               cl::Error(status, "the inference's commands"));
+            throw running_error(cl::Error(status, "the inference's commands"));
         }
         finish();
     } catch (...) {

@@ -31,6 +31,9 @@ private:
     void finish();
     static void CL_CALLBACK on_event(cl_event event, cl_int status, void* self);
     void complete(cl_int status);
+    // A failed OpenCL call of an inference as the error the host sees; the second rethrows the
+    // current exception as that (other exceptions as they are).
+    sdk::Error running_error(const cl::Error& error) const;
     [[noreturn]] void rethrow_as_device_error() const;
     void bind(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs);
     void run_executors();

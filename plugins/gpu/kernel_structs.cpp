@@ -22,8 +22,8 @@ std::vector<int64_t> broadcast_strides(const Shape& shape, const Shape& out) {
 
 OperandIndex operand_index(const std::vector<int64_t>& strides, const Shape& out) {
     const std::vector<int64_t> own = strides_of(out);
-    if (std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 0; })) return {4, 1};
-    if (strides == own) return {1, 1};
+    if (std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 0; })) return {OPERAND_SCALAR, 1};
+    if (strides == own) return {OPERAND_SAME, 1};
     // Split at p: dims before p read with stride 0 and dims from p as the output lays them out
     // (i % inner), or dims before p as the output's divided by inner and dims from p with 0 (i / inner).
     for (size_t p = 1; p < out.size(); ++p) {
@@ -35,10 +35,10 @@ OperandIndex operand_index(const std::vector<int64_t>& strides, const Shape& out
             trailing = trailing && (any || (d < p ? strides[d] == 0 : strides[d] == own[d]));
             leading = leading && (any || (d < p ? strides[d] == own[d] / inner : strides[d] == 0));
         }
-        if (trailing) return {2, static_cast<cl_int>(inner)};
-        if (leading) return {3, static_cast<cl_int>(inner)};
+        if (trailing) return {OPERAND_TRAILING, static_cast<cl_int>(inner)};
+        if (leading) return {OPERAND_LEADING, static_cast<cl_int>(inner)};
     }
-    return {0, 1};
+    return {OPERAND_WALK, 1};
 }
 
 Walk make_walk(const Shape& dims, const std::vector<int64_t>& in, const std::vector<int64_t>& other,

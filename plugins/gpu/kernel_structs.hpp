@@ -41,8 +41,9 @@ std::vector<int64_t> broadcast_strides(const Shape& shape, const Shape& out);
 // How an operand broadcast to `out` is indexed from the flat output index i: the cases a kernel can
 // compute with at most one division (a bias vector over the trailing dims, a per-row statistic over
 // the leading ones, a scalar), else a full walk. Mirrors 00_common.cl's operand_offset().
+enum OperandMode : cl_int { OPERAND_WALK = 0, OPERAND_SAME, OPERAND_TRAILING, OPERAND_LEADING, OPERAND_SCALAR };
 struct OperandIndex {
-    cl_int mode = 0;   // 0: walk, 1: i, 2: i % inner, 3: i / inner, 4: 0
+    cl_int mode = OPERAND_WALK;  // OPERAND_SAME: i, TRAILING: i % inner, LEADING: i / inner, SCALAR: 0
     cl_int inner = 1;
 };
 OperandIndex operand_index(const std::vector<int64_t>& strides, const Shape& out);

@@ -118,12 +118,16 @@ inline int walk_offset(const Walk* w, int i, const int* strides) {
 
 // The offset of flat output index `i` in a broadcast operand, by its indexing mode (kernel_structs.hpp's
 // OperandIndex): most broadcasts need one division or none, not the walk's one per dimension.
+#define OPERAND_SAME 1
+#define OPERAND_TRAILING 2
+#define OPERAND_LEADING 3
+#define OPERAND_SCALAR 4
 inline int operand_offset(int mode, int inner, int i, const Walk* w, const int* strides) {
     switch (mode) {
-        case 1: return i;
-        case 2: return i % inner;
-        case 3: return i / inner;
-        case 4: return 0;
+        case OPERAND_SAME: return i;
+        case OPERAND_TRAILING: return i % inner;
+        case OPERAND_LEADING: return i / inner;
+        case OPERAND_SCALAR: return 0;
         default: return walk_offset(w, i, strides);
     }
 }
