@@ -78,7 +78,10 @@ TEST(CliInputs, Spec) {
     const InputSpec s = parse_input_spec("data=dir/with=sign.npy");
     EXPECT_EQ(s.name, "data");
     EXPECT_EQ(s.path, "dir/with=sign.npy");
-    EXPECT_THROW(parse_input_spec("data"), UsageError);
+    const InputSpec unnamed = parse_input_spec("photo.png");  // the model's only input
+    EXPECT_EQ(unnamed.name, "");
+    EXPECT_EQ(unnamed.path, "photo.png");
+    EXPECT_THROW(parse_input_spec(""), UsageError);
     EXPECT_THROW(parse_input_spec("=x.npy"), UsageError);
     EXPECT_THROW(parse_input_spec("data="), UsageError);
 }
