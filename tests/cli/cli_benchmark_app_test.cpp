@@ -81,6 +81,7 @@ TEST(CliBenchmarkApp, ElevenStepsThenFiguresThatParseAndAgree) {
     EXPECT_LT(r.out.find("First inference took "), r.out.find("[Step 11/11]")) << r;
     EXPECT_GT(r.out.find("Count: 4 iterations"), r.out.find("[Step 11/11]")) << r;
     EXPECT_TRUE(contains(r.out, "Split: ACCEL ")) << r;  // Mosaic's HETERO line stays
+    EXPECT_TRUE(contains(r.out, "\nExecution Devices: ACCEL, REFERENCE\nCount: ")) << r;
     const Figures f = figures(r.out);
     EXPECT_EQ(f.count, 4) << r;
     expect_consistent(f, 1, r);

@@ -476,6 +476,12 @@ void run_benchmark(const BenchmarkOptions& opts, const std::vector<ReportItem>& 
             std::cout << "Report written to " << path << "\n";
     }
 
+    try {
+        std::cout << "Execution Devices: " << format_property(compiled.get_property(properties::execution_devices))
+                  << "\n";
+    } catch (const std::exception&) {
+        // a device that does not report them: benchmark_app leaves the line out too
+    }
     char fps_text[32];
     std::snprintf(fps_text, sizeof(fps_text), "%.2f", fps);
     std::cout << "Count: " << count << " iterations\n"
