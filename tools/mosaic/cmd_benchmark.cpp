@@ -286,11 +286,11 @@ int64_t request_count(const BenchmarkOptions& opts, const CompiledModel& compile
     return 1;
 }
 
-// benchmark_app's frames per iteration: the batch dimension N, the first dimension of an input of
-// rank 2 or more; 1, with a warning, when no input has one.
+// benchmark_app's frames per iteration: the batch dimension N of the first input that has one
+// (see has_batch_dim); 1, with a warning, when none has.
 int64_t batch_size(const CompiledModel& compiled) {
     for (const auto& port : compiled.inputs())
-        if (port.shape.size() >= 2 && port.shape[0] > 0) return port.shape[0];
+        if (has_batch_dim(port.shape) && port.shape[0] > 0) return port.shape[0];
     warn("no batch dimension was found, assuming batch to be 1; this might affect the FPS figure");
     return 1;
 }

@@ -94,7 +94,7 @@ std::vector<ResolvedShape> resolve_shapes(const std::vector<std::pair<std::strin
     check_names(shapes, declared, "-shape");
     check_names(data, declared, "-data_shape");
     if (args.batch < 0) throw UsageError("-b must be a positive batch size, got " + std::to_string(args.batch));
-    const bool batched = std::any_of(declared.begin(), declared.end(), [](const auto& d) { return d.second.size() >= 2; });
+    const bool batched = std::any_of(declared.begin(), declared.end(), [](const auto& d) { return has_batch_dim(d.second); });
     if (args.batch > 0 && !batched)
         throw UsageError("-b " + std::to_string(args.batch) + ": no input has a batch dimension (rank 2 or more); "
                          "its inputs are: " + input_list(declared));
@@ -106,7 +106,7 @@ std::vector<ResolvedShape> resolve_shapes(const std::vector<std::pair<std::strin
             check_rank("-shape", name, model_shape, *s);
             r.resolved = *s;
         }
-        if (args.batch > 0 && r.resolved.size() >= 2) r.resolved[0] = args.batch;
+        if (args.batch > 0 && has_batch_dim(r.resolved)) r.resolved[0] = args.batch;
         if (const Shape* d = given_for(data, name)) {
             check_rank("-data_shape", name, r.resolved, *d);
             for (size_t i = 0; i < d->size(); ++i) {

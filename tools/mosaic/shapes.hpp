@@ -44,6 +44,10 @@ struct ResolvedShape {
 std::vector<ResolvedShape> resolve_shapes(const std::vector<std::pair<std::string, Shape>>& declared,
                                           const ShapeArgs& args);
 
+// Whether -b applies to an input of this shape: it has a batch dimension N, its first, when its
+// rank is 2 or more.
+inline bool has_batch_dim(const Shape& shape) { return shape.size() >= 2; }
+
 // Adds -shape/--shape (and, with `benchmark_flags`, -data_shape and -b) to a command.
 void add_shape_options(CLI::App* cmd, ShapeArgs& target, bool benchmark_flags = false);
 
