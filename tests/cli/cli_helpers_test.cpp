@@ -3,10 +3,12 @@
 #include "tools/mosaic/args.hpp"
 #include "tools/mosaic/common.hpp"
 #include "tools/mosaic/config_file.hpp"
+#include "tools/mosaic/device_flags.hpp"
 #include "tools/mosaic/fill.hpp"
 #include "tools/mosaic/inputs.hpp"
 #include "tools/mosaic/outputs.hpp"
 #include "tools/mosaic/profiling.hpp"
+#include "tools/mosaic/shapes.hpp"
 #include "tools/mosaic/statistics.hpp"
 #include "tools/mosaic/summary.hpp"
 
@@ -27,6 +29,18 @@ TEST(CliArgs, OpenVinoSingleDashSpellings) {
                                             "--hint",    "latency", "--pc", "--config", "c.json", "-m",
                                             "-niter.xml", "-t", "3"};
     EXPECT_EQ(args, expected);
+}
+
+TEST(CliArgs, BenchmarkAppSpellings) {
+    const char* argv[] = {"mosaic",        "benchmark",     "-shape",     "[1,3,8,8]",   "-data_shape=x[1]",
+                          "-nstreams",     "2",             "-nthreads",  "1",           "-infer_precision",
+                          "f32",           "-pcsort",       "sort",       "-report_type", "no_counters",
+                          "-report_folder", "r",            "-json_stats", "-b",          "2"};
+    const std::vector<std::string> expected{"benchmark", "--shape", "[1,3,8,8]", "--data_shape=x[1]", "--nstreams", "2",
+                                            "--nthreads", "1", "--infer_precision", "f32", "--pcsort", "sort",
+                                            "--report_type", "no_counters", "--report_folder", "r", "--json_stats",
+                                            "-b", "2"};
+    EXPECT_EQ(normalize_args(static_cast<int>(std::size(argv)), argv), expected);
 }
 
 TEST(CliConfig, FlatProperties) {
@@ -78,7 +92,10 @@ TEST(CliInputs, Spec) {
     const InputSpec s = parse_input_spec("data=dir/with=sign.npy");
     EXPECT_EQ(s.name, "data");
     EXPECT_EQ(s.path, "dir/with=sign.npy");
-    EXPECT_THROW(parse_input_spec("data"), UsageError);
+    const InputSpec unnamed = parse_input_spec("photo.png");  // the model's only input
+    EXPECT_EQ(unnamed.name, "");
+    EXPECT_EQ(unnamed.path, "photo.png");
+    EXPECT_THROW(parse_input_spec(""), UsageError);
     EXPECT_THROW(parse_input_spec("=x.npy"), UsageError);
     EXPECT_THROW(parse_input_spec("data="), UsageError);
 }
@@ -160,14 +177,16 @@ TEST(CliSummary, IntegerAndNaN) {
     EXPECT_NE(out2.str().find("NaN values: 1"), std::string::npos) << out2.str();
 }
 
+ProfilingInfo record(const char* name, const char* type, const char* exec, ProfilingInfo::Status status,
+                     long long real_us, long long cpu_us) {
+    return {name, type, exec, status, std::chrono::microseconds(real_us), std::chrono::microseconds(cpu_us)};
+}
+
 TEST(CliProfiling, BenchmarkAppLayout) {
-    std::vector<ProfilingInfo> records(3);
-    records[0] = {"conv1", "Convolution", "ref", ProfilingInfo::Status::executed, std::chrono::microseconds(120),
-                  std::chrono::microseconds(118)};
-    records[1] = {"flatten", "Reshape", "undef", ProfilingInfo::Status::optimized_out, std::chrono::microseconds(0),
-                  std::chrono::microseconds(0)};
-    records[2] = {"skip", "Relu", "undef", ProfilingInfo::Status::not_run, std::chrono::microseconds(3),
-                  std::chrono::microseconds(0)};
+    const std::vector<ProfilingInfo> records = {
+        record("conv1", "Convolution", "ref", ProfilingInfo::Status::executed, 120, 118),
+        record("flatten", "Reshape", "undef", ProfilingInfo::Status::optimized_out, 0, 0),
+        record("skip", "Relu", "undef", ProfilingInfo::Status::not_run, 3, 0)};
     std::ostringstream out;
     print_profiling(out, records);
     EXPECT_EQ(out.str(),
@@ -175,6 +194,114 @@ TEST(CliProfiling, BenchmarkAppLayout) {
               "flatten: OPTIMIZED_OUT layerType: Reshape realTime: 0 cpu: 0 execType: undef\n"
               "skip: NOT_RUN layerType: Relu realTime: 3 cpu: 0 execType: undef\n"
               "Total time: 123 microseconds\n");
+}
+
+std::vector<ProfilingInfo> three_records() {
+    return {record("a", "Add", "ref", ProfilingInfo::Status::executed, 10, 10),
+            record("b", "Relu", "ref", ProfilingInfo::Status::not_run, 30, 0),
+            record("c", "MatMul", "ref", ProfilingInfo::Status::executed, 20, 40)};
+}
+
+std::vector<std::string> names_of(const std::vector<ProfilingInfo>& records) {
+    std::vector<std::string> names;
+    for (const auto& r : records) names.push_back(r.node_name);
+    return names;
+}
+
+TEST(CliProfiling, PcsortOrders) {
+    const auto records = three_records();
+    EXPECT_EQ(names_of(sort_profiling(records, parse_pcsort("no_sort"))), (std::vector<std::string>{"a", "b", "c"}));
+    EXPECT_EQ(names_of(sort_profiling(records, parse_pcsort("sort"))), (std::vector<std::string>{"b", "c", "a"}));
+    EXPECT_EQ(names_of(sort_profiling(records, parse_pcsort("simple_sort"))), (std::vector<std::string>{"c", "a"}));
+    EXPECT_THROW(parse_pcsort("Sort"), UsageError);
+}
+
+TEST(CliProfiling, ProportionOfTheTotal) {
+    std::ostringstream out;
+    print_profiling(out, sort_profiling(three_records(), PcSort::simple_sort), true);
+    EXPECT_EQ(out.str(),
+              "c: EXECUTED layerType: MatMul realTime: 20 cpu: 40 execType: ref proportion: 66.67%\n"
+              "a: EXECUTED layerType: Add realTime: 10 cpu: 10 execType: ref proportion: 33.33%\n"
+              "Total time: 30 microseconds\n");
+}
+
+TEST(CliProfiling, AverageOverRequestsByNodeName) {
+    auto second = three_records();
+    std::swap(second[0], second[2]);  // another order: matched by name, kept in the first order
+    second[2].real_time = std::chrono::microseconds(30);  // node a: (10 + 30) / 2
+    const auto avg = average_profiling({three_records(), second});
+    ASSERT_EQ(names_of(avg), (std::vector<std::string>{"a", "b", "c"}));
+    EXPECT_EQ(avg[0].real_time.count(), 20);
+    EXPECT_EQ(avg[2].cpu_time.count(), 40);
+}
+
+TEST(CliShapes, ParseNamedUnnamedAndDynamic) {
+    const auto shapes = parse_shape_args({"a[1,?,4],b[2]", "[-1,3]"});
+    EXPECT_EQ(shapes.at("a"), (Shape{1, kDynamicDim, 4}));
+    EXPECT_EQ(shapes.at("b"), (Shape{2}));
+    EXPECT_EQ(shapes.at(""), (Shape{kDynamicDim, 3}));
+    for (const char* bad : {"a[1,x]", "a[1,2", "a[1,-2]", "a[1],a[2]"}) EXPECT_THROW(parse_shape_args({bad}), UsageError) << bad;
+}
+
+TEST(CliShapes, ShapeThenBatchThenDataShapeThenOne) {
+    const std::vector<std::pair<std::string, Shape>> declared = {{"img", {kDynamicDim, 3, kDynamicDim, kDynamicDim}},
+                                                                 {"ids", {1, kDynamicDim}},
+                                                                 {"scale", {kDynamicDim}}};
+    ShapeArgs args;
+    args.shape = {"img[?,3,?,64]"};
+    args.batch = 4;
+    args.data_shape = {"img[4,3,48,64]"};
+    const auto r = resolve_shapes(declared, args);
+    ASSERT_EQ(r.size(), 3u);
+    EXPECT_EQ(r[0].resolved, (Shape{4, 3, 48, 64}));
+    EXPECT_FALSE(r[0].defaulted);
+    EXPECT_EQ(r[1].resolved, (Shape{4, 1}));  // batched, then the dynamic length becomes 1
+    EXPECT_TRUE(r[1].defaulted);
+    EXPECT_EQ(r[2].resolved, (Shape{1}));  // rank 1: no batch dimension
+    EXPECT_EQ(r[2].declared, (Shape{kDynamicDim}));
+}
+
+TEST(CliShapes, MistakesNameTheFlagAndTheInput) {
+    const std::vector<std::pair<std::string, Shape>> declared = {{"x", {1, 3}}};
+    auto message = [&](const ShapeArgs& args) {
+        try {
+            resolve_shapes(declared, args);
+        } catch (const UsageError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(message({{"y[1,3]"}, {}, 0}).find("-shape names input 'y'"), std::string::npos);
+    EXPECT_NE(message({{"[1,3,1]"}, {}, 0}).find("rank 3, but the input has rank 2"), std::string::npos);
+    EXPECT_NE(message({{}, {"[1,4]"}, 0}).find("-data_shape gives input 'x' the shape [1,4]"), std::string::npos);
+    EXPECT_NE(message({{}, {"[?,3]"}, 0}).find("no dynamic dimensions"), std::string::npos);
+    EXPECT_EQ(message({{}, {}, 2}), "no error");  // x has rank 2: a batch dimension
+    const std::vector<std::pair<std::string, Shape>> flat = {{"v", {8}}};
+    EXPECT_THROW(resolve_shapes(flat, {{}, {}, 2}), UsageError);
+}
+
+TEST(CliDeviceFlags, PlainDeviceGetsTheKey) {
+    AnyMap props;
+    apply_device_flag(props, "REFERENCE", {"-nstreams", "NUM_STREAMS", "2"});
+    apply_device_flag(props, "REFERENCE", {"-nthreads", "INFERENCE_NUM_THREADS", ""});
+    EXPECT_EQ(props.at("NUM_STREAMS"), "2");
+    EXPECT_EQ(props.size(), 1u);
+    EXPECT_THROW(apply_device_flag(props, "REFERENCE", {"-nstreams", "NUM_STREAMS", "ACCEL:2"}), UsageError);
+}
+
+TEST(CliDeviceFlags, HeteroDevicesGetDeviceProperties) {
+    AnyMap props;
+    props["DEVICE_PROPERTIES"] = {{"ACCEL", {{"PERF_COUNT", true}}}};  // from --config: kept
+    apply_device_flag(props, "HETERO:ACCEL,REFERENCE", {"-nstreams", "NUM_STREAMS", "2"});
+    apply_device_flag(props, "HETERO:ACCEL,REFERENCE", {"-infer_precision", "INFERENCE_PRECISION_HINT", "REFERENCE:f32"});
+    const PropertyValue& dp = props.at("DEVICE_PROPERTIES");
+    EXPECT_EQ(dp.at("ACCEL").at("PERF_COUNT"), true);
+    EXPECT_EQ(dp.at("ACCEL").at("NUM_STREAMS"), "2");
+    EXPECT_EQ(dp.at("REFERENCE").at("NUM_STREAMS"), "2");
+    EXPECT_EQ(dp.at("REFERENCE").at("INFERENCE_PRECISION_HINT"), "f32");
+    EXPECT_FALSE(dp.at("ACCEL").contains("INFERENCE_PRECISION_HINT"));
+    EXPECT_FALSE(props.count("NUM_STREAMS"));
+    EXPECT_THROW(apply_device_flag(props, "HETERO:ACCEL,REFERENCE", {"-nstreams", "NUM_STREAMS", "ACCEL:"}), UsageError);
 }
 
 TEST(CliStatistics, Latency) {

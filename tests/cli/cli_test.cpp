@@ -247,10 +247,10 @@ TEST(CliRun, UnknownInputNameListsTheInputs) {
 }
 
 TEST(CliRun, BadInputSyntax) {
-    for (const std::string spec : {"data", "=x.npy", "data="}) {
+    for (const std::string spec : {"=x.npy", "data="}) {
         const CliResult r = run_mosaic({"run", "-m", default_model(), "-d", "REFERENCE", "--input", spec});
         expect_clean_error(r);
-        EXPECT_TRUE(contains(r.err, "NAME=FILE.npy")) << r;
+        EXPECT_TRUE(contains(r.err, "NAME=FILE")) << r;
     }
 }
 

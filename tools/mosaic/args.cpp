@@ -10,8 +10,21 @@ struct Alias {
 };
 
 constexpr Alias kAliases[] = {
-    {"-pc", "--pc"},     {"-niter", "--niter"}, {"-nireq", "--nireq"},
-    {"-api", "--api"},   {"-hint", "--hint"},   {"-load_config", "--config"},
+    {"-pc", "--pc"},
+    {"-pcsort", "--pcsort"},
+    {"-niter", "--niter"},
+    {"-nireq", "--nireq"},
+    {"-nstreams", "--nstreams"},
+    {"-nthreads", "--nthreads"},
+    {"-api", "--api"},
+    {"-hint", "--hint"},
+    {"-shape", "--shape"},
+    {"-data_shape", "--data_shape"},
+    {"-infer_precision", "--infer_precision"},
+    {"-report_type", "--report_type"},
+    {"-report_folder", "--report_folder"},
+    {"-json_stats", "--json_stats"},
+    {"-load_config", "--config"},
 };
 
 }  // namespace

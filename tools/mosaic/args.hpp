@@ -1,6 +1,7 @@
-// OpenVINO tools spell some long options with one dash (-pc, -niter, -nireq, -api, -hint,
-// -load_config). CLI11 reads "-niter" as the short flags -n -i -t..., so those spellings are
-// rewritten to the double-dash options before parsing. Only these exact names are touched.
+// OpenVINO tools spell some long options with one dash (-pc, -niter, -shape, -report_type,
+// -load_config...: the list is in args.cpp). CLI11 reads "-niter" as the short flags -n -i -t...,
+// so those spellings are rewritten to the double-dash options before parsing. Only these exact
+// names are touched.
 #pragma once
 
 #include <string>

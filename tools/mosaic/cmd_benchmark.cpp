@@ -1,15 +1,22 @@
-// mosaic benchmark -m MODEL -d DEVICE [-niter N | -t SEC] [-nireq N] [-api sync|async]
-//                  [-hint latency|throughput|none] [--config FILE.json] [--report FILE.json]
+// mosaic benchmark: OpenVINO's benchmark_app, with its flags and its output.
+//   -m MODEL -d DEVICE [-i [NAME=]FILE...] [-b N] [-shape S] [-data_shape S] [-niter N | -t SEC]
+//   [-nireq N] [-nstreams N] [-nthreads N] [-infer_precision T] [-hint latency|throughput|none]
+//   [-api sync|async] [-pc] [-pcsort sort|no_sort|simple_sort] [-report_type TYPE]
+//   [-report_folder DIR] [-json_stats] [--config FILE.json] [--report FILE.json]
 //
-// Measures like OpenVINO's benchmark_app: one warm-up inference (reported, not counted), then
-// either one request in a loop (sync) or nireq requests kept in flight with completion callbacks
-// (async). Throughput is 1000 / median latency for sync, and iterations / wall time for async.
+// Measures like benchmark_app: one warm-up inference (reported, not counted), then either one
+// request in a loop (sync) or nireq requests kept in flight with completion callbacks (async).
+// Throughput is frames (iterations x batch) / wall time, as benchmark_app computes it for both APIs.
+// The eleven "[Step i/11]" lines are benchmark_app's; Mosaic adds the HETERO split line.
+#include "benchmark_report.hpp"
 #include "commands.hpp"
 #include "common.hpp"
-#include "shapes.hpp"
 #include "config_file.hpp"
+#include "device_flags.hpp"
 #include "inputs.hpp"
+#include "profiling.hpp"
 #include "progress.hpp"
+#include "shapes.hpp"
 #include "split_summary.hpp"
 #include "statistics.hpp"
 
@@ -19,7 +26,6 @@
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -34,16 +40,47 @@ constexpr double kDefaultSeconds = 60;      // benchmark_app's default when neit
 constexpr double kProgressAfterSeconds = 2;  // shorter runs get no progress bar
 
 struct BenchmarkOptions {
-    std::vector<std::string> shapes;  // --shape
+    ShapeArgs shapes;  // -shape, -data_shape, -b
     std::string model;
     std::string device;
+    std::vector<std::string> inputs;  // -i
     int64_t niter = 0;
     double seconds = 0;
     int64_t nireq = 0;
+    std::string nstreams, nthreads, infer_precision;  // device properties, see device_flags.hpp
     std::string api = "async";
     std::string hint;  // empty: THROUGHPUT for async, LATENCY for sync, where the device supports it
     std::string config;
-    std::string report;
+    std::string report;  // Mosaic's own JSON summary
+    bool pc = false;
+    std::string pcsort;
+    std::string report_type, report_folder;
+    bool json_stats = false;
+};
+
+// benchmark_app's step lines: "[Step 3/11] Setting device configuration".
+class Steps {
+public:
+    void next(const std::string& detail = "") {
+        static const char* const kNames[] = {"Parsing and validating input arguments",
+                                             "Loading the Mosaic runtime",
+                                             "Setting device configuration",
+                                             "Reading model files",
+                                             "Resizing model to match image sizes and given batch",
+                                             "Configuring input of the model",
+                                             "Loading the model to the device",
+                                             "Querying optimal runtime parameters",
+                                             "Creating infer requests and preparing input tensors",
+                                             "Measuring performance",
+                                             "Dumping statistics report"};
+        constexpr size_t total = sizeof(kNames) / sizeof(kNames[0]);
+        ++step_;
+        std::cout << "[Step " << step_ << "/" << total << "] " << kNames[step_ - 1]
+                  << (detail.empty() ? "" : " (" + detail + ")") << std::endl;
+    }
+
+private:
+    size_t step_ = 0;
 };
 
 double ms_between(Clock::time_point a, Clock::time_point b) {
@@ -53,12 +90,6 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 std::string fmt_ms(double v) {
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%.2f ms", v);
-    return buf;
-}
-
-std::string fmt_seconds(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%g s", v);
     return buf;
 }
 
@@ -255,38 +286,112 @@ int64_t request_count(const BenchmarkOptions& opts, const CompiledModel& compile
     return 1;
 }
 
-void write_report(const std::string& path, const PropertyValue& report) {
-    std::ofstream out(path, std::ios::trunc);
-    if (!out) throw UsageError("cannot write report file '" + path + "'");
-    out << report.dump(2) << "\n";
-    out.close();
-    if (!out) throw UsageError("error writing report file '" + path + "'");
+// benchmark_app's frames per iteration: the batch dimension N of the first input that has one
+// (see has_batch_dim); 1, with a warning, when none has.
+int64_t batch_size(const CompiledModel& compiled) {
+    for (const auto& port : compiled.inputs())
+        if (has_batch_dim(port.shape) && port.shape[0] > 0) return port.shape[0];
+    warn("no batch dimension was found, assuming batch to be 1; this might affect the FPS figure");
+    return 1;
 }
 
-void run_benchmark(const BenchmarkOptions& opts) {
+// The options given on the command line, as benchmark_app lists its non-default flags in the
+// report: named by their short or single-dash spelling, without the dash.
+std::vector<ReportItem> given_options(const CLI::App& cmd) {
+    std::vector<ReportItem> items;
+    for (const CLI::Option* opt : cmd.get_options()) {
+        if (opt->count() == 0) continue;
+        const std::string name = !opt->get_snames().empty() ? opt->get_snames().front() : opt->get_lnames().front();
+        std::string value;
+        for (const auto& r : opt->results()) value += (value.empty() ? "" : " ") + r;
+        items.push_back({name, name, value});
+    }
+    return items;
+}
+
+// Checks everything that needs no device, so that a typo fails before a slow compile.
+void validate(const BenchmarkOptions& opts) {
     if (opts.niter < 0) throw UsageError("-niter must be positive, got " + std::to_string(opts.niter));
     if (opts.seconds < 0) throw UsageError("-t must be positive");
     if (opts.nireq < 0) throw UsageError("-nireq must be positive, got " + std::to_string(opts.nireq));
-    AnyMap props = opts.config.empty() ? AnyMap{} : load_config(opts.config, opts.device);
+    if (!opts.pcsort.empty()) parse_pcsort(opts.pcsort);
+    if (!opts.report_type.empty()) parse_report_type(opts.report_type);
+    if (opts.report_type.empty() && (!opts.report_folder.empty() || opts.json_stats))
+        warn("-report_folder and -json_stats write reports only with -report_type (no_counters, average_counters "
+             "or detailed_counters)");
+    parse_shape_args(opts.shapes.shape, "-shape");
+    parse_shape_args(opts.shapes.data_shape, "-data_shape");
+    for (const auto& spec : opts.inputs) parse_input_spec(spec);
+}
 
+void print_properties(const AnyMap& props) {
+    for (const auto& [key, value] : props) std::cout << "    " << key << ": " << format_property(value) << "\n";
+}
+
+// -pc and -pcsort: every request's counters, as benchmark_app prints them.
+void print_counters(const BenchmarkOptions& opts, const std::vector<std::vector<ProfilingInfo>>& per_request) {
+    for (size_t i = 0; i < per_request.size(); ++i) {
+        if (opts.pcsort.empty()) {
+            std::cout << "Performance counts for " << i << "-th infer request:\n";
+            print_profiling(std::cout, per_request[i]);
+        } else {
+            std::cout << "Sort performance counts for " << i << "-th infer request:\n";
+            print_profiling(std::cout, sort_profiling(per_request[i], parse_pcsort(opts.pcsort)), true);
+        }
+    }
+}
+
+void run_benchmark(const BenchmarkOptions& opts, const std::vector<ReportItem>& command_line) {
+    Steps steps;
+    steps.next();
+    validate(opts);
+    const bool counters = !opts.report_type.empty() && has_counters(parse_report_type(opts.report_type));
+    const bool perf_count = opts.pc || !opts.pcsort.empty() || counters;
+
+    steps.next();
     Core core;
-    Clock::time_point t0 = Clock::now();
-    const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes);
-    const double read_ms = ms_between(t0, Clock::now());
+    std::cout << "Registry: " << core.registry_path() << "\n";
 
+    steps.next();
+    AnyMap props = opts.config.empty() ? AnyMap{} : load_config(opts.config, opts.device);
     const std::string hint = choose_hint(core, opts, props);
     if (!hint.empty()) props[properties::hint::performance_mode.name] = hint;
+    if (perf_count) props[properties::enable_profiling.name] = true;
+    for (const DeviceFlag& flag : {DeviceFlag{"-nstreams", properties::num_streams.name, opts.nstreams},
+                                   DeviceFlag{"-nthreads", properties::inference_num_threads.name, opts.nthreads},
+                                   DeviceFlag{"-infer_precision", properties::hint::inference_precision.name,
+                                              opts.infer_precision}})
+        apply_device_flag(props, opts.device, flag);
+    print_properties(props);
+
+    steps.next();
+    Clock::time_point t0 = Clock::now();
+    std::vector<ResolvedShape> shapes;
+    const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes, &shapes);
+    const double read_ms = ms_between(t0, Clock::now());
+    std::cout << "Model: " << opts.model << " (" << model->get_friendly_name() << ")\n"
+              << "Read model in " << fmt_ms(read_ms) << "\n";
+
+    steps.next();
+    for (const auto& s : shapes)
+        if (s.resolved != s.declared)
+            std::cout << "Reshaped input '" << s.name << "': " << to_string(s.declared) << " -> " << to_string(s.resolved)
+                      << "\n";
+
+    steps.next();
+    std::cout << "Model inputs:\n";
+    for (const auto& s : shapes) std::cout << "    " << s.name << " : " << to_string(s.resolved) << "\n";
+
+    steps.next();
     t0 = Clock::now();
     CompiledModel compiled = compile_model(core, model, opts.device, props);
     const double compile_ms = ms_between(t0, Clock::now());
+    std::cout << "Compiled in " << fmt_ms(compile_ms) << "\n";
+    if (const std::string split = split_summary(compiled); !split.empty()) std::cout << split << "\n";
 
+    steps.next();
     const int64_t nireq = request_count(opts, compiled);
-    std::vector<InferRequest> requests;
-    for (int64_t i = 0; i < nireq; ++i) {
-        requests.push_back(compiled.create_infer_request());
-        fill_inputs(requests.back(), compiled);
-    }
-
+    const int64_t batch = batch_size(compiled);
     StopRule stop{opts.niter, opts.seconds};
     if (stop.niter == 0 && stop.seconds == 0) stop.seconds = kDefaultSeconds;
     if (opts.api == "async" && stop.niter > 0 && stop.niter % nireq) {
@@ -295,24 +400,30 @@ void run_benchmark(const BenchmarkOptions& opts) {
              std::to_string(aligned));
         stop.niter = aligned;
     }
-
-    std::cout << "Model: " << opts.model << " (" << model->get_friendly_name() << ")\n"
-              << "Device: " << opts.device << "\n"
+    std::cout << "Device: " << opts.device << "\n"
               << "API: " << opts.api << ", " << nireq << " infer request" << (nireq > 1 ? "s" : "")
               << ", PERFORMANCE_HINT: " << (hint.empty() ? "(not set)" : hint) << "\n"
-              << "Read model in " << fmt_ms(read_ms) << "\n"
-              << "Compiled in " << fmt_ms(compile_ms) << "\n";
-    if (const std::string split = split_summary(compiled); !split.empty()) std::cout << split << "\n";
-    std::cout << "Benchmarking for "
-              << (stop.niter > 0 ? std::to_string(stop.niter) + " iterations" : "")
-              << (stop.niter > 0 && stop.seconds > 0 ? " or " : "")
-              << (stop.seconds > 0 ? fmt_seconds(stop.seconds) : "") << std::endl;
+              << "Batch: " << batch << "\n";
+
+    steps.next();
+    const std::vector<InputData> inputs = prepare_inputs(compiled, opts.inputs);
+    std::vector<InferRequest> requests;
+    for (int64_t i = 0; i < nireq; ++i) {
+        requests.push_back(compiled.create_infer_request());
+        set_inputs(requests.back(), inputs);
+    }
+    print_inputs(std::cout, inputs);
+
+    std::string limits = stop.seconds > 0 ? std::to_string(static_cast<int64_t>(stop.seconds * 1000)) + " ms duration" : "";
+    if (stop.niter > 0) limits += (limits.empty() ? "" : ", ") + std::to_string(stop.niter) + " iterations";
+    steps.next("Start inference " + opts.api + "hronously" +
+               (opts.api == "async" ? ", " + std::to_string(nireq) + " inference requests" : "") + ", limits: " + limits);
 
     // Warm-up: the first inference pays for lazy allocations; it is reported, not counted.
     t0 = Clock::now();
     requests[0].infer();
     const double first_ms = ms_between(t0, Clock::now());
-    std::cout << "First inference took " << fmt_ms(first_ms) << " (warm-up, excluded)" << std::endl;
+    std::cout << "First inference took " << fmt_ms(first_ms) << std::endl;
 
     const double per_round_s = first_ms / 1000.0 / static_cast<double>(opts.api == "sync" ? 1 : nireq);
     double expected_s = stop.niter > 0 ? per_round_s * static_cast<double>(stop.niter) : stop.seconds;
@@ -326,11 +437,53 @@ void run_benchmark(const BenchmarkOptions& opts) {
 
     const LatencyStats lat = latency_stats(result.latencies_ms);
     const int64_t count = static_cast<int64_t>(result.latencies_ms.size());
-    const double fps = opts.api == "sync" ? 1000.0 / lat.median
-                                          : static_cast<double>(count) * 1000.0 / std::max(result.duration_ms, 1e-9);
+    const double fps = static_cast<double>(count * batch) * 1000.0 / std::max(result.duration_ms, 1e-9);
+
+    steps.next();
+    std::vector<std::vector<ProfilingInfo>> per_request;
+    if (perf_count)
+        for (const auto& r : requests) per_request.push_back(r.get_profiling_info());
+    if (opts.pc || !opts.pcsort.empty()) print_counters(opts, per_request);
+
+    if (!opts.report_type.empty()) {
+        StatisticsReport stats;
+        stats.command_line = command_line;
+        stats.configuration = {
+            {"topology", "topology", model->get_friendly_name()},
+            {"target device", "target_device", opts.device},
+            {"API", "api", opts.api},
+            {"precision", "precision", to_string(compiled.inputs().front().type)},
+            {"batch size", "batch_size", batch},
+            {"number of iterations", "iterations_num", stop.niter},
+            {"number of parallel infer requests", "nireq", nireq},
+            {"duration (ms)", "duration", static_cast<int64_t>(stop.seconds * 1000)},
+        };
+        stats.results = {
+            {"read model time (ms)", "read_model_time", read_ms},
+            {"compile model time (ms)", "compile_model_time", compile_ms},
+            {"first inference time (ms)", "first_inference_time", first_ms},
+            {"total execution time (ms)", "execution_time", result.duration_ms},
+            {"total number of iterations", "iterations_num", count},
+            {"Median latency (ms)", "latency_median", lat.median},
+            {"Percentile boundary", "percentile_boundary", 50},
+            {"Average latency (ms)", "latency_avg", lat.average},
+            {"Min latency (ms)", "latency_min", lat.min},
+            {"Max latency (ms)", "latency_max", lat.max},
+            {"throughput", "throughput", fps},
+        };
+        for (const auto& path : write_reports(opts.report_folder, parse_report_type(opts.report_type), opts.json_stats,
+                                              stats, per_request))
+            std::cout << "Report written to " << path << "\n";
+    }
+
+    try {
+        std::cout << "Execution Devices: " << format_property(compiled.get_property(properties::execution_devices))
+                  << "\n";
+    } catch (const std::exception&) {
+        // a device that does not report them: benchmark_app leaves the line out too
+    }
     char fps_text[32];
     std::snprintf(fps_text, sizeof(fps_text), "%.2f", fps);
-
     std::cout << "Count: " << count << " iterations\n"
               << "Duration: " << fmt_ms(result.duration_ms) << "\n"
               << "Latency:\n"
@@ -346,6 +499,7 @@ void run_benchmark(const BenchmarkOptions& opts) {
             {"device", opts.device},
             {"api", opts.api},
             {"nireq", nireq},
+            {"batch", batch},
             {"performance_hint", hint},
             {"read_model_ms", read_ms},
             {"compile_ms", compile_ms},
@@ -355,7 +509,7 @@ void run_benchmark(const BenchmarkOptions& opts) {
             {"latency_ms", {{"median", lat.median}, {"average", lat.average}, {"min", lat.min}, {"max", lat.max}}},
             {"throughput_fps", fps},
         };
-        write_report(opts.report, report);
+        write_text_file(opts.report, report.dump(2) + "\n");
         std::cout << "Report written to " << opts.report << "\n";
     }
 }
@@ -366,12 +520,22 @@ void add_benchmark_command(CLI::App& app) {
     auto opts = std::make_shared<BenchmarkOptions>();
     CLI::App* cmd = app.add_subcommand("benchmark", "Measure latency and throughput (like OpenVINO benchmark_app)");
     cmd->add_option("-m,--model", opts->model, "Model file (.xml IR or another readable format)")->required();
-    add_shape_option(cmd, opts->shapes);
     cmd->add_option("-d,--device", opts->device, "Device string, e.g. REFERENCE or HETERO:ACCEL,REFERENCE")->required();
+    cmd->add_option("-i,--input", opts->inputs,
+                    "[NAME=]FILE for a model input: a .npy file, or JPEG/PNG images (BGR, one per batch item or one "
+                    "for all); other inputs get deterministic data")
+        ->take_all();
+    add_shape_options(cmd, opts->shapes, true);
     cmd->add_option("--niter", opts->niter, "Number of iterations (also -niter)");
     cmd->add_option("-t,--time", opts->seconds, "Seconds to run (default 60 when -niter is not given)");
     cmd->add_option("--nireq", opts->nireq,
                     "Infer requests in flight for -api async (default: the device's optimal number; also -nireq)");
+    cmd->add_option("--nstreams", opts->nstreams,
+                    "NUM_STREAMS for the device(s): N, or DEVICE:N,DEVICE:N for the devices of HETERO (also -nstreams)");
+    cmd->add_option("--nthreads", opts->nthreads,
+                    "INFERENCE_NUM_THREADS for the device(s), spelled as -nstreams (also -nthreads)");
+    cmd->add_option("--infer_precision", opts->infer_precision,
+                    "INFERENCE_PRECISION_HINT for the device(s), e.g. f32 or ACCEL:f32 (also -infer_precision)");
     cmd->add_option("--api", opts->api, "sync or async (also -api)")
         ->capture_default_str()
         ->transform(CLI::IsMember({"sync", "async"}, CLI::ignore_case));
@@ -379,10 +543,19 @@ void add_benchmark_command(CLI::App& app) {
                     "PERFORMANCE_HINT: latency, throughput or none (default: throughput for async, latency for "
                     "sync; also -hint)")
         ->transform(CLI::IsMember({"latency", "throughput", "none"}, CLI::ignore_case));
+    cmd->add_flag("--pc", opts->pc, "Print per-layer performance counters of every request (also -pc)");
+    cmd->add_option("--pcsort", opts->pcsort,
+                    "Print the counters sorted: sort, no_sort or simple_sort (executed layers only; also -pcsort)");
+    cmd->add_option("--report_type", opts->report_type,
+                    "Write benchmark_app's reports: no_counters, average_counters or detailed_counters "
+                    "(also -report_type)");
+    cmd->add_option("--report_folder", opts->report_folder,
+                    "Folder for the -report_type files (default: the current folder; also -report_folder)");
+    cmd->add_flag("--json_stats", opts->json_stats, "Write the -report_type reports as JSON instead of CSV (also -json_stats)");
     cmd->add_option("--config", opts->config,
                     "JSON file of compile properties: {\"KEY\": value} or {\"DEVICE\": {\"KEY\": value}}");
-    cmd->add_option("--report", opts->report, "Write the figures to this JSON file");
-    cmd->callback([opts] { run_benchmark(*opts); });
+    cmd->add_option("--report", opts->report, "Write Mosaic's summary of the figures to this JSON file");
+    cmd->callback([opts, cmd] { run_benchmark(*opts, given_options(*cmd)); });
 }
 
 }  // namespace mosaic::cli

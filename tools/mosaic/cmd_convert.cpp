@@ -13,7 +13,7 @@ namespace mosaic::cli {
 namespace {
 
 struct ConvertOptions {
-    std::vector<std::string> shapes;  // --shape
+    ShapeArgs shapes;  // -shape
     std::string model;
     std::string output;
 };
@@ -46,7 +46,7 @@ void add_convert_command(CLI::App& app) {
     auto opts = std::make_shared<ConvertOptions>();
     CLI::App* cmd = app.add_subcommand("convert", "Convert a model to OpenVINO IR v11 (.xml + .bin)");
     cmd->add_option("-m,--model", opts->model, "Input model (.xml IR or another readable format)")->required();
-    add_shape_option(cmd, opts->shapes);
+    add_shape_options(cmd, opts->shapes);
     cmd->add_option("-o,--output", opts->output, "Output .xml path; the weights go to the same path with .bin")
         ->required();
     cmd->callback([opts] { run_convert(*opts); });

@@ -1,8 +1,9 @@
-// mosaic query -m MODEL -d DEVICE [--json] [--explain]: which device runs each op, and why the
+// mosaic query -m MODEL -d DEVICE [--json] [--explain] [--config FILE.json]: which device runs each op, and why the
 // others cannot run anywhere. --explain adds, per op, an orchestrator's account of its choice
 // (QueryResult::explanation), e.g. which higher-priority devices HETERO passed over and why.
 #include "commands.hpp"
 #include "common.hpp"
+#include "config_file.hpp"
 #include "shapes.hpp"
 
 #include <iostream>
@@ -15,11 +16,12 @@ namespace mosaic::cli {
 namespace {
 
 struct QueryOptions {
-    std::vector<std::string> shapes;  // --shape
+    ShapeArgs shapes;  // -shape
     std::string model;
     std::string device;
     bool json = false;
     bool explain = false;
+    std::string config;
 };
 
 // Prints the explanation of `name` (if any), one line per line of text, under its op line.
@@ -93,9 +95,10 @@ void print_json(const Model& model, const QueryResult& result, const std::string
 }
 
 void run_query(const QueryOptions& opts) {
+    const AnyMap props = opts.config.empty() ? AnyMap{} : load_config(opts.config, opts.device);
     Core core;
     const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes);
-    const QueryResult result = query_model(core, model, opts.device);
+    const QueryResult result = query_model(core, model, opts.device, props);
     if (opts.json)
         print_json(*model, result, opts.device, opts.explain);
     else
@@ -108,12 +111,14 @@ void add_query_command(CLI::App& app) {
     auto opts = std::make_shared<QueryOptions>();
     CLI::App* cmd = app.add_subcommand("query", "Show which device runs each op of a model");
     cmd->add_option("-m,--model", opts->model, "Model file (.xml IR or another readable format)")->required();
-    add_shape_option(cmd, opts->shapes);
+    add_shape_options(cmd, opts->shapes);
     cmd->add_option("-d,--device", opts->device, "Device string, e.g. ACCEL or HETERO:ACCEL,REFERENCE")->required();
     cmd->add_flag("--json", opts->json, "Print JSON: {\"affinity\": {op: device}, \"unsupported\": {op: {device: reason}}}");
     cmd->add_flag("--explain", opts->explain,
                   "Also show why each op went to its device (orchestrators such as HETERO:A,B explain; with --json, "
                   "an \"explanation\": {op: text} object)");
+    cmd->add_option("--config", opts->config,
+                    "JSON file of query properties, as for run: {\"KEY\": value} or {\"DEVICE\": {\"KEY\": value}}");
     cmd->callback([opts] { run_query(*opts); });
 }
 

@@ -1,5 +1,6 @@
-// mosaic run -m MODEL -d DEVICE [-pc] [--config FILE.json] [--input NAME=FILE.npy ...] [-o DIR]:
-// one inference, its outputs summarised, optionally saved as .npy and profiled.
+// mosaic run -m MODEL -d DEVICE [-pc] [--config FILE.json] [-i [NAME=]FILE ...] [-o DIR]:
+// one inference, its outputs summarised, optionally saved as .npy and profiled. -i takes .npy
+// files and JPEG/PNG images.
 #include "commands.hpp"
 #include "common.hpp"
 #include "shapes.hpp"
@@ -20,7 +21,7 @@ namespace mosaic::cli {
 namespace {
 
 struct RunOptions {
-    std::vector<std::string> shapes;  // --shape
+    ShapeArgs shapes;  // -shape
     std::string model;
     std::string device;
     bool perf_counters = false;
@@ -57,7 +58,9 @@ void run_run(const RunOptions& opts) {
     if (const std::string split = split_summary(compiled); !split.empty()) std::cout << split << "\n";
 
     InferRequest request = compiled.create_infer_request();
-    bind_inputs(request, compiled, opts.inputs, std::cout);
+    const std::vector<InputData> inputs = prepare_inputs(compiled, opts.inputs);
+    set_inputs(request, inputs);
+    print_inputs(std::cout, inputs);
 
     t0 = std::chrono::steady_clock::now();
     request.infer();
@@ -82,13 +85,14 @@ void add_run_command(CLI::App& app) {
     auto opts = std::make_shared<RunOptions>();
     CLI::App* cmd = app.add_subcommand("run", "Compile a model, run one inference and show its outputs");
     cmd->add_option("-m,--model", opts->model, "Model file (.xml IR or another readable format)")->required();
-    add_shape_option(cmd, opts->shapes);
+    add_shape_options(cmd, opts->shapes);
     cmd->add_option("-d,--device", opts->device, "Device string, e.g. REFERENCE or HETERO:ACCEL,REFERENCE")->required();
     cmd->add_flag("--pc", opts->perf_counters, "Turn on PERF_COUNT and print per-layer times (also -pc)");
     cmd->add_option("--config", opts->config,
                     "JSON file of compile properties: {\"KEY\": value} or {\"DEVICE\": {\"KEY\": value}}");
     cmd->add_option("-i,--input", opts->inputs,
-                    "NAME=FILE.npy for a model input (repeatable); other inputs get deterministic data")
+                    "[NAME=]FILE for a model input: a .npy file, or JPEG/PNG images (BGR, one per batch item or "
+                    "one for all; repeatable); other inputs get deterministic data")
         ->take_all();
     cmd->add_option("-o,--output-dir", opts->output_dir, "Write each output as DIR/<name>.npy");
     cmd->add_option("--values", opts->values, "How many leading values of each output to print")

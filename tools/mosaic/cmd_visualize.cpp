@@ -12,7 +12,6 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -24,7 +23,7 @@ namespace {
 constexpr const char* kNeedsHetero = "visualize needs a HETERO device string, e.g. HETERO:ACCEL,REFERENCE";
 
 struct VisualizeOptions {
-    std::vector<std::string> shapes;  // --shape
+    ShapeArgs shapes;  // -shape
     std::string model;
     std::string device;
     std::string output_dir;
@@ -79,14 +78,6 @@ void make_folder(const std::string& dir) {
     if (!std::filesystem::is_directory(dir, ec)) throw UsageError("output path '" + dir + "' is not a folder");
 }
 
-void write_file(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw UsageError("cannot write '" + path + "'; check that its folder is writable");
-    out << text;
-    out.close();
-    if (!out) throw UsageError("error writing '" + path + "' (disk full?)");
-}
-
 void run_visualize(const VisualizeOptions& opts) {
     const AnyMap props = opts.config.empty() ? AnyMap{} : load_config(opts.config, opts.device);
     Core core;
@@ -106,7 +97,7 @@ void run_visualize(const VisualizeOptions& opts) {
     const std::string stem = file_safe(model->get_friendly_name());
     for (const auto& [prefix, text] : graphs) {
         const std::string base = (std::filesystem::path(opts.output_dir) / (prefix + stem)).string();
-        write_file(base + ".dot", text);
+        write_text_file(base + ".dot", text);
         std::cout << "Wrote " << base << ".dot\n";
         render_svg(base + ".dot", base + ".svg");
         std::cout << "Wrote " << base << ".svg\n";
@@ -120,7 +111,7 @@ void add_visualize_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "visualize", "Draw how HETERO splits a model: op affinities and subgraphs as Graphviz .dot and .svg");
     cmd->add_option("-m,--model", opts->model, "Model file (.xml IR or another readable format)")->required();
-    add_shape_option(cmd, opts->shapes);
+    add_shape_options(cmd, opts->shapes);
     cmd->add_option("-d,--device", opts->device, "HETERO device string, e.g. HETERO:ACCEL,REFERENCE")->required();
     cmd->add_option("-o,--output-dir", opts->output_dir,
                     "Folder for hetero_affinity_<model>.dot/.svg and hetero_subgraphs_<model>.dot/.svg (created)")

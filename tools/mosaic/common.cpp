@@ -7,6 +7,7 @@
 #include <map>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <set>
 #include <vector>
@@ -78,48 +79,53 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 
 namespace {
 
-std::shared_ptr<Model> read_onnx_with_shapes(const std::string& path, const std::map<std::string, Shape>& given) {
+std::shared_ptr<Model> read_onnx_with_shapes(const std::string& path, const std::map<std::string, Shape>& given,
+                                             bool dynamic_dims_to_one) {
     onnx::ReadOptions options;
-    options.dynamic_dims_to_one = true;
-    options.input_shapes = given;
+    options.dynamic_dims_to_one = dynamic_dims_to_one;
+    for (const auto& [name, shape] : given)
+        if (!name.empty()) options.input_shapes[name] = shape;  // a shape for every input is applied after reading
     std::shared_ptr<Model> model = onnx::read_onnx(path, options);
     auto note = model->get_rt_info().find("onnx.dynamic_inputs_set_to_one");
-    if (note != model->get_rt_info().end())
-        std::cerr << "mosaic: note: dynamic dimensions set to 1 (give --shape NAME[...] to choose): " << note->second
-                  << "\n";
+    if (note != model->get_rt_info().end()) print_dynamic_note(note->second.as<std::string>());
     return model;
 }
 
-// IR (or any model read whole): reshape to the given shapes, then dynamic dimensions left to 1.
-void resolve_shapes(Model& model, const std::map<std::string, Shape>& given) {
-    std::map<std::string, Shape> shapes = given;
+// Reshapes the model's inputs as -shape, -b and -data_shape ask (see shapes.hpp).
+std::vector<ResolvedShape> apply_shapes(Model& model, const ShapeArgs& args) {
+    std::vector<std::pair<std::string, Shape>> declared;
+    for (Node* p : model.get_parameters()) declared.emplace_back(Model::input_name(*p), p->output_shape(0));
+    std::vector<ResolvedShape> resolved = resolve_shapes(declared, args);
+    std::map<std::string, Shape> changed;
     std::string defaulted;
-    for (Node* p : model.get_parameters()) {
-        const std::string name = Model::input_name(*p);
-        if (shapes.count(name)) continue;
-        Shape s = p->output_shape(0);
-        if (std::find(s.begin(), s.end(), kDynamicDim) == s.end()) continue;
-        defaulted += (defaulted.empty() ? "" : ", ") + name + " " + to_string(s);
-        std::replace(s.begin(), s.end(), kDynamicDim, int64_t{1});
-        shapes[name] = s;
+    for (const auto& r : resolved) {
+        if (r.resolved != r.declared) changed[r.name] = r.resolved;
+        if (r.defaulted) defaulted += (defaulted.empty() ? "" : ", ") + r.name + " " + to_string(r.declared);
     }
-    if (shapes.empty()) return;
-    if (!defaulted.empty())
-        std::cerr << "mosaic: note: dynamic dimensions set to 1 (give --shape NAME[...] to choose): " << defaulted << "\n";
-    model.reshape(shapes);
+    if (!defaulted.empty()) print_dynamic_note(defaulted);
+    if (!changed.empty()) model.reshape(changed);
+    return resolved;
 }
 
 }  // namespace
 
-std::shared_ptr<Model> load_model(Core& core, const std::string& path, const std::vector<std::string>& shape_args) {
+void print_dynamic_note(const std::string& inputs) {
+    std::cerr << "mosaic: note: dynamic dimensions set to 1 (give --shape NAME[...] to choose): " << inputs << "\n";
+}
+
+std::shared_ptr<Model> load_model(Core& core, const std::string& path, const ShapeArgs& shape_args,
+                                  std::vector<ResolvedShape>* resolved) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw UsageError("model file '" + path + "' does not exist");
     if (std::filesystem::is_directory(path, ec)) throw UsageError("model path '" + path + "' is a directory, not a model file");
-    const std::map<std::string, Shape> given = parse_shape_args(shape_args);
+    const std::map<std::string, Shape> given = parse_shape_args(shape_args.shape);
     try {
-        if (onnx::is_onnx_file(path)) return read_onnx_with_shapes(path, given);
-        std::shared_ptr<Model> model = core.read_model(path);
-        resolve_shapes(*model, given);
+        // -data_shape needs to see which dimensions the model leaves dynamic.
+        std::shared_ptr<Model> model = onnx::is_onnx_file(path)
+                                           ? read_onnx_with_shapes(path, given, shape_args.data_shape.empty())
+                                           : core.read_model(path);
+        std::vector<ResolvedShape> shapes = apply_shapes(*model, shape_args);
+        if (resolved) *resolved = std::move(shapes);
         return model;
     } catch (const UsageError&) {
         throw;
@@ -140,9 +146,10 @@ CompiledModel compile_model(Core& core, const std::shared_ptr<const Model>& mode
     }
 }
 
-QueryResult query_model(Core& core, const std::shared_ptr<const Model>& model, const std::string& device) {
+QueryResult query_model(Core& core, const std::shared_ptr<const Model>& model, const std::string& device,
+                        const AnyMap& properties) {
     try {
-        return core.query_model_details(model, device);
+        return core.query_model_details(model, device, properties);
     } catch (const std::exception&) {
         rethrow_for_device(core, device);
     }
@@ -180,6 +187,14 @@ std::string describe_problem(const RegistryProblem& p) {
     if (named) return p.message;
     return "registry entry " + (p.device.empty() ? std::string("(no device name)") : "'" + p.device + "'") + " in " +
            p.source + " is unusable: " + p.message;
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw UsageError("cannot write '" + path + "'; check that its folder is writable");
+    out << text;
+    out.close();
+    if (!out) throw UsageError("error writing '" + path + "' (disk full?)");
 }
 
 void warn(const std::string& message) { std::cerr << "mosaic: warning: " << message << "\n"; }

@@ -1,6 +1,8 @@
 // Helpers every command shares: reading the model and compiling it with errors that say what to do.
 #pragma once
 
+#include "shapes.hpp"
+
 #include <mosaic/mosaic.hpp>
 
 #include <memory>
@@ -18,15 +20,21 @@ public:
 };
 
 // Checks that `path` exists and is a file before handing it to Core::read_model, and names the
-// file in any error the reader reports. `shape_args` are --shape arguments (see shapes.hpp); a
-// dynamic dimension they leave open becomes 1, with a note on stderr saying so.
-std::shared_ptr<Model> load_model(Core& core, const std::string& path, const std::vector<std::string>& shape_args = {});
+// file in any error the reader reports. The model is reshaped as `shape_args` ask (see shapes.hpp);
+// a dynamic dimension they leave open becomes 1, with a note on stderr saying so. `resolved`, when
+// given, receives each input's declared and final shape.
+std::shared_ptr<Model> load_model(Core& core, const std::string& path, const ShapeArgs& shape_args = {},
+                                  std::vector<ResolvedShape>* resolved = nullptr);
+
+// "mosaic: note: dynamic dimensions set to 1 ...: <inputs>" on stderr.
+void print_dynamic_note(const std::string& inputs);
 
 // Core::compile_model, and when it fails because the device string names a device the registry
 // does not have (or cannot load), an error that says so and lists the devices there are.
 CompiledModel compile_model(Core& core, const std::shared_ptr<const Model>& model, const std::string& device,
                             const AnyMap& properties);
-QueryResult query_model(Core& core, const std::shared_ptr<const Model>& model, const std::string& device);
+QueryResult query_model(Core& core, const std::shared_ptr<const Model>& model, const std::string& device,
+                        const AnyMap& properties = {});
 
 // The keys a SUPPORTED_PROPERTIES value lists, whatever its shape: an array of names, an array of
 // {"name": ..., "mutable": ...} objects, or an object keyed by name.
@@ -37,6 +45,9 @@ std::string format_property(const PropertyValue& value);
 
 // A broken registry entry in one line, naming the registry file and the device.
 std::string describe_problem(const RegistryProblem& problem);
+
+// Writes `text` to `path`, replacing it; throws UsageError naming the file when it cannot.
+void write_text_file(const std::string& path, const std::string& text);
 
 // "mosaic: warning: ..." on stderr.
 void warn(const std::string& message);

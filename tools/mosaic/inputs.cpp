@@ -4,6 +4,8 @@
 #include "fill.hpp"
 #include "npy.hpp"
 
+#include "tools/image/image_input.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -22,28 +24,64 @@ bool shape_matches(const Shape& expected, const Shape& given) {
     return true;
 }
 
-Tensor generated_input(const PortDesc& port, size_t index) {
+std::string join(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+    return out;
+}
+
+std::string input_names(const CompiledModel& compiled) {
+    std::vector<std::string> names;
+    for (const auto& port : compiled.inputs()) names.push_back(port.name);
+    return join(names);
+}
+
+InputData generated_input(const PortDesc& port, size_t index) {
     if (!is_static(port.shape))
         throw UsageError("input '" + port.name + "' has the dynamic shape " + to_string(port.shape) +
-                         "; give its data with --input " + port.name + "=FILE.npy");
-    return deterministic_tensor(port.type, port.shape, input_seed(index));
+                         "; give its data with -i " + port.name + "=FILE.npy, or its shape with -shape");
+    return {port.name, deterministic_tensor(port.type, port.shape, input_seed(index)),
+            "not given (-i " + port.name + "=FILE), filled with " + deterministic_fill_description(port.type)};
+}
+
+// Images fill a batch; anything else is read as .npy, one file per input.
+InputData input_from_files(const PortDesc& port, const std::vector<std::string>& paths) {
+    const bool images = std::all_of(paths.begin(), paths.end(), image::is_image_path);
+    if (images) {
+        try {
+            const image::ImageGeometry g = image::image_geometry(port.shape);
+            return {port.name, image::load_images(paths, port.type, port.shape),
+                    "from " + join(paths) + " (BGR, " + (g.layout == image::Layout::nchw ? "NCHW" : "NHWC") +
+                        ", resized to " + std::to_string(g.width) + "x" + std::to_string(g.height) + ")"};
+        } catch (const image::ImageError& e) {
+            throw UsageError("input '" + port.name + "': " + e.what());
+        }
+    }
+    if (paths.size() > 1)
+        throw UsageError("input '" + port.name + "' is given " + std::to_string(paths.size()) + " files (" +
+                         join(paths) + "); only images (JPEG, PNG) fill a batch, a .npy file holds the whole input");
+    Tensor t = npy::read(paths.front());
+    check_input_tensor(port, t, paths.front());
+    return {port.name, t, "from " + paths.front()};
 }
 
 }  // namespace
 
 InputSpec parse_input_spec(const std::string& text) {
     const size_t eq = text.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-        throw UsageError("--input '" + text + "' must have the form NAME=FILE.npy");
+    if (eq == std::string::npos) {
+        if (text.empty()) throw UsageError("-i needs a file: [NAME=]FILE (.npy, .png, .jpg)");
+        return {"", text};
+    }
+    if (eq == 0 || eq + 1 == text.size())
+        throw UsageError("-i '" + text + "' must have the form NAME=FILE or FILE (.npy, .png, .jpg)");
     return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
 const PortDesc& find_input(const CompiledModel& compiled, const std::string& name) {
     for (const auto& port : compiled.inputs())
         if (answers_to(port, name)) return port;
-    std::string names;
-    for (const auto& port : compiled.inputs()) names += (names.empty() ? "" : ", ") + port.name;
-    throw UsageError("the model has no input named '" + name + "'; its inputs are: " + names);
+    throw UsageError("the model has no input named '" + name + "'; its inputs are: " + input_names(compiled));
 }
 
 void check_input_tensor(const PortDesc& port, const Tensor& tensor, const std::string& path) {
@@ -61,37 +99,34 @@ void check_input_tensor(const PortDesc& port, const Tensor& tensor, const std::s
     throw UsageError(msg);
 }
 
-void bind_inputs(InferRequest& request, const CompiledModel& compiled, const std::vector<std::string>& specs,
-                 std::ostream& log) {
-    std::map<std::string, std::string> given;  // port name -> file
+std::vector<InputData> prepare_inputs(const CompiledModel& compiled, const std::vector<std::string>& specs) {
+    std::map<std::string, std::vector<std::string>> given;  // port name -> files, in the order given
     for (const auto& text : specs) {
         const InputSpec spec = parse_input_spec(text);
-        const PortDesc& port = find_input(compiled, spec.name);
-        if (!given.emplace(port.name, spec.path).second)
-            throw UsageError("input '" + port.name + "' is given twice with --input");
+        if (spec.name.empty() && compiled.inputs().size() != 1)
+            throw UsageError("-i '" + text + "' names no input, but the model has " +
+                             std::to_string(compiled.inputs().size()) + " inputs (" + input_names(compiled) +
+                             "); give NAME=FILE");
+        const PortDesc& port = spec.name.empty() ? compiled.inputs().front() : find_input(compiled, spec.name);
+        given[port.name].push_back(spec.path);
     }
+    std::vector<InputData> out;
     const auto& inputs = compiled.inputs();
     for (size_t i = 0; i < inputs.size(); ++i) {
-        const PortDesc& port = inputs[i];
-        const auto it = given.find(port.name);
-        if (it != given.end()) {
-            Tensor t = npy::read(it->second);
-            check_input_tensor(port, t, it->second);
-            request.set_tensor(port.name, t);
-            log << "Input '" << port.name << "': " << to_string(t.element_type()) << " " << to_string(t.shape())
-                << " from " << it->second << "\n";
-        } else {
-            request.set_tensor(port.name, generated_input(port, i));
-            log << "Input '" << port.name << "': " << to_string(port.type) << " " << to_string(port.shape)
-                << " not given (--input " << port.name << "=FILE.npy), filled with "
-                << deterministic_fill_description(port.type) << "\n";
-        }
+        const auto it = given.find(inputs[i].name);
+        out.push_back(it == given.end() ? generated_input(inputs[i], i) : input_from_files(inputs[i], it->second));
     }
+    return out;
 }
 
-void fill_inputs(InferRequest& request, const CompiledModel& compiled) {
-    const auto& inputs = compiled.inputs();
-    for (size_t i = 0; i < inputs.size(); ++i) request.set_tensor(inputs[i].name, generated_input(inputs[i], i));
+void set_inputs(InferRequest& request, const std::vector<InputData>& inputs) {
+    for (const auto& in : inputs) request.set_tensor(in.name, in.tensor);
+}
+
+void print_inputs(std::ostream& log, const std::vector<InputData>& inputs) {
+    for (const auto& in : inputs)
+        log << "Input '" << in.name << "': " << to_string(in.tensor.element_type()) << " "
+            << to_string(in.tensor.shape()) << " " << in.origin << "\n";
 }
 
 }  // namespace mosaic::cli

@@ -1,4 +1,5 @@
-// Model inputs for `mosaic run`: --input NAME=FILE.npy, and deterministic data for the rest.
+// Model inputs for `mosaic run` and `mosaic benchmark`: -i [NAME=]FILE with .npy files or images
+// (JPEG, PNG: see tools/image/image_input.hpp), and deterministic data for the rest.
 #pragma once
 
 #include <mosaic/mosaic.hpp>
@@ -10,11 +11,11 @@
 namespace mosaic::cli {
 
 struct InputSpec {
-    std::string name;
+    std::string name;  // empty: the model's only input
     std::string path;
 };
 
-// "NAME=FILE.npy"; throws UsageError for anything else.
+// "NAME=FILE" or "FILE"; throws UsageError for an empty name or file.
 InputSpec parse_input_spec(const std::string& text);
 
 // The compiled model's input that answers to `name` (any of its tensor names); throws UsageError
@@ -25,12 +26,21 @@ const PortDesc& find_input(const CompiledModel& compiled, const std::string& nam
 // input, the expected and the given type and shape.
 void check_input_tensor(const PortDesc& port, const Tensor& tensor, const std::string& path);
 
-// Sets every input of `request`: from the .npy files named by `specs`, the others with
-// deterministic data. Says on `log` what each input got.
-void bind_inputs(InferRequest& request, const CompiledModel& compiled, const std::vector<std::string>& specs,
-                 std::ostream& log);
+// The data of one model input and, for people, where it came from.
+struct InputData {
+    std::string name;
+    Tensor tensor;
+    std::string origin;
+};
 
-// Deterministic data for every input (benchmark); throws for a dynamic input shape.
-void fill_inputs(InferRequest& request, const CompiledModel& compiled);
+// Data for every input of `compiled`: from the files `specs` name (one .npy file, or images: one,
+// or one per batch item, in the order given), deterministic data for the others. Throws UsageError
+// for a dynamic input shape without data.
+std::vector<InputData> prepare_inputs(const CompiledModel& compiled, const std::vector<std::string>& specs);
+
+void set_inputs(InferRequest& request, const std::vector<InputData>& inputs);
+
+// One line per input: "Input 'NAME': TYPE SHAPE <origin>".
+void print_inputs(std::ostream& log, const std::vector<InputData>& inputs);
 
 }  // namespace mosaic::cli
