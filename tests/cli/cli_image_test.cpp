@@ -3,12 +3,12 @@
 // give the same outputs as the .npy file holding what the library documents (BGR, 0..255, NCHW or
 // NHWC from the input shape), and every bad file must end in one clear error naming it.
 #include "cli_runner.hpp"
+#include "test_images.hpp"
 
 #include "tools/image/image_input.hpp"
 #include "tools/mosaic/npy.hpp"
 
 #include <stb_image.h>
-#include <stb_image_write.h>
 
 #include <gtest/gtest.h>
 
@@ -19,21 +19,6 @@ namespace mosaic::cli_test {
 namespace {
 
 const std::string kHetero = "HETERO:ACCEL,REFERENCE";
-
-// A pixel of the test pattern: distinct in every channel, row and column.
-uint8_t pattern(int y, int x, int c) { return static_cast<uint8_t>((y * 7 + x * 3 + c * 85) % 256); }
-
-// Writes a w x h image of the test pattern with `channels` (1 or 3) as PNG or JPEG by extension.
-void write_image(const std::string& path, int w, int h, int channels) {
-    std::vector<uint8_t> px(static_cast<size_t>(w) * h * channels);
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            for (int c = 0; c < channels; ++c) px[(static_cast<size_t>(y) * w + x) * channels + c] = pattern(y, x, c);
-    const bool png = path.size() > 4 && path.substr(path.size() - 4) == ".png";
-    const int ok = png ? stbi_write_png(path.c_str(), w, h, channels, px.data(), w * channels)
-                       : stbi_write_jpg(path.c_str(), w, h, channels, px.data(), 95);
-    ASSERT_NE(ok, 0) << "stb could not write " << path;
-}
 
 // The RGB pixels stb decodes from `path` (for JPEG, whose pixels differ from what was written).
 std::vector<uint8_t> decoded(const std::string& path, int& w, int& h) {

@@ -70,10 +70,11 @@ inline std::ostream& operator<<(std::ostream& os, const CliResult& r) {
               << "\n--- stdout ---\n" << r.out << "--- stderr ---\n" << r.err;
 }
 
-// Runs bin/mosaic with `args`; `env` overrides environment variables (MOSAIC_PLUGINS defaults to
+// Runs `binary` with `args`; `env` overrides environment variables (MOSAIC_PLUGINS defaults to
 // the build tree's registry when the test runner did not set it). stdout and stderr go to files,
 // so a large output cannot block the child.
-inline CliResult run_mosaic(const std::vector<std::string>& args, std::map<std::string, std::string> env = {}) {
+inline CliResult run_program(const std::string& binary, const std::vector<std::string>& args,
+                             std::map<std::string, std::string> env = {}) {
     TempDir io;
     const std::string out_path = io / "stdout", err_path = io / "stderr";
 
@@ -91,7 +92,7 @@ inline CliResult run_mosaic(const std::vector<std::string>& args, std::map<std::
     for (auto& s : env_strings) envp.push_back(s.data());
     envp.push_back(nullptr);
 
-    std::vector<std::string> argv_strings{mosaic_binary()};
+    std::vector<std::string> argv_strings{binary};
     argv_strings.insert(argv_strings.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& s : argv_strings) argv.push_back(s.data());
@@ -107,7 +108,7 @@ inline CliResult run_mosaic(const std::vector<std::string>& args, std::map<std::
     posix_spawn_file_actions_destroy(&actions);
     CliResult result;
     if (rc != 0) {
-        result.err = "posix_spawn of " + mosaic_binary() + " failed: " + std::to_string(rc);
+        result.err = "posix_spawn of " + binary + " failed: " + std::to_string(rc);
         return result;
     }
     int status = 0;
@@ -118,6 +119,11 @@ inline CliResult run_mosaic(const std::vector<std::string>& args, std::map<std::
     result.out = read_text(out_path);
     result.err = read_text(err_path);
     return result;
+}
+
+// Runs bin/mosaic with `args`, as run_program does.
+inline CliResult run_mosaic(const std::vector<std::string>& args, std::map<std::string, std::string> env = {}) {
+    return run_program(mosaic_binary(), args, std::move(env));
 }
 
 inline bool contains(const std::string& haystack, const std::string& needle) {

@@ -43,7 +43,8 @@ for f in \
     "$prefix/include/mosaic/reference/kernels.hpp" "$prefix/include/mosaic/core.hpp" "$prefix/include/mosaic/mosaic.hpp" \
     "$libdir/libmosaic.so" "$libdir/libmosaic_reference_kernels.a" \
     "$libdir/mosaic/plugins.json" "$libdir/mosaic/plugins/libmosaic_reference_plugin.so" \
-    "$libdir/mosaic/schemas/plugins.schema.json" "$libdir/mosaic/schemas/device-properties.schema.json"; do
+    "$libdir/mosaic/schemas/plugins.schema.json" "$libdir/mosaic/schemas/device-properties.schema.json" \
+    "$prefix/bin/hello_classification" "$prefix/bin/hello_query_device"; do
   [[ -e "$f" ]] || fail "missing installed file ${f#$prefix/}"
   echo "ok   ${f#$prefix/}"
 done
