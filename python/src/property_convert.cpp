@@ -1,0 +1,100 @@
+#include "property_convert.hpp"
+
+#include <nanobind/stl/string.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace mosaic::python {
+
+namespace {
+
+// Properties whose value is a switch: OpenVINO's Python users write True or "YES".
+bool is_switch(const std::string& key) {
+    static const std::set<std::string> kSwitches = {properties::enable_profiling};
+    return kSwitches.count(key) > 0;
+}
+
+PropertyValue normalized(const std::string& key, PropertyValue value) {
+    if (is_switch(key) && value.is_string()) {
+        std::string s = value.get<std::string>();
+        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
+        if (s == "YES" || s == "TRUE") return true;
+        if (s == "NO" || s == "FALSE") return false;
+    }
+    // DEVICE_PROPERTIES: {"GPU": {"PERF_COUNT": "YES"}} holds properties of its own.
+    if (key == std::string(properties::device::properties) && value.is_object())
+        for (auto& [device, props] : value.items())
+            if (props.is_object())
+                for (auto& [k, v] : props.items()) v = normalized(k, v);
+    return value;
+}
+
+}  // namespace
+
+PropertyValue to_property_value(nb::handle value, const std::string& key) {
+    if (value.is_none()) return nullptr;
+    if (nb::isinstance<nb::bool_>(value)) return nb::cast<bool>(value);
+    if (nb::isinstance<nb::int_>(value)) return nb::cast<int64_t>(value);
+    if (nb::isinstance<nb::float_>(value)) return nb::cast<double>(value);
+    if (nb::isinstance<nb::str>(value)) return nb::cast<std::string>(value);
+    if (nb::isinstance<ElementType>(value)) return to_string(nb::cast<ElementType>(value));
+    if (nb::isinstance<nb::list>(value) || nb::isinstance<nb::tuple>(value)) {
+        PropertyValue out = PropertyValue::array();
+        for (nb::handle item : value) out.push_back(to_property_value(item, key));
+        return out;
+    }
+    if (nb::isinstance<nb::dict>(value)) {
+        PropertyValue out = PropertyValue::object();
+        for (auto [k, v] : nb::cast<nb::dict>(value)) {
+            const std::string name = nb::cast<std::string>(nb::str(k));
+            out[name] = to_property_value(v, name);
+        }
+        return out;
+    }
+    throw nb::type_error(("property '" + key + "': a value of type " +
+                          nb::cast<std::string>(nb::str(value.type().attr("__name__"))) +
+                          " cannot be passed to Mosaic (use bool, int, float, str, mosaic.Type, list or dict)")
+                             .c_str());
+}
+
+AnyMap to_any_map(nb::handle config) {
+    AnyMap out;
+    if (config.is_none()) return out;
+    if (!nb::isinstance<nb::dict>(config))
+        throw nb::type_error("config must be a dict of property name -> value");
+    for (auto [k, v] : nb::cast<nb::dict>(config)) {
+        if (!nb::isinstance<nb::str>(k))
+            throw nb::type_error(("property names are strings, not " +
+                                  nb::cast<std::string>(nb::str(k.type().attr("__name__"))))
+                                     .c_str());
+        const std::string key = nb::cast<std::string>(k);
+        out[key] = normalized(key, to_property_value(v, key));
+    }
+    return out;
+}
+
+nb::object from_property_value(const PropertyValue& value) {
+    switch (value.type()) {
+        case PropertyValue::value_t::null: return nb::none();
+        case PropertyValue::value_t::boolean: return nb::bool_(value.get<bool>());
+        case PropertyValue::value_t::number_integer: return nb::int_(value.get<int64_t>());
+        case PropertyValue::value_t::number_unsigned: return nb::int_(value.get<uint64_t>());
+        case PropertyValue::value_t::number_float: return nb::float_(value.get<double>());
+        case PropertyValue::value_t::string: return nb::str(value.get<std::string>().c_str());
+        case PropertyValue::value_t::array: {
+            nb::list out;
+            for (const auto& item : value) out.append(from_property_value(item));
+            return std::move(out);
+        }
+        case PropertyValue::value_t::object: {
+            nb::dict out;
+            for (const auto& [k, v] : value.items()) out[k.c_str()] = from_property_value(v);
+            return std::move(out);
+        }
+        default: return nb::str(value.dump().c_str());
+    }
+}
+
+}  // namespace mosaic::python
