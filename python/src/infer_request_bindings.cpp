@@ -8,6 +8,25 @@
 
 namespace mosaic::python {
 
+namespace {
+
+int traverse(PyObject* self, visitproc visit, void* arg) {
+    Py_VISIT(Py_TYPE(self));
+    if (!nb::inst_ready(self)) return 0;
+    return nb::inst_ptr<PyInferRequest>(self)->traverse(visit, arg);
+}
+
+int clear(PyObject* self) {
+    if (nb::inst_ready(self)) nb::inst_ptr<PyInferRequest>(self)->clear();
+    return 0;
+}
+
+PyType_Slot gc_slots[] = {{Py_tp_traverse, reinterpret_cast<void*>(traverse)},
+                          {Py_tp_clear, reinterpret_cast<void*>(clear)},
+                          {0, nullptr}};
+
+}  // namespace
+
 void bind_infer_request(nb::module_& m) {
     nb::class_<ProfilingInfo> info(m, "ProfilingInfo");
     nb::enum_<ProfilingInfo::Status>(info, "Status")
@@ -25,7 +44,7 @@ void bind_infer_request(nb::module_& m) {
                    std::to_string(p.real_time.count()) + " us>";
         });
 
-    nb::class_<PyInferRequest>(m, "InferRequest")
+    nb::class_<PyInferRequest>(m, "InferRequest", nb::type_slots(gc_slots))
         .def("infer", &PyInferRequest::infer, nb::arg("inputs") = nb::none(),
              "Runs one inference (without the GIL) and returns copies of the outputs.")
         .def("start_async", &PyInferRequest::start_async, nb::arg("inputs") = nb::none(),

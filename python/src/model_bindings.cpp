@@ -3,6 +3,7 @@
 #include "bindings.hpp"
 #include "ports.hpp"
 #include "property_convert.hpp"
+#include "py_text.hpp"
 
 #include <mosaic/core.hpp>
 #include <mosaic/model.hpp>
@@ -56,7 +57,7 @@ std::vector<PortDesc> ports(const Model& model, bool is_input) {
 std::string rt_value(nb::handle value) {
     if (!nb::isinstance<nb::str>(value))
         throw nb::type_error(("runtime info values are strings, not " +
-                              nb::cast<std::string>(nb::str(value.type().attr("__name__"))))
+                              type_name_of(value))
                                  .c_str());
     return nb::cast<std::string>(value);
 }

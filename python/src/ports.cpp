@@ -1,5 +1,6 @@
 #include "ports.hpp"
 #include "bindings.hpp"
+#include "py_text.hpp"
 
 #include <nanobind/operators.h>
 #include <nanobind/stl/string.h>
@@ -52,7 +53,7 @@ size_t port_index(const std::vector<PortDesc>& ports, nb::handle key, const char
     }
     if (auto name = key_name(key)) return index_of_name(ports, *name, kind);
     throw nb::type_error((std::string(kind) + " keys are indices, names or ports, not " +
-                          nb::cast<std::string>(nb::str(key.type().attr("__name__"))))
+                          type_name_of(key))
                              .c_str());
 }
 

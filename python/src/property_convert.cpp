@@ -1,4 +1,5 @@
 #include "property_convert.hpp"
+#include "py_text.hpp"
 
 #include <nanobind/stl/string.h>
 
@@ -48,13 +49,13 @@ PropertyValue to_property_value(nb::handle value, const std::string& key) {
     if (nb::isinstance<nb::dict>(value)) {
         PropertyValue out = PropertyValue::object();
         for (auto [k, v] : nb::cast<nb::dict>(value)) {
-            const std::string name = nb::cast<std::string>(nb::str(k));
+            const std::string name = text_of(k);
             out[name] = to_property_value(v, name);
         }
         return out;
     }
     throw nb::type_error(("property '" + key + "': a value of type " +
-                          nb::cast<std::string>(nb::str(value.type().attr("__name__"))) +
+                          type_name_of(value) +
                           " cannot be passed to Mosaic (use bool, int, float, str, mosaic.Type, list or dict)")
                              .c_str());
 }
@@ -67,7 +68,7 @@ AnyMap to_any_map(nb::handle config) {
     for (auto [k, v] : nb::cast<nb::dict>(config)) {
         if (!nb::isinstance<nb::str>(k))
             throw nb::type_error(("property names are strings, not " +
-                                  nb::cast<std::string>(nb::str(k.type().attr("__name__"))))
+                                  type_name_of(k))
                                      .c_str());
         const std::string key = nb::cast<std::string>(k);
         out[key] = normalized(key, to_property_value(v, key));

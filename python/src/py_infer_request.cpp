@@ -155,6 +155,19 @@ void PyInferRequest::set_callback(nb::object callback, nb::object userdata) {
 
 nb::object PyInferRequest::userdata() const { return callback_->userdata; }
 
+int PyInferRequest::traverse(visitproc visit, void* arg) const {
+    Py_VISIT(callback_->function.ptr());
+    Py_VISIT(callback_->userdata.ptr());
+    for (const auto* owners : {&input_owners_, &output_owners_})
+        for (const auto& o : *owners) Py_VISIT(o.ptr());
+    return 0;
+}
+
+void PyInferRequest::clear() {
+    callback_->function = nb::none();
+    callback_->userdata = nb::none();
+}
+
 Results PyInferRequest::results() const {
     Results r{outputs(), {}};
     for (size_t i = 0; i < r.ports.size(); ++i) r.arrays.push_back(numpy_copy(request_.get_output_tensor(i)));

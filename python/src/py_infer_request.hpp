@@ -49,6 +49,11 @@ public:
     void set_callback(nb::object callback, nb::object userdata);
     nb::object userdata() const;
 
+    // For Python's garbage collector: a callback that refers back to its request forms a cycle
+    // through C++, which these let the collector see and break.
+    int traverse(visitproc visit, void* arg) const;
+    void clear();
+
     // Copies of the output tensors of the last inference.
     Results results() const;
     std::vector<ProfilingInfo> profiling_info() const;

@@ -30,12 +30,12 @@ void bind_tensor(nb::module_& m) {
     nb::class_<PyTensor>(m, "Tensor")
         .def(
             "__init__",
-            [](PyTensor* self, nb::handle array) { new (self) PyTensor(tensor_from_array(array, "Tensor")); },
-            nb::arg("array"), "Wraps the array's memory (C-contiguous arrays are not copied).")
+            [](PyTensor* self, ElementType type, const Shape& shape) { new (self) PyTensor{Tensor(type, shape)}; },
+            nb::arg("type"), nb::arg("shape"), "A zero-filled tensor of that element type and shape (tried first).")
         .def(
             "__init__",
-            [](PyTensor* self, ElementType type, const Shape& shape) { new (self) PyTensor{Tensor(type, shape)}; },
-            nb::arg("type"), nb::arg("shape"), "A zero-filled tensor of that element type and shape.")
+            [](PyTensor* self, nb::handle array) { new (self) PyTensor(tensor_from_array(array, "Tensor")); },
+            nb::arg("array"), "Wraps the array's memory (C-contiguous arrays are not copied).")
         .def_prop_ro("data", [](nb::handle self) { return numpy_view(nb::cast<PyTensor&>(self).tensor, self); },
                      "A numpy view of the tensor's memory (no copy).")
         .def_prop_ro("shape", [](const PyTensor& t) { return t.tensor.shape(); })

@@ -1,4 +1,5 @@
 #include "tensor_convert.hpp"
+#include "py_text.hpp"
 
 #include <nanobind/stl/string.h>
 
@@ -17,10 +18,10 @@ struct TypeMapping {
     uint8_t bits;
 };
 
-// numpy has no bf16, so a bf16 tensor has no numpy view; everything else maps one to one.
+// numpy has no bf16, so bf16 is left out: a bf16 tensor has no numpy view.
 constexpr TypeMapping kTypes[] = {
     {ElementType::f32, dtype_code::Float, 32},  {ElementType::f16, dtype_code::Float, 16},
-    {ElementType::f64, dtype_code::Float, 64},  {ElementType::bf16, dtype_code::Bfloat, 16},
+    {ElementType::f64, dtype_code::Float, 64},
     {ElementType::i8, dtype_code::Int, 8},      {ElementType::u8, dtype_code::UInt, 8},
     {ElementType::i16, dtype_code::Int, 16},    {ElementType::u16, dtype_code::UInt, 16},
     {ElementType::i32, dtype_code::Int, 32},    {ElementType::u32, dtype_code::UInt, 32},
@@ -28,11 +29,16 @@ constexpr TypeMapping kTypes[] = {
     {ElementType::boolean, dtype_code::Bool, 8},
 };
 
+[[noreturn]] void unsupported_dtype(nb::handle array, const std::string& what) {
+    throw nb::type_error((what + ": numpy dtype " + text_of(array.attr("dtype")) +
+                          " has no Mosaic element type")
+                             .c_str());
+}
+
 ElementType element_type_of(nb::dlpack::dtype dtype, nb::handle array, const std::string& what) {
     for (const auto& m : kTypes)
         if (dtype.code == static_cast<uint8_t>(m.code) && dtype.bits == m.bits && dtype.lanes == 1) return m.type;
-    throw nb::type_error((what + ": numpy dtype " + nb::cast<std::string>(nb::str(array.attr("dtype"))) +
-                          " has no Mosaic element type").c_str());
+    unsupported_dtype(array, what);
 }
 
 nb::dlpack::dtype dtype_of(ElementType type) {
@@ -51,13 +57,14 @@ nb::handle numpy_array_type() {
 PyTensor tensor_from_array(nb::handle array, const std::string& what) {
     if (!nb::isinstance(array, numpy_array_type()))
         throw nb::type_error((what + ": expected a numpy.ndarray or mosaic.Tensor, got " +
-                              nb::cast<std::string>(nb::str(array.type().attr("__name__"))))
+                              type_name_of(array))
                                  .c_str());
     nb::object contiguous = nb::borrow(array);
     if (!nb::cast<bool>(array.attr("flags").attr("c_contiguous")))
         contiguous = nb::module_::import_("numpy").attr("ascontiguousarray")(array);
     // No implicit conversion: a dtype that does not match the model is an error, not a silent copy.
-    auto view = nb::cast<nb::ndarray<nb::ro, nb::device::cpu>>(contiguous, false);
+    nb::ndarray<nb::ro, nb::device::cpu> view;
+    if (!nb::try_cast(contiguous, view, false)) unsupported_dtype(contiguous, what);  // e.g. complex, object
     const ElementType type = element_type_of(view.dtype(), contiguous, what);
     Shape shape(view.ndim());
     for (size_t i = 0; i < view.ndim(); ++i) shape[i] = view.shape(i);
