@@ -14,8 +14,9 @@ def test_core_uses_the_registry_installed_with_the_package():
 
 
 def test_package_is_not_imported_from_the_source_tree():
-    repo = pathlib.Path(__file__).resolve().parents[2]
-    assert repo not in pathlib.Path(ov.__file__).resolve().parents
+    sources = pathlib.Path(__file__).resolve().parents[2] / "python"
+    assert sources not in pathlib.Path(ov.__file__).resolve().parents
+    assert pathlib.Path(ov.__file__).resolve().parent.parent.name == "site-packages"
 
 
 def test_every_registered_device_loads(core):
