@@ -62,20 +62,27 @@ std::string rt_value(nb::handle value) {
     return nb::cast<std::string>(value);
 }
 
+Shape shape_of(nb::handle value) {
+    PartialShape shape;
+    if (!nb::try_cast(value, shape))
+        throw nb::type_error(("a shape is a list of ints (-1: dynamic), not " + type_name_of(value)).c_str());
+    return shape.dims;
+}
+
 // {"data": [1, 3, 64, 64]} or, for a model with one input, just the shape.
 std::map<std::string, Shape> reshape_request(const Model& model, nb::handle shapes) {
     std::map<std::string, Shape> out;
     if (nb::isinstance<nb::dict>(shapes)) {
         const auto inputs = ports(model, true);
         for (auto [key, shape] : nb::cast<nb::dict>(shapes))
-            out[inputs[port_index(inputs, key, "input")].name] = nb::cast<PartialShape>(shape).dims;
+            out[inputs[port_index(inputs, key, "input")].name] = shape_of(shape);
         return out;
     }
     const auto params = model.parameters();
     if (params.size() != 1)
         throw std::invalid_argument("reshape: the model has " + std::to_string(params.size()) +
                                     " inputs; pass a dict of input name -> shape");
-    out[Model::input_name(*params[0])] = nb::cast<PartialShape>(shapes).dims;
+    out[Model::input_name(*params[0])] = shape_of(shapes);
     return out;
 }
 

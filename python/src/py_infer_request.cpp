@@ -81,9 +81,10 @@ std::pair<size_t, bool> PyInferRequest::locate(nb::handle key) const {
     return {port_index(inputs(), key, "input"), true};
 }
 
-void PyInferRequest::set_tensor(nb::handle key, const PyTensor& tensor) {
+void PyInferRequest::set_tensor(nb::handle key, nb::handle tensor) {
     const auto [index, is_input] = locate(key);
-    set_slot(index, is_input, tensor);
+    const auto& port = (is_input ? inputs() : outputs())[index];
+    set_slot(index, is_input, tensor_from_value(tensor, (is_input ? "input '" : "output '") + port.name + "'"));
 }
 
 void PyInferRequest::set_input_tensor(size_t index, const PyTensor& tensor) {

@@ -34,7 +34,7 @@ public:
     // or Tensor for a one-input model.
     void set_inputs(nb::handle inputs);
     // `key` names an input or an output (index into inputs when an int).
-    void set_tensor(nb::handle key, const PyTensor& tensor);
+    void set_tensor(nb::handle key, nb::handle tensor);  // a Tensor or a numpy array
     void set_input_tensor(size_t index, const PyTensor& tensor);
     void set_output_tensor(size_t index, const PyTensor& tensor);
     PyTensor get_tensor(nb::handle key) const;

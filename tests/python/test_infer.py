@@ -57,6 +57,10 @@ def test_infer_request_tensors(compiled, image):
     request.set_tensor("prob", out)
     request.infer()
     np.testing.assert_array_equal(out.data, results["prob"])
+    array = np.empty((1, 10), dtype=np.float32)
+    request.set_tensor(compiled.output("prob"), array)  # an array, used in place as well
+    request.infer()
+    np.testing.assert_array_equal(array, results["prob"])
 
 
 def test_start_async_wait_and_callback(compiled, image):

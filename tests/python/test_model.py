@@ -58,6 +58,8 @@ def test_reshape(core, model, image):
     model.reshape({"data": [2, 3, 32, 32]})
     assert model.input().get_shape() == [2, 3, 32, 32]
     assert model.output("prob").get_shape() == [2, 10]
+    with pytest.raises(TypeError, match="list of ints"):
+        model.reshape("1,3,32,32")
     model.reshape([3, 3, 32, 32])
     results = core.compile_model(model, "CPU")([image.repeat(3, axis=0)])
     assert results["prob"].shape == (3, 10)
