@@ -15,9 +15,9 @@ constexpr const char* kExportMagic = "MOSAIC-COMPILED-MODEL 1";
 
 std::vector<PortDesc> describe_inputs(const HostGraph& g) {
     std::vector<PortDesc> out;
-    for (const Node* p : g.model().parameters()) {
+    for (const Node* p : g.model().get_parameters()) {
         PortDesc d{Model::input_name(*p), p->output_names(0), p->output_type(0), p->output_shape(0)};
-        if (std::find(d.names.begin(), d.names.end(), p->name()) == d.names.end()) d.names.push_back(p->name());
+        if (std::find(d.names.begin(), d.names.end(), p->get_friendly_name()) == d.names.end()) d.names.push_back(p->get_friendly_name());
         out.push_back(std::move(d));
     }
     return out;
@@ -25,10 +25,10 @@ std::vector<PortDesc> describe_inputs(const HostGraph& g) {
 
 std::vector<PortDesc> describe_outputs(const HostGraph& g) {
     std::vector<PortDesc> out;
-    for (const Node* r : g.model().results()) {
+    for (const Node* r : g.model().get_results()) {
         const Output& src = r->input(0);
-        PortDesc d{Model::output_name(*r), src.node->output_names(src.index), src.type(), src.shape()};
-        if (std::find(d.names.begin(), d.names.end(), r->name()) == d.names.end()) d.names.push_back(r->name());
+        PortDesc d{Model::output_name(*r), src.node->output_names(src.index), src.get_element_type(), src.get_partial_shape()};
+        if (std::find(d.names.begin(), d.names.end(), r->get_friendly_name()) == d.names.end()) d.names.push_back(r->get_friendly_name());
         out.push_back(std::move(d));
     }
     return out;
@@ -77,7 +77,7 @@ PropertyValue CompiledModel::Impl::property(const std::string& key) const {
     if (status->code == MOSAIC_ERROR_NOT_FOUND) {
         if (key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS") { status->release(status); return 1; }
         if (key == "EXECUTION_DEVICES") { status->release(status); return nlohmann::json::array({device_->name()}); }
-        if (key == "NETWORK_NAME" && graph_) { status->release(status); return graph_->model().name(); }
+        if (key == "NETWORK_NAME" && graph_) { status->release(status); return graph_->model().get_friendly_name(); }
     }
     device_->check(status, "reading compiled-model property '" + key + "'");
     return nullptr;
@@ -147,6 +147,42 @@ CompiledModel::Impl& checked(const std::shared_ptr<CompiledModel::Impl>& impl) {
 
 const std::vector<PortDesc>& CompiledModel::inputs() const { return checked(impl_).inputs(); }
 const std::vector<PortDesc>& CompiledModel::outputs() const { return checked(impl_).outputs(); }
+
+namespace {
+std::string port_list(const std::vector<PortDesc>& ports) {
+    std::string s;
+    for (const auto& p : ports) s += (s.empty() ? "'" : ", '") + p.name + "'";
+    return s.empty() ? "none" : s;
+}
+
+const PortDesc& port_at(const std::vector<PortDesc>& ports, size_t index, const char* what) {
+    if (index >= ports.size())
+        throw std::out_of_range("the compiled model has " + std::to_string(ports.size()) + " " + what + "s, no " + what +
+                                " " + std::to_string(index) + " (" + port_list(ports) + ")");
+    return ports[index];
+}
+
+const PortDesc& port_named(const std::vector<PortDesc>& ports, const std::string& name, const char* what) {
+    for (const auto& p : ports)
+        if (std::find(p.names.begin(), p.names.end(), name) != p.names.end() || p.name == name) return p;
+    throw std::out_of_range("the compiled model has no " + std::string(what) + " named '" + name + "' (" + what +
+                            "s: " + port_list(ports) + ")");
+}
+
+const PortDesc& single_port(const std::vector<PortDesc>& ports, const char* what) {
+    if (ports.size() != 1)
+        throw std::out_of_range("the compiled model has " + std::to_string(ports.size()) + " " + what + "s (" +
+                                port_list(ports) + "); name one: " + what + "(index) or " + what + "(name)");
+    return ports.front();
+}
+}  // namespace
+
+const PortDesc& CompiledModel::input() const { return single_port(inputs(), "input"); }
+const PortDesc& CompiledModel::input(size_t index) const { return port_at(inputs(), index, "input"); }
+const PortDesc& CompiledModel::input(const std::string& name) const { return port_named(inputs(), name, "input"); }
+const PortDesc& CompiledModel::output() const { return single_port(outputs(), "output"); }
+const PortDesc& CompiledModel::output(size_t index) const { return port_at(outputs(), index, "output"); }
+const PortDesc& CompiledModel::output(const std::string& name) const { return port_named(outputs(), name, "output"); }
 const std::string& CompiledModel::device() const { return checked(impl_).device_string(); }
 InferRequest CompiledModel::create_infer_request() {
     checked(impl_);

@@ -10,11 +10,44 @@
 
 namespace mosaic {
 
-DeviceSpec parse_device_spec(const std::string& text) {
+namespace {
+std::string trimmed(const std::string& s) {
+    const size_t first = s.find_first_not_of(" \t"), last = s.find_last_not_of(" \t");
+    return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+}
+
+// "GPU, CPU" -> {"GPU", "CPU"}: spaces after commas are what people type.
+std::vector<std::string> device_list(const std::string& text) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        out.push_back(trimmed(text.substr(start, comma - start)));
+        start = comma + 1;
+    }
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string s;
+    for (const auto& i : items) s += (s.empty() ? "" : ",") + i;
+    return s;
+}
+
+bool declares(DeviceHandle& device, const std::string& key) {
+    const nlohmann::json supported = device.get_property("SUPPORTED_PROPERTIES");
+    for (const auto& p : supported)
+        if ((p.is_object() ? p.value("name", "") : p.is_string() ? p.get<std::string>() : "") == key) return true;
+    return false;
+}
+}  // namespace
+
+DeviceSpec parse_device_spec(const std::string& raw) {
     DeviceSpec spec;
+    const std::string text = trimmed(raw);
     const size_t colon = text.find(':');
-    std::string head = text.substr(0, colon);
-    if (colon != std::string::npos) spec.list = text.substr(colon + 1);
+    std::string head = trimmed(text.substr(0, colon));
+    if (colon != std::string::npos) spec.list = joined(device_list(text.substr(colon + 1)));
     const size_t dot = head.find('.');
     spec.name = head.substr(0, dot);
     if (dot != std::string::npos) spec.id = head.substr(dot + 1);
@@ -167,9 +200,61 @@ void Core::register_plugin(const std::string& library_path, const std::string& d
 
 void Core::unload_plugin(const std::string& device_name) { impl_->unload_plugin(device_name); }
 
+void Core::Impl::check_orchestrator_keys(const DeviceSpec& spec, DeviceHandle& orchestrator, const AnyMap& given) {
+    if (!declares(orchestrator, "MULTI_DEVICE_PRIORITIES")) return;
+    std::string list_text = spec.list;
+    if (auto it = given.find("MULTI_DEVICE_PRIORITIES"); it != given.end() && it->second.is_string())
+        list_text = joined(device_list(it->second.get<std::string>()));
+    if (list_text.empty()) {
+        const nlohmann::json current = orchestrator.get_property("MULTI_DEVICE_PRIORITIES");
+        if (current.is_string()) list_text = joined(device_list(current.get<std::string>()));
+    }
+    // Without a list yet, any registered device may come to take the key.
+    std::vector<std::string> candidates;
+    if (!list_text.empty()) {
+        for (const auto& d : device_list(list_text)) candidates.push_back(parse_device_spec(d).name);
+    } else {
+        for (const auto& d : available_devices()) {
+            const std::string base = parse_device_spec(d).name;
+            if (base != spec.name && std::find(candidates.begin(), candidates.end(), base) == candidates.end())
+                candidates.push_back(base);
+        }
+    }
+    const std::string where = list_text.empty() ? "any registered device" : spec.name + ":" + list_text;
+    for (const auto& [key, value] : given) {
+        if (key == "DEVICE_PROPERTIES" && value.is_object()) {
+            for (const auto& [section, props] : value.items()) {
+                const std::string base = parse_device_spec(section).name;
+                if (!find(base))
+                    throw std::runtime_error("set_property(\"" + spec.name + "\"): DEVICE_PROPERTIES has a section for '" +
+                                             section + "', which is not a registered device; check the name (mosaic devices)");
+                if (!list_text.empty() && std::find(candidates.begin(), candidates.end(), base) == candidates.end())
+                    throw std::runtime_error("set_property(\"" + spec.name + "\"): DEVICE_PROPERTIES has a section for '" +
+                                             section + "', which is not in the device list " + list_text +
+                                             "; add it to MULTI_DEVICE_PRIORITIES or remove the section");
+            }
+        }
+        if (declares(orchestrator, key)) continue;
+        bool taken = false;
+        for (const auto& c : candidates) {
+            try {
+                taken = taken || declares(*device(c), key);
+            } catch (const std::exception&) {
+                // A device that does not load takes no keys; compiling on it reports why.
+            }
+        }
+        if (!taken)
+            throw std::runtime_error("set_property(\"" + spec.name + "\"): property '" + key + "' is neither a " +
+                                     spec.name + " property nor one of " + where +
+                                     "; check the spelling, or give it to one device with DEVICE_PROPERTIES");
+    }
+}
+
 void Core::set_property(const std::string& device, const AnyMap& properties) {
     DeviceSpec spec = parse_device_spec(device);
-    impl_->device(spec.name)->set_properties(to_json(properties));
+    std::shared_ptr<DeviceHandle> handle = impl_->device(spec.name);
+    impl_->check_orchestrator_keys(spec, *handle, properties);
+    handle->set_properties(to_json(properties));
 }
 
 PropertyValue Core::get_property(const std::string& device, const std::string& key) {
@@ -181,31 +266,36 @@ std::shared_ptr<Model> Core::read_model(const std::string& path, const std::stri
     return mosaic::read_model_file(path, weights_path);
 }
 
-QueryResult Core::query_model(const std::shared_ptr<const Model>& model, const std::string& device,
-                              const AnyMap& properties) {
+QueryResult Core::query_model_details(const std::shared_ptr<const Model>& model, const std::string& device,
+                                      const AnyMap& properties) {
     if (!model) throw std::invalid_argument("query_model: the model is null");
     DeviceSpec spec = parse_device_spec(device);
     nlohmann::json props = impl_->call_properties(spec, properties);
     std::shared_ptr<DeviceHandle> handle = impl_->device(spec.name);
-    HostGraph graph(*model);
-    std::vector<DeviceHandle::Support> support = handle->query(graph.view(), graph.nodes().size(), props);
+    HostGraph graph(*model, HostGraph::Affinities::ignore);
+    std::vector<DeviceHandle::Support> support = handle->query(graph.view(), graph.get_ops().size(), props);
     QueryResult result;
     for (size_t n = 0; n < support.size(); ++n) {
-        const Node* node = graph.nodes()[n];
+        const Node* node = graph.get_ops()[n];
         if (support[n].supported) {
             // An orchestrator answers with the device it placed the node on in the reason field,
             // then, after a newline, why.
             const std::string& detail = support[n].reason;
             const size_t newline = detail.find('\n');
             const std::string placed = detail.substr(0, newline);
-            result.affinity[node->name()] = placed.empty() ? device : placed;
-            if (newline != std::string::npos) result.explanation[node->name()] = detail.substr(newline + 1);
+            result.affinity[node->get_friendly_name()] = placed.empty() ? device : placed;
+            if (newline != std::string::npos) result.explanation[node->get_friendly_name()] = detail.substr(newline + 1);
         } else {
             // Keyed by the device asked ("HETERO" for "HETERO:A,B", "GPU.1" for "GPU.1").
-            result.unsupported[node->name()][spec.id.empty() ? spec.name : spec.name + "." + spec.id] = support[n].reason;
+            result.unsupported[node->get_friendly_name()][spec.id.empty() ? spec.name : spec.name + "." + spec.id] = support[n].reason;
         }
     }
     return result;
+}
+
+SupportedOpsMap Core::query_model(const std::shared_ptr<const Model>& model, const std::string& device,
+                                  const AnyMap& properties) {
+    return query_model_details(model, device, properties).affinity;
 }
 
 CompiledModel Core::compile_model(const std::shared_ptr<const Model>& model, const std::string& device,

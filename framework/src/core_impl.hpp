@@ -44,6 +44,11 @@ public:
     // added to what the caller gave.
     nlohmann::json call_properties(const DeviceSpec& spec, const AnyMap& given);
 
+    // For an orchestrator (a device declaring MULTI_DEVICE_PRIORITIES), which forwards keys it does
+    // not know to its devices: refuses, when set, a key none of those devices declares and a
+    // DEVICE_PROPERTIES section for a device outside the list or not registered.
+    void check_orchestrator_keys(const DeviceSpec& spec, DeviceHandle& orchestrator, const AnyMap& given);
+
     // The host services handed to this Core's devices. Devices (kept alive by compiled models) may
     // outlive the Core, so the table lives in a shared HostContext that only weakly refers to it.
     const mosaic_host_api* host_api() const { return &host_->table; }

@@ -24,11 +24,11 @@ const mosaic_graph_api kGraphApi = [] {
     mosaic_graph_api t{};
     t.struct_size = sizeof(mosaic_graph_api);
     t.version = (MOSAIC_ABI_VERSION_MAJOR << 16) | MOSAIC_ABI_VERSION_MINOR;
-    t.name = [](const mosaic_graph* g) { return A::g(g).model().name().c_str(); };
-    t.node_count = [](const mosaic_graph* g) { return A::g(g).nodes().size(); };
-    t.node_type = [](const mosaic_graph* g, size_t n) { return A::node(g, n).type().c_str(); };
+    t.name = [](const mosaic_graph* g) { return A::g(g).model().get_friendly_name().c_str(); };
+    t.node_count = [](const mosaic_graph* g) { return A::g(g).get_ops().size(); };
+    t.node_type = [](const mosaic_graph* g, size_t n) { return A::node(g, n).get_type_name().c_str(); };
     t.node_version = [](const mosaic_graph* g, size_t n) { return A::node(g, n).version().c_str(); };
-    t.node_name = [](const mosaic_graph* g, size_t n) { return A::node(g, n).name().c_str(); };
+    t.node_name = [](const mosaic_graph* g, size_t n) { return A::node(g, n).get_friendly_name().c_str(); };
     t.input_count = [](const mosaic_graph* g, size_t n) { return A::node(g, n).input_count(); };
     t.input_source = [](const mosaic_graph* g, size_t n, size_t i) {
         const Node& node = A::node(g, n);
@@ -62,9 +62,10 @@ const mosaic_graph_api kGraphApi = [] {
     };
     t.rt_info = [](const mosaic_graph* g, size_t n, const char* key) -> const char* {
         if (!key) return nullptr;
-        const auto& info = A::node(g, n).rt_info();
+        const auto& info = A::node(g, n).get_rt_info();
         auto it = info.find(key);
-        return it == info.end() ? nullptr : it->second.c_str();
+        // HostGraph stores every value as a string (see its constructor).
+        return it == info.end() ? nullptr : it->second.value().get_ref<const std::string&>().c_str();
     };
     t.constant_data = [](const mosaic_graph* g, size_t n, size_t* size) -> const void* {
         const auto& data = A::node(g, n).constant_data();
@@ -76,19 +77,27 @@ const mosaic_graph_api kGraphApi = [] {
 
 }  // namespace
 
-HostGraph::HostGraph(const Model& model) : model_(model.clone()) {
-    std::vector<Node*> order = model_->topological_order();
+HostGraph::HostGraph(const Model& model, Affinities affinities) : model_(model.clone()) {
+    // Runtime information crosses the ABI as text; an empty affinity is no affinity (what
+    // `rt_info["affinity"]` leaves behind when indexing a query result that lacks the op).
+    for (Node* n : model_->get_ops()) {
+        RTMap& info = n->get_rt_info();
+        for (auto& [key, value] : info) value = Any(value.as<std::string>());
+        auto it = info.find("affinity");
+        if (it != info.end() && (affinities == Affinities::ignore || it->second.as<std::string>().empty())) info.erase(it);
+    }
+    std::vector<Node*> order = model_->get_ordered_ops();
     // Results go last, in the model's output order, so plugins see outputs in a stable order.
     std::stable_partition(order.begin(), order.end(), [](const Node* n) { return !n->is_result(); });
-    const std::vector<Node*> results = model_->results();
+    const std::vector<Node*> results = model_->get_results();
     std::copy(results.begin(), results.end(), order.end() - static_cast<std::ptrdiff_t>(results.size()));
     for (const Node* n : order) {
         for (size_t o = 0; o < n->output_count(); ++o)
             if (!is_static(n->output_shape(o)))
-                throw ModelError("model '" + model_->name() + "' has a dynamic shape " + to_string(n->output_shape(o)) +
-                                 " at node '" + n->name() + "'; set static input shapes with Model::reshape (CLI: --shape) before compiling");
+                throw ModelError("model '" + model_->get_friendly_name() + "' has a dynamic shape " + to_string(n->output_shape(o)) +
+                                 " at node '" + n->get_friendly_name() + "'; set static input shapes with Model::reshape (CLI: --shape) before compiling");
         if (n->output_count() == 0 && !n->is_result())
-            throw ModelError("model '" + model_->name() + "' is not validated: node '" + n->name() +
+            throw ModelError("model '" + model_->get_friendly_name() + "' is not validated: node '" + n->get_friendly_name() +
                              "' has no inferred outputs; call Model::validate()");
         index_[n] = nodes_.size();
         nodes_.push_back(n);

@@ -15,13 +15,16 @@ namespace mosaic {
 
 class HostGraph {
 public:
+    // query_model asks for the devices' capabilities, which affinities set by the user must not
+    // change (OpenVINO documents it so); compile_model follows them.
+    enum class Affinities { follow, ignore };
     // Snapshots `model`, which must be validated with static shapes (throws ModelError otherwise).
-    explicit HostGraph(const Model& model);
+    explicit HostGraph(const Model& model, Affinities affinities = Affinities::follow);
 
     mosaic_graph_view view() const;
     const Model& model() const { return *model_; }
     // Nodes in view order: topological, Parameters in input order, Results last in output order.
-    const std::vector<const Node*>& nodes() const { return nodes_; }
+    const std::vector<const Node*>& get_ops() const { return nodes_; }
     size_t index_of(const Node* node) const { return index_.at(node); }
 
 private:

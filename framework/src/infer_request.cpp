@@ -225,6 +225,8 @@ Tensor InferRequest::get_tensor(const std::string& name) const {
     auto [index, is_input] = checked(impl_).find(name);
     return impl_->tensor(index, is_input);
 }
+void InferRequest::set_tensor(const PortDesc& port, const Tensor& tensor) { set_tensor(port.name, tensor); }
+Tensor InferRequest::get_tensor(const PortDesc& port) const { return get_tensor(port.name); }
 void InferRequest::set_input_tensor(size_t index, const Tensor& tensor) { checked(impl_).set_tensor(index, true, tensor); }
 Tensor InferRequest::get_input_tensor(size_t index) const { return checked(impl_).tensor(index, true); }
 Tensor InferRequest::get_output_tensor(size_t index) const { return checked(impl_).tensor(index, false); }

@@ -29,8 +29,37 @@ std::shared_ptr<const Buffer> Buffer::view(const void* data, size_t size, std::s
     return b;
 }
 
-ElementType Output::type() const { return node->output_type(index); }
-const Shape& Output::shape() const { return node->output_shape(index); }
+ElementType Output::get_element_type() const { return node->output_type(index); }
+const Shape& Output::get_partial_shape() const { return node->output_shape(index); }
+
+const Shape& Output::get_shape() const {
+    const Shape& s = get_partial_shape();
+    if (!is_static(s))
+        throw std::logic_error("output " + std::to_string(index) + " of '" + node->get_friendly_name() +
+                               "' has the dynamic shape " + to_string(s) +
+                               "; use get_partial_shape(), or Model::reshape to a static shape");
+    return s;
+}
+
+std::vector<std::string> Output::get_names() const {
+    std::vector<std::string> names;
+    if (node->is_parameter()) names.push_back(Model::input_name(*node));
+    if (node->is_result()) names.push_back(Model::output_name(*node));
+    const Node* owner = node->is_result() ? node->input(0).node : node;
+    const size_t port = node->is_result() ? node->input(0).index : index;
+    if (owner && port < owner->output_count())
+        for (const auto& n : owner->output_names(port))
+            if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    return names;
+}
+
+std::string Output::get_any_name() const {
+    auto names = get_names();
+    if (names.empty())
+        throw std::logic_error("output " + std::to_string(index) + " of '" + node->get_friendly_name() + "' (" +
+                               node->type_and_version() + ") has no tensor name");
+    return names.front();
+}
 
 void Node::set_input(size_t i, Output source) { inputs_.at(i) = source; }
 
@@ -80,28 +109,110 @@ void Model::remove_node(Node* node) {
     for (const auto& n : nodes_)
         for (const auto& in : n->inputs_)
             if (in.node == node)
-                throw ModelError("cannot remove node '" + node->name() + "': '" + n->name() + "' consumes it");
+                throw ModelError("cannot remove node '" + node->get_friendly_name() + "': '" + n->get_friendly_name() + "' consumes it");
     nodes_.erase(std::remove_if(nodes_.begin(), nodes_.end(), [&](const auto& n) { return n.get() == node; }),
                  nodes_.end());
 }
 
-std::vector<Node*> Model::parameters() const {
+std::vector<Node*> Model::get_parameters() const {
     std::vector<Node*> out;
     for (const auto& n : nodes_)
         if (n->is_parameter()) out.push_back(n.get());
     return out;
 }
 
-std::vector<Node*> Model::results() const {
+std::vector<Node*> Model::get_results() const {
     std::vector<Node*> out;
     for (const auto& n : nodes_)
         if (n->is_result()) out.push_back(n.get());
     return out;
 }
 
+std::vector<Node*> Model::get_ops() const {
+    std::vector<Node*> out;
+    out.reserve(nodes_.size());
+    for (const auto& n : nodes_) out.push_back(n.get());
+    return out;
+}
+
+namespace {
+std::vector<Output> ports_of(const std::vector<Node*>& nodes) {
+    std::vector<Output> out;
+    for (Node* n : nodes) out.push_back({n, 0});
+    return out;
+}
+
+std::string names_of(const std::vector<Output>& ports) {
+    std::string known;
+    for (const auto& p : ports) known += (known.empty() ? "'" : ", '") + p.get_any_name() + "'";
+    return known.empty() ? "none" : known;
+}
+
+Output port_at(const std::vector<Output>& ports, size_t index, const std::string& model, const char* what) {
+    if (index >= ports.size())
+        throw std::out_of_range("model '" + model + "' has " + std::to_string(ports.size()) + " " + what +
+                                "s, no " + what + " " + std::to_string(index) + " (" + names_of(ports) + ")");
+    return ports[index];
+}
+
+Output port_named(const std::vector<Output>& ports, const std::string& name, const std::string& model,
+                  const char* what) {
+    for (const auto& p : ports) {
+        if (p.node->get_friendly_name() == name) return p;
+        for (const auto& n : p.get_names())
+            if (n == name) return p;
+    }
+    throw std::out_of_range("model '" + model + "' has no " + what + " named '" + name + "' (" + what +
+                            "s: " + names_of(ports) + ")");
+}
+
+Output single_port(const std::vector<Output>& ports, const std::string& model, const char* what) {
+    if (ports.size() != 1)
+        throw std::out_of_range("model '" + model + "' has " + std::to_string(ports.size()) + " " + what + "s (" +
+                                names_of(ports) + "); name one: " + what + "(index) or " + what + "(name)");
+    return ports.front();
+}
+}  // namespace
+
+std::vector<Output> Model::inputs() const { return ports_of(get_parameters()); }
+std::vector<Output> Model::outputs() const { return ports_of(get_results()); }
+Output Model::input() const { return single_port(inputs(), name_, "input"); }
+Output Model::input(size_t index) const { return port_at(inputs(), index, name_, "input"); }
+Output Model::input(const std::string& name) const { return port_named(inputs(), name, name_, "input"); }
+Output Model::output() const { return single_port(outputs(), name_, "output"); }
+Output Model::output(size_t index) const { return port_at(outputs(), index, name_, "output"); }
+Output Model::output(const std::string& name) const { return port_named(outputs(), name, name_, "output"); }
+
+Node* Model::get_op(std::string_view name) const {
+    if (Node* n = find_node(name)) return n;
+    // The nearest names by edit distance: usually a typo.
+    auto distance = [](std::string_view a, std::string_view b) {
+        std::vector<size_t> row(b.size() + 1);
+        for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+        for (size_t i = 1; i <= a.size(); ++i) {
+            size_t diagonal = row[0];
+            row[0] = i;
+            for (size_t j = 1; j <= b.size(); ++j) {
+                const size_t up = row[j];
+                row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                diagonal = up;
+            }
+        }
+        return row[b.size()];
+    };
+    std::vector<std::pair<size_t, std::string>> close;
+    for (const auto& n : nodes_) close.emplace_back(distance(name, n->get_friendly_name()), n->get_friendly_name());
+    std::stable_sort(close.begin(), close.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string hint;
+    for (size_t i = 0; i < close.size() && i < 3; ++i) hint += (i ? ", '" : "'") + close[i].second + "'";
+    throw ModelError("model '" + name_ + "' has no op named '" + std::string(name) + "'" +
+                     (hint.empty() ? std::string() : " (closest: " + hint + ")") +
+                     "; friendly names are listed by get_ops() and `mosaic query`");
+}
+
 Node* Model::find_node(std::string_view name) const {
     for (const auto& n : nodes_)
-        if (n->name() == name) return n.get();
+        if (n->get_friendly_name() == name) return n.get();
     return nullptr;
 }
 
@@ -111,7 +222,7 @@ Node* Model::find_node_by_id(uint64_t id) const {
     return nullptr;
 }
 
-std::vector<Node*> Model::topological_order() const {
+std::vector<Node*> Model::get_ordered_ops() const {
     // Kahn's algorithm over insertion order, so the order is deterministic.
     std::unordered_map<const Node*, size_t> position, pending;
     for (size_t i = 0; i < nodes_.size(); ++i) position[nodes_[i].get()] = i;
@@ -120,7 +231,7 @@ std::vector<Node*> Model::topological_order() const {
         for (const auto& in : n->inputs_) {
             auto it = position.find(in.node);
             if (!in.node || it == position.end())
-                throw ModelError("node '" + n->name() + "' (" + n->type_name() +
+                throw ModelError("node '" + n->get_friendly_name() + "' (" + n->type_and_version() +
                                  ") has an input connected to nothing; connect every input to an output of a node "
                                  "of this model");
             consumers[it->second].push_back(n.get());
@@ -141,7 +252,7 @@ std::vector<Node*> Model::topological_order() const {
     if (order.size() != nodes_.size()) {
         std::string names;
         for (const auto& n : nodes_)
-            if (pending[n.get()] != 0) names += (names.empty() ? "'" : ", '") + n->name() + "'";
+            if (pending[n.get()] != 0) names += (names.empty() ? "'" : ", '") + n->get_friendly_name() + "'";
         throw ModelError("model '" + name_ + "' has a cycle through " + names +
                          "; a model must be a directed acyclic graph");
     }
@@ -149,26 +260,26 @@ std::vector<Node*> Model::topological_order() const {
 }
 
 void Model::validate() {
-    if (results().empty()) throw ModelError("model '" + name_ + "' has no Result; add one for each output");
+    if (get_results().empty()) throw ModelError("model '" + name_ + "' has no Result; add one for each output");
     std::set<std::string> names;
     for (const auto& n : nodes_)
-        if (!names.insert(n->name()).second)
-            throw ModelError("model '" + name_ + "': two nodes are named '" + n->name() +
+        if (!names.insert(n->get_friendly_name()).second)
+            throw ModelError("model '" + name_ + "': two nodes are named '" + n->get_friendly_name() +
                              "'; friendly names must be unique");
     ShapeInference inference;
-    for (Node* node : topological_order()) inference.apply(*node);
+    for (Node* node : get_ordered_ops()) inference.apply(*node);
 }
 
 void Model::reshape(const std::map<std::string, Shape>& shapes) {
     for (const auto& [name, shape] : shapes) {
         Node* param = nullptr;
-        for (Node* p : parameters()) {
+        for (Node* p : get_parameters()) {
             const auto& tn = p->output_count() ? p->output_names(0) : std::vector<std::string>{};
-            if (p->name() == name || std::find(tn.begin(), tn.end(), name) != tn.end()) param = p;
+            if (p->get_friendly_name() == name || std::find(tn.begin(), tn.end(), name) != tn.end()) param = p;
         }
         if (!param) {
             std::string known;
-            for (Node* p : parameters()) known += (known.empty() ? "" : ", ") + input_name(*p);
+            for (Node* p : get_parameters()) known += (known.empty() ? "" : ", ") + input_name(*p);
             throw ModelError("reshape: model '" + name_ + "' has no input named '" + name + "' (inputs: " + known + ")");
         }
         param->attrs().set("shape", shape_attr_text(shape));
@@ -178,14 +289,14 @@ void Model::reshape(const std::map<std::string, Shape>& shapes) {
 
 std::string Model::input_name(const Node& parameter) {
     if (parameter.output_count() && !parameter.output_names(0).empty()) return parameter.output_names(0).front();
-    return parameter.name();
+    return parameter.get_friendly_name();
 }
 
 std::string Model::output_name(const Node& result) {
     const Output& src = result.input(0);
     if (src.node && src.index < src.node->output_count() && !src.node->output_names(src.index).empty())
         return src.node->output_names(src.index).front();
-    return result.name();
+    return result.get_friendly_name();
 }
 
 std::shared_ptr<Model> Model::clone() const {

@@ -10,7 +10,7 @@ namespace {
 constexpr int64_t kMaxFoldedElements = 4096;
 
 [[noreturn]] void fail(const Node& node, const std::string& message) {
-    throw ModelError("node '" + node.name() + "' (" + node.type_name() + "): " + message);
+    throw ModelError("node '" + node.get_friendly_name() + "' (" + node.type_and_version() + "): " + message);
 }
 
 }  // namespace
@@ -31,13 +31,13 @@ const ops::KnownValue* ShapeInference::known_value(const Output& output) const {
 
 std::vector<ops::PortInfo> ShapeInference::infer(const Node& node) {
     const auto& registry = ops::OpRegistry::instance();
-    const ops::OpSchema* schema = registry.find(node.type(), node.version());
+    const ops::OpSchema* schema = registry.find(node.get_type_name(), node.version());
     if (!schema) {
-        if (!registry.has_type(node.type()))
-            fail(node, "unknown op type '" + node.type() + "'; Mosaic's op set does not have it (see the README's op table)");
+        if (!registry.has_type(node.get_type_name()))
+            fail(node, "unknown op type '" + node.get_type_name() + "'; Mosaic's op set does not have it (see the README's op table)");
         std::string known;
-        for (const auto& v : registry.versions_of(node.type())) known += (known.empty() ? "" : ", ") + v;
-        fail(node, "op '" + node.type() + "' has no version '" + node.version() + "' (known versions: " + known + ")");
+        for (const auto& v : registry.versions_of(node.get_type_name())) known += (known.empty() ? "" : ", ") + v;
+        fail(node, "op '" + node.get_type_name() + "' has no version '" + node.version() + "' (known versions: " + known + ")");
     }
     if (node.input_count() < schema->min_inputs || node.input_count() > schema->max_inputs)
         fail(node, "has " + std::to_string(node.input_count()) + " inputs, expected " +
@@ -52,8 +52,8 @@ std::vector<ops::PortInfo> ShapeInference::infer(const Node& node) {
         if (!src.node) fail(node, "input " + std::to_string(i) + " is not connected");
         if (src.index >= src.node->output_count())
             fail(node, "input " + std::to_string(i) + " is connected to output " + std::to_string(src.index) + " of '" +
-                           src.node->name() + "', which has " + std::to_string(src.node->output_count()) + " outputs");
-        inputs.push_back({src.type(), src.shape()});
+                           src.node->get_friendly_name() + "', which has " + std::to_string(src.node->output_count()) + " outputs");
+        inputs.push_back({src.get_element_type(), src.get_partial_shape()});
         values.push_back(known_value(src));
     }
 
@@ -102,16 +102,16 @@ void ShapeInference::fold(const Node& node, const ops::OpSchema& schema, const s
                           const std::vector<const ops::KnownValue*>& input_values) {
     if (!schema.foldable) return;
     // ShapeOf needs only its input's shape; everything else needs every input's value.
-    const bool shape_only = node.type() == "ShapeOf";
+    const bool shape_only = node.get_type_name() == "ShapeOf";
     for (size_t i = 0; i < input_values.size(); ++i)
-        if (!input_values[i] && !(shape_only && is_static(node.input(i).shape()))) return;
+        if (!input_values[i] && !(shape_only && is_static(node.input(i).get_partial_shape()))) return;
     for (const auto& out : outputs)
         if (!is_static(out.shape) || shape_size(out.shape) > kMaxFoldedElements) return;
-    if (!reference::find_kernel(node.type(), node.version())) return;
+    if (!reference::find_kernel(node.get_type_name(), node.version())) return;
 
-    reference::KernelArgs args{node.type(), node.version(), node.attrs(), {}, {}};
+    reference::KernelArgs args{node.get_type_name(), node.version(), node.attrs(), {}, {}};
     for (size_t i = 0; i < node.input_count(); ++i)
-        args.inputs.push_back({node.input(i).type(), node.input(i).shape(),
+        args.inputs.push_back({node.input(i).get_element_type(), node.input(i).get_partial_shape(),
                                input_values[i] ? input_values[i]->data : nullptr});
     std::vector<std::shared_ptr<std::vector<uint8_t>>> buffers;
     for (const auto& out : outputs) {

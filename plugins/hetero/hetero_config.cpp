@@ -24,7 +24,10 @@ std::vector<std::string> split_list(const std::string& text) {
     std::stringstream in(text);
     std::string item;
     while (std::getline(in, item, ',')) {
-        if (item.empty() || item.find(' ') != std::string::npos)
+        // "GPU, CPU" is what people type after a comma; spaces inside a name are still a mistake.
+        const size_t first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
+        item = first == std::string::npos ? std::string() : item.substr(first, last - first + 1);
+        if (item.empty() || item.find_first_of(" \t") != std::string::npos)
             throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "HETERO device list '" + text +
                                                                 "' has an empty or spaced entry; write it as "
                                                                 "comma-separated names without spaces, e.g. ACCEL,REFERENCE");
@@ -71,11 +74,21 @@ HeteroConfig::HeteroConfig(const nlohmann::json& config, const std::vector<std::
     transfer_overhead_us = config.value("HETERO_TRANSFER_OVERHEAD_US", 20.0);
     perf_count = config.value("PERF_COUNT", false);
     per_device_ = config.value("DEVICE_PROPERTIES", nlohmann::json::object());
-    for (const auto& [device, props] : per_device_.items())
+    for (const auto& [device, props] : per_device_.items()) {
         if (!props.is_object())
             throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "DEVICE_PROPERTIES['" + device +
                                                                 "'] must be a JSON object of properties, got " +
                                                                 props.dump());
+        // A section for a device that takes no part would be silently dropped: a typo, or a device
+        // left out of the list.
+        const bool listed = std::any_of(devices.begin(), devices.end(), [&](const std::string& d) {
+            return d == device || base_device_name(d) == device;
+        });
+        if (!listed)
+            throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "DEVICE_PROPERTIES has a section for '" + device +
+                                                                "', which is not in the HETERO device list " +
+                                                                list_text() + "; add it to the list or remove the section");
+    }
 
     // Keys HETERO does not declare go to the devices that do; one no device declares is a mistake.
     for (const auto& [key, value] : config.items()) {

@@ -1,5 +1,7 @@
 #include "placement.hpp"
 
+#include <algorithm>
+
 namespace mosaic::hetero {
 
 bool is_placed_op(const sdk::GraphView& g, size_t node) {
@@ -24,6 +26,37 @@ std::string Placement::explanation(size_t node) const {
     return passed_over[node] + why[node];
 }
 
+namespace {
+// As OpenVINO documents it, the automatic mode is off as soon as one op carries an affinity: then
+// every op must carry one, and each must name a device of the list.
+void check_manual_mode(const sdk::GraphView& g, const HeteroConfig& cfg) {
+    std::string with, without;
+    size_t missing = 0;
+    for (size_t n = 0; n < g.node_count(); ++n) {
+        if (!is_placed_op(g, n)) continue;
+        const std::string affinity = g.rt_info(n, "affinity");
+        const std::string op = "'" + g.node_name(n) + "' (" + g.type(n) + ")";
+        if (affinity.empty()) {
+            if (++missing <= 3) without += (without.empty() ? "" : ", ") + op;
+            continue;
+        }
+        if (with.empty()) with = op + " has affinity '" + affinity + "'";
+        if (std::find(cfg.devices.begin(), cfg.devices.end(), affinity) == cfg.devices.end())
+            throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT,
+                             "op " + op + " has affinity '" + affinity + "', which is not in the HETERO device list " +
+                                 cfg.list_text() + "; give it one of " + cfg.list_text() +
+                                 " or add the device to the list");
+    }
+    if (with.empty() || missing == 0) return;
+    if (missing > 3) without += " and " + std::to_string(missing - 3) + " more";
+    throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT,
+                     "op " + with + ", so the automatic mode is off and every op needs an affinity, but " + without +
+                         (missing == 1 ? " has" : " have") +
+                         " none; set them all (start from core.query_model(model, \"HETERO:" + cfg.list_text() +
+                         "\"), which ignores affinities) or remove them all to let HETERO choose");
+}
+}  // namespace
+
 Placement place(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClient& host) {
     const size_t count = g.node_count();
     Placement p;
@@ -39,6 +72,7 @@ Placement place(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClie
         return it->second;
     };
     for (const std::string& dev : cfg.devices) answer(dev);
+    check_manual_mode(g, cfg);
 
     for (size_t n = 0; n < count; ++n) {
         if (!is_placed_op(g, n)) continue;

@@ -92,7 +92,7 @@ TEST(CpuProperties, QueryReportsEveryOpSupported) {
              {{"axis", "1"}, {"mode", "max"}, {"sort", "value"}, {"index_element_type", "i32"}}, "topk", "opset11");
     b.result(y, "y");
     auto model = b.build();
-    const QueryResult q = shared_core().query_model(model, "CPU");
+    const QueryResult q = shared_core().query_model_details(model, "CPU");
     EXPECT_TRUE(q.unsupported.empty());
     for (const char* op : {"conv", "conv_bias", "relu", "erf", "mean", "topk"}) EXPECT_EQ(q.affinity.at(op), "CPU") << op;
 }

@@ -66,7 +66,7 @@ inline RunResult run_on(const std::shared_ptr<Model>& model, const std::string& 
     for (const auto& [name, t] : inputs) r.set_tensor(name, t);
     r.infer();
     RunResult result;
-    for (const Node* out : model->results()) result.outputs.push_back(r.get_tensor(Model::output_name(*out)).to_vector<float>());
+    for (const Node* out : model->get_results()) result.outputs.push_back(r.get_tensor(Model::output_name(*out)).to_vector<float>());
     result.profile = r.get_profiling_info();
     return result;
 }

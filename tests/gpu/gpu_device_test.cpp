@@ -141,7 +141,7 @@ TEST(GpuDevice, CompilingAnOpItLacksNamesTheNode) {
     const auto lacking = op_the_gpu_lacks();
     if (!lacking) GTEST_SKIP() << "the GPU takes every candidate op";
     const auto model = model_with(lacking->type);
-    const QueryResult q = shared_core().query_model(model, "GPU");
+    const QueryResult q = shared_core().query_model_details(model, "GPU");
     ASSERT_FALSE(q.affinity.count("the_op") && q.affinity.at("the_op") == "GPU");
     ASSERT_TRUE(q.unsupported.count("the_op")) << lacking->type << " is neither placed nor reported unsupported";
     EXPECT_FALSE(q.unsupported.at("the_op").empty());
@@ -158,7 +158,7 @@ TEST(GpuDevice, AnOpItLacksForcedOntoItUnderHeteroIsAClearError) {
     auto model = model_with(lacking->type);
     Node* n = model->find_node("the_op");
     ASSERT_NE(n, nullptr);
-    n->rt_info()["affinity"] = "GPU";
+    n->get_rt_info()["affinity"] = "GPU";
     const std::string msg = error_of([&] { shared_core().compile_model(model, "HETERO:GPU,CPU"); });
     EXPECT_NE(msg, "(no error)");
     EXPECT_TRUE(contains(msg, "the_op")) << msg;

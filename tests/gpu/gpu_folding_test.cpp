@@ -59,7 +59,7 @@ std::shared_ptr<Model> fp16_compressed_conv() {
         Output c = b.constant(ElementType::f16, shape, Buffer::copy_of(halves.data(), halves.size() * sizeof(uint16_t)),
                               name + "/compressed");
         Output f32 = b.op("Convert", {c}, {{"destination_type", "f32"}}, name);
-        ModelBuilder::node(f32)->rt_info()["decompression"] = "";
+        ModelBuilder::node(f32)->get_rt_info()["decompression"] = "";
         return f32;
     };
     Output x = b.parameter("x", ElementType::f32, {1, 3, 8, 8});

@@ -150,7 +150,7 @@ TEST(GpuHetero, AnOpTheGpuLacksRunsOnCpuWithTransfers) {
     const auto lacking = op_the_gpu_lacks();
     if (!lacking) GTEST_SKIP() << "the GPU takes every candidate op";
     const auto model = cnn_with(lacking->type);
-    const QueryResult q = shared_core().query_model(model, kHetero);
+    const QueryResult q = shared_core().query_model_details(model, kHetero);
     EXPECT_TRUE(q.unsupported.empty());
     ASSERT_TRUE(q.affinity.count("odd"));
     EXPECT_EQ(q.affinity.at("odd"), "CPU") << lacking->type;

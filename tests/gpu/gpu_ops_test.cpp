@@ -30,7 +30,7 @@ std::shared_ptr<Model> one_op_model(const OpCaseSpec& c) {
 
 // Whether the GPU's query places the op on the GPU; `why` gets its reason when not.
 bool gpu_takes(const std::shared_ptr<Model>& model, std::string* why = nullptr) {
-    const QueryResult q = shared_core().query_model(model, "GPU");
+    const QueryResult q = shared_core().query_model_details(model, "GPU");
     const auto it = q.affinity.find(kOpNode);
     if (it != q.affinity.end() && it->second == "GPU") return true;
     if (why) {

@@ -44,14 +44,14 @@ inline RunResult expect_device_matches_reference(const std::shared_ptr<Model>& m
 // The compute ops of `model`: neither Parameter, Constant nor Result.
 inline std::vector<std::string> compute_ops(const Model& model) {
     std::vector<std::string> ops;
-    for (const auto& n : model.nodes())
-        if (!n->is_parameter() && !n->is_constant() && !n->is_result()) ops.push_back(n->name());
+    for (const auto& n : model.get_ops())
+        if (!n->is_parameter() && !n->is_constant() && !n->is_result()) ops.push_back(n->get_friendly_name());
     return ops;
 }
 
 // The compute ops of `model` that the GPU's query does not take, with its reasons.
 inline std::string unsupported_on_gpu(const std::shared_ptr<Model>& model) {
-    const QueryResult q = shared_core().query_model(model, "GPU");
+    const QueryResult q = shared_core().query_model_details(model, "GPU");
     std::string s;
     for (const std::string& op : compute_ops(*model))
         if (!q.affinity.count(op) || q.affinity.at(op) != "GPU") {
@@ -104,7 +104,7 @@ inline std::optional<UnsupportedOp> op_the_gpu_lacks() {
         ModelBuilder b(std::string("probe_") + type);
         Output x = b.parameter("x", ElementType::f32, {1, 4});
         b.result(b.op(type, {x}, {}, "probe"), "y");
-        const QueryResult q = shared_core().query_model(b.build(), "GPU");
+        const QueryResult q = shared_core().query_model_details(b.build(), "GPU");
         if (q.affinity.count("probe") && q.affinity.at("probe") == "GPU") continue;
         std::string why;
         if (q.unsupported.count("probe"))

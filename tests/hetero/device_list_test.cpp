@@ -134,7 +134,7 @@ TEST_F(HeteroDeviceIds, ListedInstanceRunsItsOps) {
     EXPECT_EQ(split["affinity"]["conv"], "ACCEL");
     EXPECT_EQ(split["affinity"]["sigmoid"], "REFERENCE.1");
     EXPECT_EQ(compiled.get_property("EXECUTION_DEVICES"), json::array({"ACCEL", "REFERENCE.1"}));
-    QueryResult q = core.query_model(model, "HETERO:ACCEL,REFERENCE.1");
+    QueryResult q = core.query_model_details(model, "HETERO:ACCEL,REFERENCE.1");
     EXPECT_EQ(q.affinity.at("sigmoid"), "REFERENCE.1");
 }
 

@@ -15,8 +15,8 @@ std::string read_text(const fs::path& path) {
     return s.str();
 }
 
-fs::path affinity_dot(const fs::path& dir, const Model& model) { return dir / ("hetero_affinity_" + model.name() + ".dot"); }
-fs::path subgraphs_dot(const fs::path& dir, const Model& model) { return dir / ("hetero_subgraphs_" + model.name() + ".dot"); }
+fs::path affinity_dot(const fs::path& dir, const Model& model) { return dir / ("hetero_affinity_" + model.get_friendly_name() + ".dot"); }
+fs::path subgraphs_dot(const fs::path& dir, const Model& model) { return dir / ("hetero_subgraphs_" + model.get_friendly_name() + ".dot"); }
 
 // Checks that both files exist, look like Graphviz graphs of this split, and equal the properties.
 void expect_dumps(const fs::path& dir, const Model& model, const CompiledModel& compiled) {
@@ -92,7 +92,7 @@ TEST(HeteroDumps, DotRendersThem) {
     auto branchy = branchy_model();
     auto odd = b.build();
     for (const auto& model : {scattered_chain_model(), branchy, odd}) {
-        SCOPED_TRACE(model->name());
+        SCOPED_TRACE(model->get_friendly_name());
         core.compile_model(model, "HETERO:ACCEL,NPU,REFERENCE",
                            {{"HETERO_VISUALIZE", true}, {"HETERO_DUMP_DIR", dir.path().string()}});
         for (const fs::path& dot : {affinity_dot(dir.path(), *model), subgraphs_dot(dir.path(), *model)}) {

@@ -142,8 +142,8 @@ TEST(HeteroEdgeCases, ModelEditedAfterCompileDoesNotChangeTheCompiledModel) {
     auto model = scattered_chain_model();
     CompiledModel compiled = core.compile_model(model, "HETERO:ACCEL,REFERENCE");
     const auto before = run(compiled);
-    model->find_node("sigmoid")->rt_info()["affinity"] = "ACCEL";  // would not even compile now
-    model->find_node("relu1")->set_name("renamed");
+    model->find_node("sigmoid")->get_rt_info()["affinity"] = "ACCEL";  // would not even compile now
+    model->find_node("relu1")->set_friendly_name("renamed");
     EXPECT_EQ(run(compiled), before);
     EXPECT_TRUE(split_of(compiled)["affinity"].contains("relu1"));
 }

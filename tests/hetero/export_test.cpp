@@ -37,7 +37,7 @@ void expect_same_model(CompiledModel& imported, CompiledModel& original) {
 TEST(HeteroExport, RoundTripGivesTheSameOutputs) {
     Core core;
     for (const auto& model : {branchy_model(), scattered_chain_model()}) {
-        SCOPED_TRACE(model->name());
+        SCOPED_TRACE(model->get_friendly_name());
         CompiledModel compiled = core.compile_model(model, "HETERO:ACCEL,NPU,REFERENCE");
         const std::string blob = export_text(compiled);
         ASSERT_FALSE(blob.empty());
@@ -66,8 +66,8 @@ TEST(HeteroExport, ImportIntoAnotherCore) {
 TEST(HeteroExport, ManualAffinitySurvives) {
     Core core;
     auto model = residual_model();
-    model->find_node("block1/conv")->rt_info()["affinity"] = "REFERENCE";
-    model->find_node("block0/scale")->rt_info()["affinity"] = "NPU";
+    set_affinities_over_query(core, model, "HETERO:ACCEL,NPU,REFERENCE",
+                              {{"block1/conv", "REFERENCE"}, {"block0/scale", "NPU"}});
     CompiledModel compiled = core.compile_model(model, "HETERO:ACCEL,NPU,REFERENCE");
     CompiledModel imported = import_text(core, export_text(compiled));
     expect_same_model(imported, compiled);

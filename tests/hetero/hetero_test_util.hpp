@@ -179,8 +179,8 @@ inline bool is_boundary(const Node& n) { return n.is_parameter() || n.is_constan
 // Friendly names of the ops that compute (not Parameter / Constant / Result).
 inline std::vector<std::string> compute_ops(const Model& model) {
     std::vector<std::string> names;
-    for (const auto& n : model.nodes())
-        if (!is_boundary(*n)) names.push_back(n->name());
+    for (const auto& n : model.get_ops())
+        if (!is_boundary(*n)) names.push_back(n->get_friendly_name());
     return names;
 }
 
@@ -267,15 +267,15 @@ inline std::map<std::tuple<std::string, int64_t, int64_t>, int64_t> expected_tra
         for (const auto& op : s.at("ops")) subgraph_of[op.get<std::string>()] = s.at("id").get<int64_t>();
     }
     std::map<std::tuple<std::string, int64_t, int64_t>, int64_t> out;
-    for (const auto& consumer : model.nodes()) {
-        if (is_boundary(*consumer) || !subgraph_of.count(consumer->name())) continue;
-        const int64_t to = subgraph_of.at(consumer->name());
+    for (const auto& consumer : model.get_ops()) {
+        if (is_boundary(*consumer) || !subgraph_of.count(consumer->get_friendly_name())) continue;
+        const int64_t to = subgraph_of.at(consumer->get_friendly_name());
         for (const Output& in : consumer->inputs()) {
-            if (is_boundary(*in.node) || !subgraph_of.count(in.node->name())) continue;
-            const int64_t from = subgraph_of.at(in.node->name());
+            if (is_boundary(*in.node) || !subgraph_of.count(in.node->get_friendly_name())) continue;
+            const int64_t from = subgraph_of.at(in.node->get_friendly_name());
             if (from == to || device_of.at(from) == device_of.at(to)) continue;
-            out[{in.node->name() + ":" + std::to_string(in.index), from, to}] =
-                shape_size(in.shape()) * static_cast<int64_t>(element_size(in.type()));
+            out[{in.node->get_friendly_name() + ":" + std::to_string(in.index), from, to}] =
+                shape_size(in.get_partial_shape()) * static_cast<int64_t>(element_size(in.get_element_type()));
         }
     }
     return out;
@@ -312,12 +312,21 @@ inline std::set<int64_t> subgraphs_on(const json& split, const std::string& devi
 
 // ---- devices ----
 
+// The seeds' combined mode: query_model's answer written on every op as its affinity, with
+// `overrides` on top (the automatic mode is off once any op has one, so all must).
+inline void set_affinities_over_query(Core& core, const std::shared_ptr<Model>& model, const std::string& device,
+                                      const std::map<std::string, std::string>& overrides) {
+    SupportedOpsMap affinity = core.query_model(model, device);
+    for (const auto& [op, d] : overrides) affinity[op] = d;
+    for (Node* node : model->get_ops()) node->get_rt_info()["affinity"] = affinity[node->get_friendly_name()];
+}
+
 // Ops each device of `devices` runs, from query_model on the device alone.
 inline std::map<std::string, std::set<std::string>> supported_ops(Core& core, const std::shared_ptr<const Model>& model,
                                                                   const std::vector<std::string>& devices) {
     std::map<std::string, std::set<std::string>> out;
     for (const auto& d : devices) {
-        QueryResult q = core.query_model(model, d);
+        QueryResult q = core.query_model_details(model, d);
         for (const auto& [op, device] : q.affinity)
             if (!q.unsupported.count(op)) out[d].insert(op);
     }

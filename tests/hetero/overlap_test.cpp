@@ -19,7 +19,7 @@ protected:
     }
 
     static void place(Model& model, const std::map<std::string, std::string>& affinity) {
-        for (const auto& [op, device] : affinity) model.find_node(op)->rt_info()["affinity"] = device;
+        for (const auto& [op, device] : affinity) model.find_node(op)->get_rt_info()["affinity"] = device;
     }
 
     TempRegistry reg;
@@ -116,7 +116,8 @@ TEST_F(HeteroOverlap, TwoModelsOverlapAcrossDevices) {
         Output y = b.op("Relu", {x}, {}, "relu");
         b.result(b.op("Exp", {y}, {}, "exp"), "y");  // Exp runs on REFERENCE only
         auto m = b.build();
-        m->find_node("relu")->rt_info()["affinity"] = device;
+        m->find_node("relu")->get_rt_info()["affinity"] = device;
+        m->find_node("exp")->get_rt_info()["affinity"] = "REFERENCE";
         return m;
     };
     Core core(reg.path());

@@ -40,8 +40,8 @@ TEST(HeteroPlacement, MinTransferGivesFewerSubgraphsAndTheSameOutputs) {
 TEST(HeteroPlacement, MinTransferExplainsWhatItMoved) {
     Core core;
     auto model = scattered_chain_model();
-    QueryResult greedy = core.query_model(model, "HETERO:ACCEL,REFERENCE");
-    QueryResult moved = core.query_model(model, "HETERO:ACCEL,REFERENCE", kMinTransfer);
+    QueryResult greedy = core.query_model_details(model, "HETERO:ACCEL,REFERENCE");
+    QueryResult moved = core.query_model_details(model, "HETERO:ACCEL,REFERENCE", kMinTransfer);
     int changes = 0;
     for (const std::string& op : compute_ops(*model)) {
         if (greedy.affinity.at(op) == moved.affinity.at(op)) continue;
@@ -60,10 +60,13 @@ TEST(HeteroPlacement, MinTransferDoesNotMoveManualAffinities) {
     Core core;
     auto model = scattered_chain_model();
     const std::map<std::string, std::string> pinned = {{"conv2", "ACCEL"}, {"relu2", "ACCEL"}, {"relu1", "REFERENCE"}};
-    for (const auto& [op, device] : pinned) model->find_node(op)->rt_info()["affinity"] = device;
+    set_affinities_over_query(core, model, "HETERO:ACCEL,REFERENCE", pinned);
     CompiledModel compiled = core.compile_model(model, "HETERO:ACCEL,REFERENCE", kMinTransfer);
     const json split = split_of(compiled);
     EXPECT_TRUE(split_is_consistent(split, *model));
+    // In the manual mode every op is pinned: MIN_TRANSFER moves none of them.
+    for (const std::string& op : compute_ops(*model))
+        EXPECT_EQ(split["affinity"][op], model->get_op(op)->get_rt_info().at("affinity").as<std::string>()) << op;
     for (const auto& [op, device] : pinned) EXPECT_EQ(split["affinity"][op], device) << op;
     EXPECT_TRUE(outputs_near(run(compiled), reference_outputs(core, model)));
 }

@@ -28,11 +28,11 @@ void check_random_placements(Core& core, const std::shared_ptr<Model>& model,
                 if (supported.count(d) && supported.at(d).count(op)) options.push_back(d);
             ASSERT_FALSE(options.empty()) << op << " runs nowhere";
             chosen[op] = options[std::uniform_int_distribution<size_t>(0, options.size() - 1)(gen)];
-            placed->find_node(op)->rt_info()["affinity"] = chosen[op];
+            placed->find_node(op)->get_rt_info()["affinity"] = chosen[op];
         }
         std::string placement;
         for (const auto& [op, device] : chosen) placement += "\n  " + op + " -> " + device;
-        SCOPED_TRACE(model->name() + ", seed " + std::to_string(seed) + ":" + placement);
+        SCOPED_TRACE(model->get_friendly_name() + ", seed " + std::to_string(seed) + ":" + placement);
         CompiledModel compiled;
         try {
             compiled = core.compile_model(placed, hetero);

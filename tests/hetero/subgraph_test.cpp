@@ -58,7 +58,7 @@ TEST(HeteroSubgraphs, DiamondWithManualAffinity) {
     Core core;
     auto model = diamond_model();
     // B is a Sigmoid, which NPU runs; placing it on REFERENCE by hand gives the same diamond.
-    model->find_node("B")->rt_info()["affinity"] = "REFERENCE";
+    set_affinities_over_query(core, model, "HETERO:ACCEL,NPU,REFERENCE", {{"B", "REFERENCE"}});
     CompiledModel compiled = core.compile_model(model, "HETERO:ACCEL,NPU,REFERENCE");
     EXPECT_TRUE(outputs_near(run(compiled), reference_outputs(core, model)));
     const json split = split_of(compiled);
@@ -87,7 +87,8 @@ TEST(HeteroSubgraphs, IndependentBranchesOnOneDeviceShareASubgraph) {
     Core core;
     auto model = crossing_model();
     // Everything on REFERENCE except a1: {a1} then one REFERENCE subgraph is enough.
-    for (const std::string op : {"b1", "a2", "b2"}) model->find_node(op)->rt_info()["affinity"] = "REFERENCE";
+    set_affinities_over_query(core, model, "HETERO:ACCEL,REFERENCE",
+                              {{"b1", "REFERENCE"}, {"a2", "REFERENCE"}, {"b2", "REFERENCE"}});
     CompiledModel compiled = core.compile_model(model, "HETERO:ACCEL,REFERENCE");
     EXPECT_TRUE(outputs_near(run(compiled), reference_outputs(core, model)));
     const json split = split_of(compiled);

@@ -57,21 +57,26 @@ done
 # The test plugins are never installed.
 if find "$prefix" -name 'libmosaic_test_*' -o -name 'libbroken.so' | grep .; then fail "test plugins were installed"; fi
 
+configure_against_install() {  # configure_against_install SOURCE_DIR BUILD_DIR
+  local args=(-S "$1" -B "$2" "-DCMAKE_PREFIX_PATH=$prefix" -DCMAKE_BUILD_TYPE=Release)
+  local generator value sanitize
+  generator=$(cache_value CMAKE_GENERATOR)
+  [[ -n "$generator" ]] && args+=(-G "$generator")
+  for var in CMAKE_CXX_COMPILER CMAKE_CXX_COMPILER_LAUNCHER; do
+    value=$(cache_value "$var")
+    [[ -n "$value" ]] && args+=("-D$var=$value")
+  done
+  sanitize=$(cache_value MOSAIC_SANITIZE)
+  if [[ -n "$sanitize" ]]; then
+    # libmosaic was built with sanitizers: the application must link their runtimes too.
+    args+=("-DCMAKE_CXX_FLAGS=-fsanitize=$sanitize" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=$sanitize"
+           "-DCMAKE_MODULE_LINKER_FLAGS=-fsanitize=$sanitize")
+  fi
+  cmake "${args[@]}"
+}
+
 step "configuring the vendor project against the installed package"
-args=(-S "$here/vendor" -B "$work/vendor-build" "-DCMAKE_PREFIX_PATH=$prefix" -DCMAKE_BUILD_TYPE=Release)
-generator=$(cache_value CMAKE_GENERATOR)
-[[ -n "$generator" ]] && args+=(-G "$generator")
-for var in CMAKE_CXX_COMPILER CMAKE_CXX_COMPILER_LAUNCHER; do
-  value=$(cache_value "$var")
-  [[ -n "$value" ]] && args+=("-D$var=$value")
-done
-sanitize=$(cache_value MOSAIC_SANITIZE)
-if [[ -n "$sanitize" ]]; then
-  # libmosaic was built with sanitizers: the application must link their runtimes too.
-  args+=("-DCMAKE_CXX_FLAGS=-fsanitize=$sanitize" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=$sanitize"
-         "-DCMAKE_MODULE_LINKER_FLAGS=-fsanitize=$sanitize")
-fi
-cmake "${args[@]}"
+configure_against_install "$here/vendor" "$work/vendor-build"
 
 step "building the vendor project"
 cmake --build "$work/vendor-build" -j "$(nproc 2>/dev/null || echo 2)"
@@ -121,6 +126,17 @@ output=$(env -u MOSAIC_PLUGINS "$app" - REFERENCE 2>&1) || { echo "$output"; fai
 echo "$output"
 grep -Eq "^registry: $prefix/.*mosaic/plugins.json\$" <<< "$output" || fail "Core() did not pick the registry installed in $prefix"
 grep -Eq "^REFERENCE \(.*\): $expected\$" <<< "$output" || fail "REFERENCE did not print: $expected"
+
+step "building the seed documents' C++ snippets against the installed package"
+configure_against_install "$here/seeds" "$work/seeds-build"
+cmake --build "$work/seeds-build" -j "$(nproc 2>/dev/null || echo 2)"
+step "running them on HETERO:GPU,CPU with the installed registry: manual, automatic and combined modes"
+output=$(env -u MOSAIC_PLUGINS "$work/seeds-build/hetero_seeds" "$build/models/mosaic_cnn.xml" 2>&1) || {
+  echo "$output"; fail "the seed snippets failed"; }
+echo "$output"
+for mode in manual automatic combined "fallback devices" errors; do
+  grep -q "^PASS $mode" <<< "$output" || fail "the seed snippets did not pass: $mode"
+done
 
 echo
 echo "PASS: out-of-tree plugin and application built and ran against the installed Mosaic"

@@ -27,8 +27,8 @@ std::shared_ptr<Model> read_conv(const std::string& xml) { return read_ir(data_f
 
 TEST(IrReader, ReadsV10ConvNet) {
     auto m = read_conv("conv_v10.xml");
-    EXPECT_EQ(m->name(), "conv_v10");
-    ASSERT_EQ(m->nodes().size(), 11u);
+    EXPECT_EQ(m->get_friendly_name(), "conv_v10");
+    ASSERT_EQ(m->get_ops().size(), 11u);
 
     // Layers keep file order, ids (shifted by one, see ir.hpp) and friendly names; IR spellings
     // Const / ReLU become the opset names.
@@ -38,9 +38,9 @@ TEST(IrReader, ReadsV10ConvNet) {
         {"flatten/shape", "Constant"}, {"flatten", "Reshape"}, {"fc/weights", "Constant"},
         {"fc", "MatMul"},           {"logits", "Result"}};
     for (size_t i = 0; i < expected.size(); ++i) {
-        const Node& n = *m->nodes()[i];
-        EXPECT_EQ(n.name(), expected[i].first);
-        EXPECT_EQ(n.type(), expected[i].second);
+        const Node& n = *m->get_ops()[i];
+        EXPECT_EQ(n.get_friendly_name(), expected[i].first);
+        EXPECT_EQ(n.get_type_name(), expected[i].second);
         EXPECT_EQ(n.version(), "opset1");
         EXPECT_EQ(n.id(), node_id_of_layer(i));
     }
@@ -70,19 +70,19 @@ TEST(IrReader, ReadsV10ConvNet) {
     EXPECT_EQ(value_at<int64_t>(node_named(*m, "flatten/shape"), 1), 256);
     EXPECT_FLOAT_EQ(value_at<float>(node_named(*m, "fc/weights"), 9), 0.25f);
 
-    ASSERT_EQ(m->parameters().size(), 1u);
-    ASSERT_EQ(m->results().size(), 1u);
-    EXPECT_EQ(Model::input_name(*m->parameters()[0]), "input");
+    ASSERT_EQ(m->get_parameters().size(), 1u);
+    ASSERT_EQ(m->get_results().size(), 1u);
+    EXPECT_EQ(Model::input_name(*m->get_parameters()[0]), "input");
     // Model Optimizer's <meta_data> becomes model rt_info.
-    const RuntimeInfo meta{{"MO_version", "2021.4.2-3976-0943ed67223-refs/pull/539/head"},
+    const RTMap meta{{"MO_version", "2021.4.2-3976-0943ed67223-refs/pull/539/head"},
                            {"cli_parameters/data_type", "FP32"},
                            {"cli_parameters/input_model", "DIR/conv.onnx"}};
-    EXPECT_EQ(m->rt_info(), meta) << describe(m->rt_info());
+    EXPECT_EQ(m->get_rt_info(), meta) << describe(m->get_rt_info());
 }
 
 TEST(IrReader, ReadsV11TensorNamesAndRuntimeInfo) {
     auto m = read_conv("conv_v11.xml");
-    EXPECT_EQ(m->name(), "conv_v11");
+    EXPECT_EQ(m->get_friendly_name(), "conv_v11");
 
     // Port names, with "\," escaping a comma inside a name.
     const Node& input = node_named(*m, "input");
@@ -94,27 +94,27 @@ TEST(IrReader, ReadsV11TensorNamesAndRuntimeInfo) {
     EXPECT_EQ(Model::output_name(result), "logits");
 
     // Per-layer rt_info: OpenVINO attributes and custom entries, nested ones flattened.
-    const RuntimeInfo relu_info{{"fused_names", "relu1,conv1/add"}, {"affinity", "GPU"}};
-    EXPECT_EQ(node_named(*m, "relu1").rt_info(), relu_info) << describe(node_named(*m, "relu1").rt_info());
-    const RuntimeInfo conv_info{{"affinity", "CPU"}, {"quantization/bits", "8"}, {"quantization/scheme", "symmetric"}};
-    EXPECT_EQ(node_named(*m, "conv1").rt_info(), conv_info) << describe(node_named(*m, "conv1").rt_info());
-    EXPECT_TRUE(node_named(*m, "fc").rt_info().empty());
+    const RTMap relu_info{{"fused_names", "relu1,conv1/add"}, {"affinity", "GPU"}};
+    EXPECT_EQ(node_named(*m, "relu1").get_rt_info(), relu_info) << describe(node_named(*m, "relu1").get_rt_info());
+    const RTMap conv_info{{"affinity", "CPU"}, {"quantization/bits", "8"}, {"quantization/scheme", "symmetric"}};
+    EXPECT_EQ(node_named(*m, "conv1").get_rt_info(), conv_info) << describe(node_named(*m, "conv1").get_rt_info());
+    EXPECT_TRUE(node_named(*m, "fc").get_rt_info().empty());
 
     // Model rt_info: nested elements flattened to a/b, <info name=...> for names that are not tags.
-    const RuntimeInfo model_info{{"MO_version", "2023.0.0"},
+    const RTMap model_info{{"MO_version", "2023.0.0"},
                                  {"conversion_parameters/input_model", "DIR/conv.onnx"},
                                  {"conversion_parameters/is_python_api_used", "True"},
                                  {"framework version", "1.14"}};
-    EXPECT_EQ(m->rt_info(), model_info) << describe(m->rt_info());
+    EXPECT_EQ(m->get_rt_info(), model_info) << describe(m->get_rt_info());
 }
 
 TEST(IrReader, V10AndV11DescribeTheSameGraph) {
     auto v10 = read_conv("conv_v10.xml");
     auto v11 = read_conv("conv_v11.xml");
-    ASSERT_EQ(v10->nodes().size(), v11->nodes().size());
-    for (size_t i = 0; i < v10->nodes().size(); ++i) {
-        const Node &a = *v10->nodes()[i], &b = *v11->nodes()[i];
-        EXPECT_EQ(a.type_name(), b.type_name());
+    ASSERT_EQ(v10->get_ops().size(), v11->get_ops().size());
+    for (size_t i = 0; i < v10->get_ops().size(); ++i) {
+        const Node &a = *v10->get_ops()[i], &b = *v11->get_ops()[i];
+        EXPECT_EQ(a.type_and_version(), b.type_and_version());
         EXPECT_EQ(a.attrs(), b.attrs());
         ASSERT_EQ(a.output_count(), b.output_count());
         for (size_t o = 0; o < a.output_count(); ++o) {
@@ -208,7 +208,7 @@ TEST(IrReader, AcceptsOpsetSpellingsOfLegacyTypeNames) {
     std::string xml = replaced(kAddConstXml, "type=\"Const\"", "type=\"Constant\"");
     dir.write_values<float>("model.bin", {0.f, 1.f, 2.f, 3.f, 4.f});
     auto m = read_ir(dir.write("model.xml", xml));
-    EXPECT_EQ(node_named(*m, "c").type(), "Constant");
+    EXPECT_EQ(node_named(*m, "c").get_type_name(), "Constant");
 }
 
 TEST(IrReader, ExplicitBinPath) {
@@ -298,8 +298,8 @@ TEST(IrReader, OpenVinoRuntimeAttributesWithoutValue) {
         </custom>
       </rt_info>)");
     auto m = read_ir(dir.write("rt.xml", xml));
-    const RuntimeInfo expected{{"precise", ""}, {"old_api_map_order", "0,2,3,1"}, {"map/inner/leaf", "1"}};
-    EXPECT_EQ(node_named(*m, "act").rt_info(), expected) << describe(node_named(*m, "act").rt_info());
+    const RTMap expected{{"precise", ""}, {"old_api_map_order", "0,2,3,1"}, {"map/inner/leaf", "1"}};
+    EXPECT_EQ(node_named(*m, "act").get_rt_info(), expected) << describe(node_named(*m, "act").get_rt_info());
 }
 
 TEST(IrReader, StaticRangeIsAStaticDim) {

@@ -84,9 +84,9 @@ template <typename Fn>
     return ::testing::AssertionFailure() << "did not throw";
 }
 
-inline std::string describe(const RuntimeInfo& info) {
+inline std::string describe(const RTMap& info) {
     std::string out = "{";
-    for (const auto& [k, v] : info) out += k + "=" + v + "; ";
+    for (const auto& [k, v] : info) out += k + "=" + v.as<std::string>() + "; ";
     return out + "}";
 }
 
@@ -111,22 +111,22 @@ inline std::vector<uint64_t> ids(const std::vector<Node*>& nodes) {
 // Compares two models field by field, matching nodes by id. Returns "" when they are equal, else
 // the first difference found.
 inline std::string diff_models(const Model& a, const Model& b) {
-    if (a.name() != b.name()) return "model name '" + a.name() + "' vs '" + b.name() + "'";
-    if (a.rt_info() != b.rt_info()) return "model rt_info " + describe(a.rt_info()) + " vs " + describe(b.rt_info());
-    if (a.nodes().size() != b.nodes().size())
-        return "node count " + std::to_string(a.nodes().size()) + " vs " + std::to_string(b.nodes().size());
-    if (ids(a.parameters()) != ids(b.parameters())) return "parameter order differs";
-    if (ids(a.results()) != ids(b.results())) return "result order differs";
-    for (const auto& na : a.nodes()) {
+    if (a.get_friendly_name() != b.get_friendly_name()) return "model name '" + a.get_friendly_name() + "' vs '" + b.get_friendly_name() + "'";
+    if (a.get_rt_info() != b.get_rt_info()) return "model rt_info " + describe(a.get_rt_info()) + " vs " + describe(b.get_rt_info());
+    if (a.get_ops().size() != b.get_ops().size())
+        return "node count " + std::to_string(a.get_ops().size()) + " vs " + std::to_string(b.get_ops().size());
+    if (ids(a.get_parameters()) != ids(b.get_parameters())) return "parameter order differs";
+    if (ids(a.get_results()) != ids(b.get_results())) return "result order differs";
+    for (const auto& na : a.get_ops()) {
         const Node* nb = b.find_node_by_id(na->id());
-        const std::string at = "node id " + std::to_string(na->id()) + " ('" + na->name() + "'): ";
+        const std::string at = "node id " + std::to_string(na->id()) + " ('" + na->get_friendly_name() + "'): ";
         if (!nb) return at + "missing in the second model";
-        if (na->type() != nb->type() || na->version() != nb->version())
-            return at + "type " + na->type_name() + " vs " + nb->type_name();
-        if (na->name() != nb->name()) return at + "name vs '" + nb->name() + "'";
+        if (na->get_type_name() != nb->get_type_name() || na->version() != nb->version())
+            return at + "type " + na->type_and_version() + " vs " + nb->type_and_version();
+        if (na->get_friendly_name() != nb->get_friendly_name()) return at + "name vs '" + nb->get_friendly_name() + "'";
         if (na->attrs() != nb->attrs()) return at + "attrs " + describe(na->attrs()) + " vs " + describe(nb->attrs());
-        if (na->rt_info() != nb->rt_info())
-            return at + "rt_info " + describe(na->rt_info()) + " vs " + describe(nb->rt_info());
+        if (na->get_rt_info() != nb->get_rt_info())
+            return at + "rt_info " + describe(na->get_rt_info()) + " vs " + describe(nb->get_rt_info());
         if (na->input_count() != nb->input_count()) return at + "input count";
         for (size_t i = 0; i < na->input_count(); ++i) {
             const Output &ia = na->input(i), &ib = nb->input(i);

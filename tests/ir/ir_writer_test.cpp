@@ -36,18 +36,18 @@ std::shared_ptr<Model> build_conv_net() {
     Model& m = b.model();
     ModelBuilder::node(x)->set_output_names(0, {"image", "pixels,rgb"});
     ModelBuilder::node(fc)->set_output_names(0, {"scores"});
-    ModelBuilder::node(conv)->rt_info()["affinity"] = "GPU";
-    ModelBuilder::node(relu)->rt_info()["affinity"] = "CPU";
-    ModelBuilder::node(relu)->rt_info()["fused_names"] = "relu,conv/add";
-    ModelBuilder::node(add)->rt_info()["precise"] = "";
-    ModelBuilder::node(fc)->rt_info()["note"] = "quotes \" & <angles> 'too'";
-    ModelBuilder::node(fc)->rt_info()["nested/a"] = "1";
-    ModelBuilder::node(fc)->rt_info()["nested/b/c"] = "2";
-    m.rt_info()["framework"] = "mosaic";
-    m.rt_info()["conversion/input_model"] = "net.onnx";
-    m.rt_info()["conversion/options/layout"] = "NCHW";
-    m.rt_info()["0 not a tag"] = "x";
-    m.rt_info()["xmlish"] = "y";
+    ModelBuilder::node(conv)->get_rt_info()["affinity"] = "GPU";
+    ModelBuilder::node(relu)->get_rt_info()["affinity"] = "CPU";
+    ModelBuilder::node(relu)->get_rt_info()["fused_names"] = "relu,conv/add";
+    ModelBuilder::node(add)->get_rt_info()["precise"] = "";
+    ModelBuilder::node(fc)->get_rt_info()["note"] = "quotes \" & <angles> 'too'";
+    ModelBuilder::node(fc)->get_rt_info()["nested/a"] = "1";
+    ModelBuilder::node(fc)->get_rt_info()["nested/b/c"] = "2";
+    m.get_rt_info()["framework"] = "mosaic";
+    m.get_rt_info()["conversion/input_model"] = "net.onnx";
+    m.get_rt_info()["conversion/options/layout"] = "NCHW";
+    m.get_rt_info()["0 not a tag"] = "x";
+    m.get_rt_info()["xmlish"] = "y";
     return b.build();
 }
 
@@ -199,12 +199,12 @@ TEST(IrWriter, ResultTensorNamesAndAffinityRoundTrip) {
     auto x = b.parameter("x", ElementType::i32, {2});
     auto r = b.result(b.op("Negative", {x}, {}, "neg"), "out");
     ModelBuilder::node(r)->set_output_names(0, {"out", "y,1"});
-    for (const auto& n : b.model().nodes()) n->rt_info()["affinity"] = n->is_result() ? "CPU" : "GPU.1";
+    for (const auto& n : b.model().get_ops()) n->get_rt_info()["affinity"] = n->is_result() ? "CPU" : "GPU.1";
     auto m = b.build();
     write_ir(*m, dir.path("n.xml"));
     auto copy = read_ir(dir.path("n.xml"));
     EXPECT_EQ(copy->find_node("out")->output_names(0), (std::vector<std::string>{"out", "y,1"}));
-    EXPECT_EQ(copy->find_node("neg")->rt_info().at("affinity"), "GPU.1");
+    EXPECT_EQ(copy->find_node("neg")->get_rt_info().at("affinity"), "GPU.1");
     EXPECT_EQ(diff_models(*m, *copy), "");
 }
 

@@ -22,10 +22,10 @@ TEST(Model, BuilderInfersShapesAsOpsAreAdded) {
     Output x = b.parameter("x", ElementType::f32, {2, 3});
     Output y = b.parameter("y", ElementType::f32, {3});
     Output sum = b.op("Add", {x, y});
-    EXPECT_EQ(sum.shape(), (Shape{2, 3}));
-    EXPECT_EQ(sum.type(), ElementType::f32);
+    EXPECT_EQ(sum.get_partial_shape(), (Shape{2, 3}));
+    EXPECT_EQ(sum.get_element_type(), ElementType::f32);
     Output cmp = b.op("Less", {x, y});
-    EXPECT_EQ(cmp.type(), ElementType::boolean);
+    EXPECT_EQ(cmp.get_element_type(), ElementType::boolean);
 }
 
 TEST(Model, IncompatibleShapesNameTheOp) {
@@ -138,7 +138,7 @@ TEST(Model, ShapeSubgraphsAreFoldedForValueDependentInputs) {
     Output batch = b.op("Gather", {shape, b.constant<int64_t>({1}, {0}), b.constant<int64_t>({}, {0})});
     Output target = b.op("Concat", {batch, b.constant<int64_t>({1}, {-1})}, {{"axis", "0"}});
     Output flat = b.op("Reshape", {x, target}, {{"special_zero", "false"}});
-    EXPECT_EQ(flat.shape(), (Shape{2, 12}));
+    EXPECT_EQ(flat.get_partial_shape(), (Shape{2, 12}));
 }
 
 TEST(Model, ReshapeReinfersEveryShape) {
@@ -157,13 +157,13 @@ TEST(Model, CloneIsDeepButSharesWeights) {
     Output c = b.constant<float>({2}, {1, 2}, "c");
     b.result(b.op("Add", {x, c}, {}, "add"), "y");
     auto m = b.build();
-    m->find_node("add")->rt_info()["affinity"] = "ACCEL";
+    m->find_node("add")->get_rt_info()["affinity"] = "ACCEL";
     auto copy = m->clone();
-    EXPECT_EQ(copy->nodes().size(), m->nodes().size());
-    EXPECT_EQ(copy->find_node("add")->rt_info().at("affinity"), "ACCEL");
+    EXPECT_EQ(copy->get_ops().size(), m->get_ops().size());
+    EXPECT_EQ(copy->find_node("add")->get_rt_info().at("affinity"), "ACCEL");
     EXPECT_EQ(copy->find_node("add")->input(0).node, copy->find_node("x"));
     EXPECT_EQ(copy->find_node("c")->constant_data(), m->find_node("c")->constant_data());
-    copy->find_node("add")->set_name("renamed");
+    copy->find_node("add")->set_friendly_name("renamed");
     EXPECT_NE(m->find_node("add"), nullptr);
 }
 
@@ -175,7 +175,7 @@ TEST(Model, TopologicalOrderIsStable) {
     b.result(b.op("Relu", {x}, {}, "rx"), "out_x");
     auto m = b.build();
     std::vector<std::string> names;
-    for (Node* n : m->topological_order()) names.push_back(n->name());
+    for (Node* n : m->get_ordered_ops()) names.push_back(n->get_friendly_name());
     EXPECT_EQ(names, (std::vector<std::string>{"x", "y", "ry", "out_y", "rx", "out_x"}));
 }
 

@@ -72,11 +72,11 @@ protected:
         Core core;
         CompiledModel compiled = core.compile_model(model, "REFERENCE");
         InferRequest r = compiled.create_infer_request();
-        const Node* p = model->parameters().at(0);
+        const Node* p = model->get_parameters().at(0);
         r.set_tensor(Model::input_name(*p), Tensor::from_vector(p->output_shape(0), ElementType::f32, x));
         r.infer();
         std::vector<std::vector<float>> outs;
-        for (size_t i = 0; i < model->results().size(); ++i) outs.push_back(r.get_output_tensor(i).to_vector<float>());
+        for (size_t i = 0; i < model->get_results().size(); ++i) outs.push_back(r.get_output_tensor(i).to_vector<float>());
         return outs;
     }
 

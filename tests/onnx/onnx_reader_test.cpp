@@ -42,8 +42,8 @@ protected:
         Core core;
         CompiledModel compiled = core.compile_model(model, "REFERENCE");
         InferRequest r = compiled.create_infer_request();
-        r.set_tensor(Model::input_name(*model->parameters().at(0)),
-                     Tensor::from_vector(model->parameters().at(0)->output_shape(0), ElementType::f32, x));
+        r.set_tensor(Model::input_name(*model->get_parameters().at(0)),
+                     Tensor::from_vector(model->get_parameters().at(0)->output_shape(0), ElementType::f32, x));
         r.infer();
         return r.get_output_tensor(0).to_vector<float>();
     }
@@ -65,7 +65,7 @@ TEST_F(OnnxReader, RawAndTypedInitializersGiveTheSameModel) {
         save(add_model(typed), path("m.onnx"));
         auto model = onnx::read_onnx(path("m.onnx"));
         EXPECT_EQ(run(model, {10, 20, 30, 40}), (std::vector<float>{11, 22, 33, 44})) << "typed=" << typed;
-        EXPECT_EQ(Model::output_name(*model->results().at(0)), "y");
+        EXPECT_EQ(Model::output_name(*model->get_results().at(0)), "y");
         EXPECT_NE(model->find_node("add"), nullptr) << "ONNX node names become friendly names";
     }
 }
@@ -86,7 +86,7 @@ TEST_F(OnnxReader, MetadataGoesToRtInfo) {
     p->set_key("author");
     p->set_value("mosaic");
     save(m, path("m.onnx"));
-    auto info = onnx::read_onnx(path("m.onnx"))->rt_info();
+    auto info = onnx::read_onnx(path("m.onnx"))->get_rt_info();
     EXPECT_EQ(info["onnx.producer_name"], "mosaic-tests");
     EXPECT_EQ(info["onnx.producer_version"], "1.2");
     EXPECT_EQ(info["onnx.model_version"], "7");
@@ -100,8 +100,8 @@ TEST_F(OnnxReader, GraphInputThatIsAlsoAnInitializerIsAConstant) {
     add_input(m, "w", {2, 2});  // IR < 4 style: initializers listed as inputs too
     save(m, path("m.onnx"));
     auto model = onnx::read_onnx(path("m.onnx"));
-    ASSERT_EQ(model->parameters().size(), 1u);
-    EXPECT_EQ(Model::input_name(*model->parameters()[0]), "x");
+    ASSERT_EQ(model->get_parameters().size(), 1u);
+    EXPECT_EQ(Model::input_name(*model->get_parameters()[0]), "x");
 }
 
 TEST_F(OnnxReader, ConstantNodesOfEveryAttributeForm) {
@@ -150,19 +150,19 @@ TEST_F(OnnxReader, DynamicDimensionsStayDynamicUntilReshaped) {
     add_output(m, "y", {-1, 2});
     save(m, path("m.onnx"));
     auto model = onnx::read_onnx(path("m.onnx"));
-    EXPECT_EQ(model->parameters()[0]->output_shape(0), (Shape{kDynamicDim, 2}));
+    EXPECT_EQ(model->get_parameters()[0]->output_shape(0), (Shape{kDynamicDim, 2}));
     model->reshape({{"x", {3, 2}}});
     EXPECT_EQ(run(model, {-1, 1, -2, 2, -3, 3}), (std::vector<float>{0, 1, 0, 2, 0, 3}));
 
     onnx::ReadOptions to_one;
     to_one.dynamic_dims_to_one = true;
     auto defaulted = onnx::read_onnx(path("m.onnx"), to_one);
-    EXPECT_EQ(defaulted->parameters()[0]->output_shape(0), (Shape{1, 2}));
-    EXPECT_EQ(defaulted->rt_info()["onnx.dynamic_inputs_set_to_one"], "x [?,2]");
+    EXPECT_EQ(defaulted->get_parameters()[0]->output_shape(0), (Shape{1, 2}));
+    EXPECT_EQ(defaulted->get_rt_info()["onnx.dynamic_inputs_set_to_one"], "x [?,2]");
 
     onnx::ReadOptions shaped;
     shaped.input_shapes["x"] = {4, 2};
-    EXPECT_EQ(onnx::read_onnx(path("m.onnx"), shaped)->parameters()[0]->output_shape(0), (Shape{4, 2}));
+    EXPECT_EQ(onnx::read_onnx(path("m.onnx"), shaped)->get_parameters()[0]->output_shape(0), (Shape{4, 2}));
 }
 
 TEST_F(OnnxReader, BoundInputsBecomeConstants) {
@@ -170,7 +170,7 @@ TEST_F(OnnxReader, BoundInputsBecomeConstants) {
     onnx::ReadOptions options;
     options.input_values["x"] = Tensor::from_vector<float>({2, 2}, ElementType::f32, {1, 1, 1, 1});
     auto model = onnx::read_onnx(path("m.onnx"), options);
-    EXPECT_TRUE(model->parameters().empty());
+    EXPECT_TRUE(model->get_parameters().empty());
     options.input_values["nope"] = Tensor(ElementType::f32, {1});
     EXPECT_THROW(onnx::read_onnx(path("m.onnx"), options), ModelError);
 }

@@ -49,7 +49,7 @@ TEST_F(OldMinorPlugin, QueryReportsThePluginsReason) {
     auto model = b.build();
 
     Core core(reg.path());
-    const QueryResult q = core.query_model(model, "OLD10");
+    const QueryResult q = core.query_model_details(model, "OLD10");
     EXPECT_EQ(q.affinity.count("relu"), 1u);
     ASSERT_EQ(q.unsupported.count("sigmoid"), 1u);
     ASSERT_EQ(q.unsupported.at("sigmoid").count("OLD10"), 1u);

@@ -92,7 +92,7 @@ TEST_F(BadPlugins, GoodDevicesInTheSameCoreKeepWorking) {
     EXPECT_EQ(run_once(core, relu_model(), "ACCEL2", sample_input()), relu_of_sample());
     EXPECT_EQ(run_once(core, relu_add_model(), "REFERENCE", sample_input()), relu_add_of_sample());
     // ACCEL2's registry property narrowed its ops: Add is refused, Relu is not.
-    const QueryResult q = core.query_model(relu_add_model(), "ACCEL2");
+    const QueryResult q = core.query_model_details(relu_add_model(), "ACCEL2");
     EXPECT_EQ(q.affinity.count("relu"), 1u);
     EXPECT_EQ(q.unsupported.count("add"), 1u);
 }

@@ -30,7 +30,7 @@ TEST_F(HostServices, QueryReportsTheTargetsAnswers) {
     b.result(b.op("Relu", {b.op("Sigmoid", {x}, {}, "sigmoid")}, {}, "relu"), "y");
     auto model = b.build();
     Core core(reg.path());
-    QueryResult q = core.query_model(model, "FORWARD", {{"TARGET", "RELU_ONLY"}});
+    QueryResult q = core.query_model_details(model, "FORWARD", {{"TARGET", "RELU_ONLY"}});
     EXPECT_EQ(q.affinity.at("relu"), "RELU_ONLY");
     ASSERT_EQ(q.unsupported.count("sigmoid"), 1u);
     EXPECT_CONTAINS(q.unsupported.at("sigmoid").at("FORWARD"), "SUPPORTED_OPS of device RELU_ONLY");

@@ -110,11 +110,11 @@ TEST(Core, AccelQueryReportsUnsupportedOpsWithReasons) {
     Output s = b.op("Softmax", {r}, {{"axis", "1"}}, "softmax");
     b.result(s, "out");
     auto model = b.build();
-    QueryResult q = core.query_model(model, "ACCEL");
+    QueryResult q = core.query_model_details(model, "ACCEL");
     EXPECT_EQ(q.affinity.at("relu"), "ACCEL");
     ASSERT_EQ(q.unsupported.count("softmax"), 1u);
     EXPECT_TRUE(contains(q.unsupported.at("softmax").at("ACCEL"), "SUPPORTED_OPS"));
-    QueryResult full = core.query_model(model, "REFERENCE");
+    QueryResult full = core.query_model_details(model, "REFERENCE");
     EXPECT_TRUE(full.unsupported.empty());
     EXPECT_EQ(full.affinity.at("softmax"), "REFERENCE");
 

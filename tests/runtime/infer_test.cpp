@@ -143,7 +143,7 @@ TEST(Infer, ModelMayBeEditedAfterCompilation) {
     Core core;
     auto model = conv_relu_model();
     CompiledModel compiled = core.compile_model(model, "REFERENCE");
-    model->find_node("relu")->set_name("renamed");
+    model->find_node("relu")->set_friendly_name("renamed");
     model.reset();  // the compiled model keeps its own snapshot and weights
     InferRequest request = compiled.create_infer_request();
     request.set_tensor("x", iota_tensor({1, 1, 4, 4}));

@@ -179,7 +179,7 @@ std::shared_ptr<mosaic::Model> build_pipeline() {
 }
 
 void write(const std::shared_ptr<mosaic::Model>& model, const std::filesystem::path& dir) {
-    mosaic::serialize(*model, (dir / (model->name() + ".xml")).string());
+    mosaic::serialize(*model, (dir / (model->get_friendly_name() + ".xml")).string());
 }
 
 }  // namespace

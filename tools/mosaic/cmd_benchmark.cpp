@@ -296,7 +296,7 @@ void run_benchmark(const BenchmarkOptions& opts) {
         stop.niter = aligned;
     }
 
-    std::cout << "Model: " << opts.model << " (" << model->name() << ")\n"
+    std::cout << "Model: " << opts.model << " (" << model->get_friendly_name() << ")\n"
               << "Device: " << opts.device << "\n"
               << "API: " << opts.api << ", " << nireq << " infer request" << (nireq > 1 ? "s" : "")
               << ", PERFORMANCE_HINT: " << (hint.empty() ? "(not set)" : hint) << "\n"

@@ -36,7 +36,7 @@ void run_convert(const ConvertOptions& opts) {
     }
     const std::string bin = fs::path(out).replace_extension(".bin").string();
     serialize(*model, out.string(), bin);
-    std::cout << "Converted " << opts.model << " (" << model->name() << ", " << model->nodes().size()
+    std::cout << "Converted " << opts.model << " (" << model->get_friendly_name() << ", " << model->get_ops().size()
               << " nodes) to IR v11: " << out.string() << " and " << bin << "\n";
 }
 

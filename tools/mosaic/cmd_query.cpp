@@ -34,24 +34,24 @@ void print_explanation(const QueryResult& result, const std::string& name) {
 void print_text(const Model& model, const QueryResult& result, const std::string& device, bool explain) {
     std::set<std::string> shown;
     size_t supported = 0, total = 0;
-    std::cout << "Model: " << model.name() << "\nDevice: " << device << "\n\n";
+    std::cout << "Model: " << model.get_friendly_name() << "\nDevice: " << device << "\n\n";
     // Only an orchestrator explains; say so once rather than leave the reader looking for it.
     const bool explained = explain && !result.explanation.empty();
     if (explain && !explained) std::cout << "(no explanation: " << device << " is not an orchestrator)\n\n";
-    for (const Node* node : model.topological_order()) {
-        const auto assigned = result.affinity.find(node->name());
-        const auto missing = result.unsupported.find(node->name());
+    for (const Node* node : model.get_ordered_ops()) {
+        const auto assigned = result.affinity.find(node->get_friendly_name());
+        const auto missing = result.unsupported.find(node->get_friendly_name());
         if (assigned == result.affinity.end() && missing == result.unsupported.end()) continue;
-        shown.insert(node->name());
+        shown.insert(node->get_friendly_name());
         ++total;
         if (assigned != result.affinity.end()) {
             ++supported;
-            std::cout << node->name() << " (" << node->type() << "): " << assigned->second << "\n";
+            std::cout << node->get_friendly_name() << " (" << node->get_type_name() << "): " << assigned->second << "\n";
         } else {
-            std::cout << node->name() << " (" << node->type() << "): UNSUPPORTED\n";
+            std::cout << node->get_friendly_name() << " (" << node->get_type_name() << "): UNSUPPORTED\n";
             for (const auto& [dev, why] : missing->second) std::cout << "    " << dev << ": " << why << "\n";
         }
-        if (explained) print_explanation(result, node->name());
+        if (explained) print_explanation(result, node->get_friendly_name());
     }
     // Names the device reported that the model does not have (should not happen; show them anyway).
     for (const auto& [name, dev] : result.affinity)
@@ -75,7 +75,7 @@ void print_text(const Model& model, const QueryResult& result, const std::string
 }
 
 void print_json(const Model& model, const QueryResult& result, const std::string& device, bool explain) {
-    PropertyValue out = {{"model", model.name()},
+    PropertyValue out = {{"model", model.get_friendly_name()},
                          {"device", device},
                          {"affinity", PropertyValue::object()},
                          {"unsupported", PropertyValue::object()}};

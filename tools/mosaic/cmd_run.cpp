@@ -48,7 +48,7 @@ void run_run(const RunOptions& opts) {
 
     Core core;
     const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes);
-    std::cout << "Model: " << opts.model << " (" << model->name() << ")\n";
+    std::cout << "Model: " << opts.model << " (" << model->get_friendly_name() << ")\n";
     std::cout << "Device: " << opts.device << "\n";
 
     auto t0 = std::chrono::steady_clock::now();

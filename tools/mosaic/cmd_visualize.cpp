@@ -91,7 +91,7 @@ void run_visualize(const VisualizeOptions& opts) {
     const AnyMap props = opts.config.empty() ? AnyMap{} : load_config(opts.config, opts.device);
     Core core;
     const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes);
-    std::cout << "Model: " << opts.model << " (" << model->name() << ")\n";
+    std::cout << "Model: " << opts.model << " (" << model->get_friendly_name() << ")\n";
     std::cout << "Device: " << opts.device << "\n";
 
     const CompiledModel compiled = compile_for_visualize(core, model, opts, props);
@@ -103,7 +103,7 @@ void run_visualize(const VisualizeOptions& opts) {
     if (const std::string split = split_summary(compiled); !split.empty()) std::cout << split << "\n";
 
     make_folder(opts.output_dir);
-    const std::string stem = file_safe(model->name());
+    const std::string stem = file_safe(model->get_friendly_name());
     for (const auto& [prefix, text] : graphs) {
         const std::string base = (std::filesystem::path(opts.output_dir) / (prefix + stem)).string();
         write_file(base + ".dot", text);

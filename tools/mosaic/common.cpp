@@ -83,8 +83,8 @@ std::shared_ptr<Model> read_onnx_with_shapes(const std::string& path, const std:
     options.dynamic_dims_to_one = true;
     options.input_shapes = given;
     std::shared_ptr<Model> model = onnx::read_onnx(path, options);
-    auto note = model->rt_info().find("onnx.dynamic_inputs_set_to_one");
-    if (note != model->rt_info().end())
+    auto note = model->get_rt_info().find("onnx.dynamic_inputs_set_to_one");
+    if (note != model->get_rt_info().end())
         std::cerr << "mosaic: note: dynamic dimensions set to 1 (give --shape NAME[...] to choose): " << note->second
                   << "\n";
     return model;
@@ -94,7 +94,7 @@ std::shared_ptr<Model> read_onnx_with_shapes(const std::string& path, const std:
 void resolve_shapes(Model& model, const std::map<std::string, Shape>& given) {
     std::map<std::string, Shape> shapes = given;
     std::string defaulted;
-    for (Node* p : model.parameters()) {
+    for (Node* p : model.get_parameters()) {
         const std::string name = Model::input_name(*p);
         if (shapes.count(name)) continue;
         Shape s = p->output_shape(0);
@@ -142,7 +142,7 @@ CompiledModel compile_model(Core& core, const std::shared_ptr<const Model>& mode
 
 QueryResult query_model(Core& core, const std::shared_ptr<const Model>& model, const std::string& device) {
     try {
-        return core.query_model(model, device);
+        return core.query_model_details(model, device);
     } catch (const std::exception&) {
         rethrow_for_device(core, device);
     }

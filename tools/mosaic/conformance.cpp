@@ -92,7 +92,7 @@ std::string compare(const Tensor& got, const Tensor& expected_stored, const Tole
 }
 
 ElementType input_type(const Model& model, const std::string& name) {
-    for (Node* p : model.parameters())
+    for (Node* p : model.get_parameters())
         if (Model::input_name(*p) == name) return p->output_type(0);
     return ElementType::undefined;
 }
@@ -154,7 +154,7 @@ void name_inputs_by_position(const std::string& model_path, std::vector<DataSet>
     onnx::ReadOptions probe;
     probe.dynamic_dims_to_one = true;
     std::vector<std::string> names;
-    for (Node* p : onnx::read_onnx(model_path, probe)->parameters()) names.push_back(Model::input_name(*p));
+    for (Node* p : onnx::read_onnx(model_path, probe)->get_parameters()) names.push_back(Model::input_name(*p));
     for (auto& s : sets)
         for (size_t i = 0; i < s.inputs.size() && i < names.size(); ++i)
             if (s.inputs[i].first.empty()) s.inputs[i].first = names[i];
@@ -185,7 +185,7 @@ std::shared_ptr<Model> through_ir(Core& core, const Model& model, const std::str
 // device's reason: a test of an op the device does not have is unsupported there, not failed (a
 // device with fewer ops than REFERENCE, e.g. GPU, runs the same test folders).
 std::string ops_the_device_lacks(Core& core, const std::shared_ptr<Model>& model, const std::string& device) {
-    const QueryResult q = core.query_model(model, device);
+    const QueryResult q = core.query_model_details(model, device);
     if (q.unsupported.empty()) return "";
     const auto& [op, reasons] = *q.unsupported.begin();
     std::string detail = std::to_string(q.unsupported.size()) + " op(s) not supported on " + device + ", e.g. '" + op + "'";
@@ -228,7 +228,7 @@ ConformanceResult run_conformance_test(Core& core, const std::string& folder, co
             return r;
         }
         CompiledModel compiled = core.compile_model(model, device);
-        const std::vector<Node*> results = model->results();
+        const std::vector<Node*> results = model->get_results();
         for (size_t s = 0; s < sets.size(); ++s) {
             InferRequest request = compiled.create_infer_request();
             for (const auto& [name, t] : sets[s].inputs)

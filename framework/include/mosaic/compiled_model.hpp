@@ -12,12 +12,18 @@
 
 namespace mosaic {
 
-// A model input or output as compiled.
+// A model input or output as compiled; get_* spell it as OpenVINO's ov::Output<const ov::Node>.
 struct PortDesc {
     std::string name;                // first tensor name, else the Parameter's/Result's friendly name
     std::vector<std::string> names;  // every name it answers to
     ElementType type = ElementType::undefined;
     Shape shape;
+
+    const std::string& get_any_name() const { return name; }
+    const std::vector<std::string>& get_names() const { return names; }
+    ElementType get_element_type() const { return type; }
+    const Shape& get_shape() const { return shape; }
+    const Shape& get_partial_shape() const { return shape; }
 };
 
 class CompiledModel {
@@ -26,6 +32,14 @@ public:
 
     const std::vector<PortDesc>& inputs() const;
     const std::vector<PortDesc>& outputs() const;
+    // By position or name; throws std::out_of_range listing the ports when there is no such one.
+    // input() / output() need the model to have exactly one.
+    const PortDesc& input() const;
+    const PortDesc& input(size_t index) const;
+    const PortDesc& input(const std::string& name) const;
+    const PortDesc& output() const;
+    const PortDesc& output(size_t index) const;
+    const PortDesc& output(const std::string& name) const;
     const std::string& device() const;
 
     InferRequest create_infer_request();

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace mosaic {
@@ -21,6 +22,10 @@ struct RegistryProblem {
     std::string message;  // what is wrong and what to do
 };
 
+// Op friendly name -> device (OpenVINO's ov::SupportedOpsMap).
+using SupportedOpsMap = std::map<std::string, std::string>;
+
+// query_model_details: the affinity map with Mosaic's explanations.
 struct QueryResult {
     std::map<std::string, std::string> affinity;  // op friendly name -> device
     // Ops no device supports, with each device's reason: name -> (device -> reason).
@@ -54,20 +59,47 @@ public:
     // Forgets the device; the library is unloaded once no compiled model uses it.
     void unload_plugin(const std::string& device_name);
 
+    // Checked when set: a key the device does not know, or a value it refuses, throws naming both.
     void set_property(const std::string& device, const AnyMap& properties);
+    template <typename... Props>
+    void set_property(const std::string& device, Props&&... properties) {
+        set_property(device, make_properties(std::forward<Props>(properties)...));
+    }
     PropertyValue get_property(const std::string& device, const std::string& key);
+    template <typename T>
+    T get_property(const std::string& device, const Property<T>& key) {
+        return get_property(device, std::string(key)).template get<T>();
+    }
 
     // IR (.xml with its .bin) or, by content, another supported format.
     std::shared_ptr<Model> read_model(const std::string& path, const std::string& weights_path = "") const;
 
-    // Which device runs each op. For a single device, ops it does not support are in `unsupported`.
-    QueryResult query_model(const std::shared_ptr<const Model>& model, const std::string& device,
-                            const AnyMap& properties = {});
+    // Which device runs each op, from the devices' capabilities: affinities set on the model's ops
+    // are not consulted (as OpenVINO documents), so the result can seed them. Ops no device
+    // supports are left out.
+    SupportedOpsMap query_model(const std::shared_ptr<const Model>& model, const std::string& device,
+                                const AnyMap& properties = {});
+    template <typename... Props>
+    SupportedOpsMap query_model(const std::shared_ptr<const Model>& model, const std::string& device,
+                                Props&&... properties) {
+        return query_model(model, device, make_properties(std::forward<Props>(properties)...));
+    }
+    // The same query with each device's reasons for the ops it refuses and, from HETERO, why each
+    // op went where it did.
+    QueryResult query_model_details(const std::shared_ptr<const Model>& model, const std::string& device,
+                                    const AnyMap& properties = {});
 
     CompiledModel compile_model(const std::shared_ptr<const Model>& model, const std::string& device,
                                 const AnyMap& properties = {});
     CompiledModel compile_model(const std::string& model_path, const std::string& device,
                                 const AnyMap& properties = {});
+    // compile_model(model, "HETERO", device::priorities("GPU", "CPU"), enable_profiling(true), ...)
+    // (The first property is deduced so that a braced list, {{"KEY", value}, ...}, stays an AnyMap.)
+    template <typename M, typename First, typename... Props,
+              typename = std::enable_if_t<std::is_convertible_v<First, Property_pair>>>
+    CompiledModel compile_model(const M& model, const std::string& device, First&& first, Props&&... rest) {
+        return compile_model(model, device, make_properties(std::forward<First>(first), std::forward<Props>(rest)...));
+    }
     CompiledModel import_model(std::istream& blob, const std::string& device, const AnyMap& properties = {});
 
     class Impl;

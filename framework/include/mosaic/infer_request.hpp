@@ -15,6 +15,8 @@
 
 namespace mosaic {
 
+struct PortDesc;
+
 struct ProfilingInfo {
     enum class Status { executed, not_run, optimized_out };
     std::string node_name;
@@ -33,6 +35,9 @@ public:
     // shape against the compiled model and throws std::invalid_argument naming both when they differ.
     void set_tensor(const std::string& name, const Tensor& tensor);
     Tensor get_tensor(const std::string& name) const;
+    // By a port of the compiled model (compiled.input(), compiled.output(1)).
+    void set_tensor(const PortDesc& port, const Tensor& tensor);
+    Tensor get_tensor(const PortDesc& port) const;
     void set_input_tensor(size_t index, const Tensor& tensor);
     void set_input_tensor(const Tensor& tensor) { set_input_tensor(0, tensor); }
     Tensor get_input_tensor(size_t index = 0) const;

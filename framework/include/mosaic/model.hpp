@@ -7,6 +7,7 @@
 // snapshot of what it needs, so a model may be edited after compile_model() returns.
 #pragma once
 
+#include <mosaic/any.hpp>
 #include <mosaic/attributes.hpp>
 #include <mosaic/element_type.hpp>
 
@@ -50,29 +51,39 @@ private:
     std::shared_ptr<const void> owner_;
 };
 
-// An output port of a node.
+// An output port of a node (OpenVINO's ov::Output<ov::Node>). Model::inputs() are the Parameters'
+// ports, Model::outputs() the Results'.
 struct Output {
     Node* node = nullptr;
     size_t index = 0;
 
-    ElementType type() const;
-    const Shape& shape() const;
+    Node* get_node() const { return node; }
+    size_t get_index() const { return index; }
+    ElementType get_element_type() const;
+    // May hold dynamic dimensions (-1).
+    const Shape& get_partial_shape() const;
+    // Throws std::logic_error naming the port when a dimension is dynamic.
+    const Shape& get_shape() const;
+    // The port's tensor names; for a Parameter or a Result, the name applications use comes first
+    // (Model::input_name / output_name), so get_any_name() never throws for model inputs/outputs.
+    std::vector<std::string> get_names() const;
+    // The first name; throws std::logic_error when the port has none.
+    std::string get_any_name() const;
     bool operator==(const Output& o) const { return node == o.node && index == o.index; }
     bool operator!=(const Output& o) const { return !(*this == o); }
 };
 
-using RuntimeInfo = std::map<std::string, std::string>;
-
 class Node {
 public:
-    const std::string& type() const { return type_; }
+    // The op type, "Convolution".
+    const std::string& get_type_name() const { return type_; }
     const std::string& version() const { return version_; }
     // "Convolution-opset1", used in messages.
-    std::string type_name() const { return type_ + "-" + version_; }
+    std::string type_and_version() const { return type_ + "-" + version_; }
 
     // The friendly name: unique within a model, used by profiling, affinity maps and messages.
-    const std::string& name() const { return name_; }
-    void set_name(std::string name) { name_ = std::move(name); }
+    const std::string& get_friendly_name() const { return name_; }
+    void set_friendly_name(std::string name) { name_ = std::move(name); }
 
     // Unique within the model, never 0. The IR reader maps layer id L to node id L + 1 (and the
     // writer back), so IR ids survive a round trip.
@@ -82,8 +93,8 @@ public:
     const Attributes& attrs() const { return attrs_; }
 
     // Per-op runtime information, e.g. "affinity" -> "GPU". Written to and read from IR rt_info.
-    RuntimeInfo& rt_info() { return rt_info_; }
-    const RuntimeInfo& rt_info() const { return rt_info_; }
+    RTMap& get_rt_info() { return rt_info_; }
+    const RTMap& get_rt_info() const { return rt_info_; }
 
     size_t input_count() const { return inputs_.size(); }
     const Output& input(size_t i) const { return inputs_.at(i); }
@@ -119,7 +130,7 @@ private:
     std::string type_, version_, name_;
     uint64_t id_ = 0;
     Attributes attrs_;
-    RuntimeInfo rt_info_;
+    RTMap rt_info_;
     std::vector<Output> inputs_;
     std::vector<Port> outputs_;
     std::shared_ptr<const Buffer> constant_;
@@ -131,8 +142,8 @@ public:
     Model(const Model&) = delete;
     Model& operator=(const Model&) = delete;
 
-    const std::string& name() const { return name_; }
-    void set_name(std::string name) { name_ = std::move(name); }
+    const std::string& get_friendly_name() const { return name_; }
+    void set_friendly_name(std::string name) { name_ = std::move(name); }
 
     // Adding nodes. An empty name becomes "<type>_<id>". `id` 0 picks the next free id; the IR
     // reader passes layer ids. Nodes are not validated until validate().
@@ -147,13 +158,29 @@ public:
     void remove_node(Node* node);
 
     // All nodes, in insertion order.
-    const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
-    // Parameters and results in insertion order: the model's input and output order.
-    std::vector<Node*> parameters() const;
-    std::vector<Node*> results() const;
+    std::vector<Node*> get_ops() const;
+    size_t get_ops_count() const { return nodes_.size(); }
     // Nodes in a topological order (stable: ties keep insertion order). Throws ModelError on a cycle.
-    std::vector<Node*> topological_order() const;
+    std::vector<Node*> get_ordered_ops() const;
+    // Parameters and results in insertion order: the model's input and output order.
+    std::vector<Node*> get_parameters() const;
+    std::vector<Node*> get_results() const;
 
+    // The model's inputs (the Parameters' ports) and outputs (the Results' ports), in order.
+    std::vector<Output> inputs() const;
+    std::vector<Output> outputs() const;
+    // By position, or by any tensor name or friendly name; throws std::out_of_range listing the
+    // model's inputs/outputs when there is no such one. input() / output() need exactly one.
+    Output input() const;
+    Output input(size_t index) const;
+    Output input(const std::string& name) const;
+    Output output() const;
+    Output output(size_t index) const;
+    Output output(const std::string& name) const;
+
+    // By friendly name: get_op throws ModelError naming the model and the closest names when there
+    // is no such op; find_node returns nullptr.
+    Node* get_op(std::string_view name) const;
     Node* find_node(std::string_view name) const;
     Node* find_node_by_id(uint64_t id) const;
 
@@ -168,15 +195,15 @@ public:
     static std::string input_name(const Node& parameter);
     static std::string output_name(const Node& result);
 
-    RuntimeInfo& rt_info() { return rt_info_; }
-    const RuntimeInfo& rt_info() const { return rt_info_; }
+    RTMap& get_rt_info() { return rt_info_; }
+    const RTMap& get_rt_info() const { return rt_info_; }
 
     // Deep copy of the graph; constant buffers are shared, not copied.
     std::shared_ptr<Model> clone() const;
 
 private:
     std::string name_;
-    RuntimeInfo rt_info_;
+    RTMap rt_info_;
     std::vector<std::unique_ptr<Node>> nodes_;
     uint64_t next_id_ = 1;
 };

@@ -40,12 +40,12 @@ std::string join_tensor_names(const std::vector<std::string>& names);
 
 // Per-layer <rt_info>: <attribute name version value/> (OpenVINO runtime attributes) and
 // <custom name value/> (free-form entries, possibly nested), flattened to "a/b" -> value.
-void read_layer_rt_info(const pugi::xml_node& rt_info, RuntimeInfo& out);
-void write_layer_rt_info(pugi::xml_node layer, const RuntimeInfo& info);
+void read_layer_rt_info(const pugi::xml_node& rt_info, RTMap& out);
+void write_layer_rt_info(pugi::xml_node layer, const RTMap& info);
 
 // Model-level <rt_info>: nested elements flattened to "a/b/c" -> value; names that are not valid
 // XML tags are written as <info name="..."> as OpenVINO does.
-void read_model_rt_info(const pugi::xml_node& rt_info, RuntimeInfo& out);
-void write_model_rt_info(pugi::xml_node net, const RuntimeInfo& info);
+void read_model_rt_info(const pugi::xml_node& rt_info, RTMap& out);
+void write_model_rt_info(pugi::xml_node net, const RTMap& info);
 
 }  // namespace mosaic::ir

@@ -40,7 +40,7 @@ struct LayerRecord {
     uint64_t id = 0;
     std::string name, ir_type, type, version;
     Attributes attrs;
-    RuntimeInfo rt_info;
+    RTMap rt_info;
     std::vector<PortRecord> inputs, outputs;
     std::vector<std::string> result_names;  // Result's `output_names` (IR v11)
     std::vector<Source> sources;            // one per input port
@@ -354,10 +354,10 @@ private:
         auto model = std::make_shared<Model>(name ? name.value() : std::filesystem::path(xml_path_).stem().string());
         // Model Optimizer's <meta_data> and <framework_meta> (IR v10 and early v11) hold what later
         // versions write in <rt_info>; keep them the same way, <rt_info> winning on a clash.
-        RuntimeInfo& info = model->rt_info();
+        RTMap& info = model->get_rt_info();
         read_model_rt_info(net.child("rt_info"), info);
         for (const char* legacy : {"meta_data", "framework_meta"}) {
-            RuntimeInfo extra;
+            RTMap extra;
             read_model_rt_info(net.child(legacy), extra);
             info.insert(extra.begin(), extra.end());
         }
@@ -373,7 +373,7 @@ private:
                 node = model->add_node(l.type, l.version, std::vector<Output>(l.inputs.size()), l.attrs, l.name,
                                        node_id_of_layer(l.id));
             }
-            node->rt_info() = l.rt_info;
+            node->get_rt_info() = l.rt_info;
             for (size_t o = 0; o < l.outputs.size(); ++o)
                 if (!l.outputs[o].names.empty()) node->set_output_names(o, l.outputs[o].names);
             if (!l.result_names.empty()) node->set_output_names(0, l.result_names);
@@ -461,7 +461,7 @@ private:
             const Node& node = *nodes_[i];
             if (node.is_result()) continue;  // a Result's output is not written in IR
             if (l.outputs.size() != node.output_count())
-                fail(l, "declares " + std::to_string(l.outputs.size()) + " output ports but " + node.type_name() +
+                fail(l, "declares " + std::to_string(l.outputs.size()) + " output ports but " + node.type_and_version() +
                             " produces " + std::to_string(node.output_count()) + "; fix the <output> section");
             for (size_t o = 0; o < l.outputs.size(); ++o) {
                 const PortRecord& p = l.outputs[o];

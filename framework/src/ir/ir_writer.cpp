@@ -90,14 +90,14 @@ public:
             pugi::xml_node decl = doc.append_child(pugi::node_declaration);
             decl.append_attribute("version").set_value("1.0");
             pugi::xml_node net = doc.append_child("net");
-            net.append_attribute("name").set_value(model_.name().c_str());
+            net.append_attribute("name").set_value(model_.get_friendly_name().c_str());
             net.append_attribute("version").set_value("11");
 
             pugi::xml_node layers = net.append_child("layers");
             for (const Node* node : order) write_layer(layers, *node, bin);
             pugi::xml_node edges = net.append_child("edges");
             for (const Node* node : order) write_edges(edges, *node);
-            write_model_rt_info(net, model_.rt_info());
+            write_model_rt_info(net, model_.get_rt_info());
 
             bin.close();
             if (!doc.save_file(xml_tmp.c_str(), "\t", pugi::format_default, pugi::encoding_utf8))
@@ -118,14 +118,14 @@ private:
     std::vector<const Node*> layer_order() const {
         std::vector<Node*> topo;
         try {
-            topo = model_.topological_order();
+            topo = model_.get_ordered_ops();
         } catch (const ModelError& e) {
             fail(std::string("cannot write the model: ") + e.what());
         }
         std::vector<const Node*> order;
         for (const Node* n : topo)
             if (!n->is_result()) order.push_back(n);
-        for (const Node* n : model_.results()) order.push_back(n);
+        for (const Node* n : model_.get_results()) order.push_back(n);
         return order;
     }
 
@@ -134,10 +134,10 @@ private:
             bool typed = n->output_count() > 0;
             for (size_t o = 0; typed && o < n->output_count(); ++o) typed = n->output_type(o) != ElementType::undefined;
             if (!typed)
-                fail("node '" + n->name() + "' (" + n->type_name() +
+                fail("node '" + n->get_friendly_name() + "' (" + n->type_and_version() +
                      ") has no inferred output types; call Model::validate() before writing the model");
             if (n->is_constant() && !n->constant_data())
-                fail("Constant '" + n->name() + "' has no data; give it a Buffer before writing the model");
+                fail("Constant '" + n->get_friendly_name() + "' has no data; give it a Buffer before writing the model");
         }
     }
 
@@ -150,8 +150,8 @@ private:
     void write_layer(pugi::xml_node layers, const Node& node, BinWriter& bin) const {
         pugi::xml_node layer = layers.append_child("layer");
         layer.append_attribute("id").set_value(static_cast<unsigned long long>(layer_id_of_node(node.id())));
-        layer.append_attribute("name").set_value(node.name().c_str());
-        layer.append_attribute("type").set_value(op_type_to_ir(node.type()).c_str());
+        layer.append_attribute("name").set_value(node.get_friendly_name().c_str());
+        layer.append_attribute("type").set_value(op_type_to_ir(node.get_type_name()).c_str());
         layer.append_attribute("version").set_value(node.version().c_str());
         if (node.is_result() && node.output_count() && !node.output_names(0).empty())
             layer.append_attribute("output_names").set_value(join_tensor_names(node.output_names(0)).c_str());
@@ -168,7 +168,7 @@ private:
             pugi::xml_node data = layer.append_child("data");
             for (const auto& [name, value] : attrs.entries()) data.append_attribute(name.c_str()).set_value(value.c_str());
         }
-        write_layer_rt_info(layer, node.rt_info());
+        write_layer_rt_info(layer, node.get_rt_info());
 
         if (node.input_count()) {
             pugi::xml_node input = layer.append_child("input");
@@ -176,8 +176,8 @@ private:
                 const Output& src = node.input(i);
                 pugi::xml_node port = input.append_child("port");
                 port.append_attribute("id").set_value(static_cast<unsigned long long>(i));
-                port.append_attribute("precision").set_value(precision_name(src.type()));
-                append_dims(port, src.shape());
+                port.append_attribute("precision").set_value(precision_name(src.get_element_type()));
+                append_dims(port, src.get_partial_shape());
             }
         }
         if (node.is_result()) return;  // IR gives a Result no output port

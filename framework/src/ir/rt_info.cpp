@@ -1,4 +1,4 @@
-// Runtime information in IR v11, flattened to "a/b/c" -> value so RuntimeInfo stays a string map.
+// Runtime information in IR v11, flattened to "a/b/c" -> value so RTMap stays a string map.
 //
 // Per layer, OpenVINO writes its typed runtime attributes as
 //   <attribute name="fused_names" version="0" value="conv1,relu1"/>
@@ -54,7 +54,7 @@ bool has_element_children(const pugi::xml_node& node) {
 }
 
 // <custom name="a" value="x"><custom name="b" value="y"/></custom> -> a = x, a/b = y
-void read_custom(const pugi::xml_node& node, const std::string& prefix, RuntimeInfo& out) {
+void read_custom(const pugi::xml_node& node, const std::string& prefix, RTMap& out) {
     const pugi::xml_attribute name = node.attribute("name");
     const std::string key = join_key(prefix, name ? name.value() : node.name());
     if (const pugi::xml_attribute value = node.attribute("value"))
@@ -77,7 +77,7 @@ bool is_valid_tag(const std::string& name) {
     return true;
 }
 
-void read_model_tree(const pugi::xml_node& node, const std::string& prefix, RuntimeInfo& out) {
+void read_model_tree(const pugi::xml_node& node, const std::string& prefix, RTMap& out) {
     const pugi::xml_attribute info_name = node.attribute("name");
     const bool named = std::strcmp(node.name(), "info") == 0 && info_name;
     const std::string key = join_key(prefix, named ? info_name.value() : node.name());
@@ -120,7 +120,7 @@ void set_value(pugi::xml_node node, const std::string& value) {
 
 }  // namespace
 
-void read_layer_rt_info(const pugi::xml_node& rt_info, RuntimeInfo& out) {
+void read_layer_rt_info(const pugi::xml_node& rt_info, RTMap& out) {
     for (const auto& child : rt_info.children()) {
         if (child.type() != pugi::node_element) continue;
         if (std::strcmp(child.name(), "attribute") != 0) {
@@ -141,10 +141,11 @@ void read_layer_rt_info(const pugi::xml_node& rt_info, RuntimeInfo& out) {
     }
 }
 
-void write_layer_rt_info(pugi::xml_node layer, const RuntimeInfo& info) {
+void write_layer_rt_info(pugi::xml_node layer, const RTMap& info) {
     if (info.empty()) return;
     pugi::xml_node rt = layer.append_child("rt_info");
-    for (const auto& [key, value] : info) {
+    for (const auto& [key, any] : info) {
+        const std::string value = any.as<std::string>();
         if (const KnownAttribute* known = known_attribute(key)) {
             pugi::xml_node a = rt.append_child("attribute");
             a.append_attribute("name").set_value(key.c_str());
@@ -158,17 +159,17 @@ void write_layer_rt_info(pugi::xml_node layer, const RuntimeInfo& info) {
     }
 }
 
-void read_model_rt_info(const pugi::xml_node& rt_info, RuntimeInfo& out) {
+void read_model_rt_info(const pugi::xml_node& rt_info, RTMap& out) {
     for (const auto& child : rt_info.children())
         if (child.type() == pugi::node_element) read_model_tree(child, "", out);
 }
 
-void write_model_rt_info(pugi::xml_node net, const RuntimeInfo& info) {
+void write_model_rt_info(pugi::xml_node net, const RTMap& info) {
     pugi::xml_node rt = net.append_child("rt_info");
     for (const auto& [key, value] : info) {
         pugi::xml_node node = rt;
         for (const auto& segment : split_key(key)) node = model_child(node, segment);
-        set_value(node, value);
+        set_value(node, value.as<std::string>());
     }
 }
 

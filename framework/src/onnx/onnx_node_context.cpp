@@ -194,7 +194,7 @@ Output NodeContext::const_of(ElementType type, const std::vector<double>& values
 }
 
 Output NodeContext::convert(Output x, ElementType type) {
-    if (x.type() == type) return x;
+    if (x.get_element_type() == type) return x;
     return op("Convert", {x}, {{"destination_type", to_string(type)}});
 }
 

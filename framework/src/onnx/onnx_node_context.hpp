@@ -118,9 +118,9 @@ public:
     Output convert(Output x, ElementType type);     // Convert, or x itself when already of `type`
     Output shape_of(Output x, ElementType type = ElementType::i64);
 
-    ElementType type(const Output& o) const { return o.type(); }
-    const Shape& shape(const Output& o) const { return o.shape(); }
-    int64_t rank(const Output& o) const { return static_cast<int64_t>(o.shape().size()); }
+    ElementType type(const Output& o) const { return o.get_element_type(); }
+    const Shape& shape(const Output& o) const { return o.get_partial_shape(); }
+    int64_t rank(const Output& o) const { return static_cast<int64_t>(o.get_partial_shape().size()); }
     // The value of `o` when known at build time (a Constant or folded from constants), else nullptr.
     const ops::KnownValue* value(const Output& o) const { return builder_.value(o); }
     // The integer values of input i, which must be known at build time (else fails naming `what`).

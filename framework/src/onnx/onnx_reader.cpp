@@ -98,7 +98,7 @@ private:
     }
 
     void copy_metadata() {
-        auto& info = model_->rt_info();
+        auto& info = model_->get_rt_info();
         info["onnx.ir_version"] = std::to_string(proto_.ir_version());
         info["onnx.opset"] = std::to_string(opsets_[""]);
         if (!proto_.producer_name().empty()) info["onnx.producer_name"] = proto_.producer_name();
@@ -171,8 +171,9 @@ private:
                 const std::string entry = in.name() + " " + to_string(shape);
                 if (options_.dynamic_dims_to_one) {
                     std::replace(shape.begin(), shape.end(), kDynamicDim, int64_t{1});
-                    std::string& note = model_->rt_info()["onnx.dynamic_inputs_set_to_one"];
-                    note += (note.empty() ? "" : ", ") + entry;
+                    Any& note = model_->get_rt_info()["onnx.dynamic_inputs_set_to_one"];
+                    const std::string before = note.as<std::string>();
+                    note = before + (before.empty() ? "" : ", ") + entry;
                 } else {
                     dynamic_inputs_ += (dynamic_inputs_.empty() ? "" : ", ") + entry;
                 }
@@ -251,7 +252,7 @@ private:
             ctx.unsupported("before opset 7 this op had another meaning (legacy broadcasting or attribute forms), which "
                             "Mosaic does not translate; convert the model with onnx.version_converter");
 
-        const size_t first_new = model_->nodes().size();
+        const size_t first_new = model_->get_ops().size();
         onnx_import::Outputs outs;
         try {
             outs = (*translator)(ctx);
@@ -275,8 +276,9 @@ private:
         // Name the node that produces the first output after the ONNX node, so profiling and
         // affinity maps speak the model's language.
         if (!outs.empty() && outs[0].node) {
-            for (size_t k = first_new; k < model_->nodes().size(); ++k)
-                if (model_->nodes()[k].get() == outs[0].node) outs[0].node->set_name(name);
+            const std::vector<Node*> ops = model_->get_ops();
+            for (size_t k = first_new; k < ops.size(); ++k)
+                if (ops[k] == outs[0].node) outs[0].node->set_friendly_name(name);
         }
     }
 

@@ -105,7 +105,7 @@ SubgraphInliner::SubgraphInliner(NodeContext& ctx) : ctx_(ctx), enclosing_(curre
     main_graph_ = std::make_unique<Scope>(nullptr);
     const std::vector<std::string> wanted = outer_scope_names(ctx.proto());
     const std::unordered_set<std::string> wanted_set(wanted.begin(), wanted.end());
-    for (const auto& node : ctx.builder().model().nodes())
+    for (const auto& node : ctx.builder().model().get_ops())
         for (size_t i = 0; i < node->output_count(); ++i)
             for (const auto& name : node->output_names(i))
                 if (wanted_set.count(name)) main_graph_->define(name, node->output(i));

@@ -43,7 +43,7 @@ Outputs div(NodeContext& ctx) {
 Outputs pow(NodeContext& ctx) {
     reject_legacy_broadcast(ctx);
     Output base = ctx.input(0), exponent = ctx.input(1);
-    const ElementType bt = base.type(), et = exponent.type();
+    const ElementType bt = base.get_element_type(), et = exponent.get_element_type();
     if (bt == et) return {ctx.op("Power", {base, exponent})};
     if (!is_floating(et) || (is_floating(bt) && element_size(bt) >= element_size(et)))
         return {ctx.op("Power", {base, ctx.convert(exponent, bt)})};
@@ -71,13 +71,13 @@ Translator variadic(const char* type) {
 Outputs mean(NodeContext& ctx) {
     const Output sum = fold(ctx, "Add");
     if (ctx.input_count() == 1) return {sum};
-    const Output n = ctx.scalar_of(sum.type(), static_cast<double>(ctx.input_count()));
+    const Output n = ctx.scalar_of(sum.get_element_type(), static_cast<double>(ctx.input_count()));
     return {ctx.op("Divide", {sum, n})};
 }
 
 Outputs reciprocal(NodeContext& ctx) {
     const Output x = ctx.input(0);
-    return {ctx.op("Divide", {ctx.scalar_of(x.type(), 1.0), x})};
+    return {ctx.op("Divide", {ctx.scalar_of(x.get_element_type(), 1.0), x})};
 }
 
 Outputs round(NodeContext& ctx) { return {ctx.op("Round", {ctx.input(0)}, {{"mode", "half_to_even"}})}; }
@@ -91,7 +91,7 @@ Outputs cast(NodeContext& ctx) {
     return {ctx.convert(ctx.input(0), to)};
 }
 
-Outputs cast_like(NodeContext& ctx) { return {ctx.convert(ctx.input(0), ctx.input(1).type())}; }
+Outputs cast_like(NodeContext& ctx) { return {ctx.convert(ctx.input(0), ctx.input(1).get_element_type())}; }
 
 // NaN is the only value unequal to itself.
 Outputs is_nan(NodeContext& ctx) {
@@ -101,14 +101,14 @@ Outputs is_nan(NodeContext& ctx) {
 
 Outputs is_inf(NodeContext& ctx) {
     const Output x = ctx.input(0);
-    if (!is_floating(x.type()))
-        ctx.fail(std::string("input must be a floating-point tensor, got ") + to_string(x.type()));
+    if (!is_floating(x.get_element_type()))
+        ctx.fail(std::string("input must be a floating-point tensor, got ") + to_string(x.get_element_type()));
     const bool negative = ctx.attr_int("detect_negative", 1) != 0;
     const bool positive = ctx.attr_int("detect_positive", 1) != 0;
     const double inf = std::numeric_limits<double>::infinity();
-    if (negative && positive) return {ctx.op("Equal", {ctx.op("Abs", {x}), ctx.scalar_of(x.type(), inf)})};
-    if (positive) return {ctx.op("Equal", {x, ctx.scalar_of(x.type(), inf)})};
-    if (negative) return {ctx.op("Equal", {x, ctx.scalar_of(x.type(), -inf)})};
+    if (negative && positive) return {ctx.op("Equal", {ctx.op("Abs", {x}), ctx.scalar_of(x.get_element_type(), inf)})};
+    if (positive) return {ctx.op("Equal", {x, ctx.scalar_of(x.get_element_type(), inf)})};
+    if (negative) return {ctx.op("Equal", {x, ctx.scalar_of(x.get_element_type(), -inf)})};
     const Output no = ctx.scalar_of(ElementType::boolean, 0);
     return {ctx.op("Broadcast", {no, ctx.shape_of(x)}, {{"mode", "numpy"}})};
 }
@@ -122,7 +122,7 @@ Outputs bit_shift(NodeContext& ctx) {
     if (direction != "LEFT" && direction != "RIGHT")
         ctx.fail("attribute 'direction' must be LEFT or RIGHT, got '" + direction + "'");
     const Output x = ctx.input(0), y = ctx.input(1);
-    const ElementType t = x.type();
+    const ElementType t = x.get_element_type();
     if (t != ElementType::u8 && t != ElementType::u16 && t != ElementType::u32 && t != ElementType::u64)
         ctx.fail(std::string("input 0 must be an unsigned integer tensor, got ") + to_string(t));
     const Output two = ctx.scalar_of(t, 2);

@@ -22,7 +22,7 @@ Attributes float_attrs(const char* name, double value) {
 
 Outputs leaky_relu(NodeContext& ctx) {
     const Output x = ctx.input(0);
-    return {ctx.op("PRelu", {x, ctx.scalar_of(x.type(), ctx.attr_float("alpha", 0.01))})};
+    return {ctx.op("PRelu", {x, ctx.scalar_of(x.get_element_type(), ctx.attr_float("alpha", 0.01))})};
 }
 
 // ONNX broadcasts the slope numpy-style, aligned on the data's last axes. PRelu reads a 1D slope
@@ -42,30 +42,30 @@ Outputs elu(NodeContext& ctx) {
 // ONNX's defaults are the float32 values of the constants in the SELU paper.
 Outputs selu(NodeContext& ctx) {
     const Output x = ctx.input(0);
-    const Output alpha = ctx.scalar_of(x.type(), ctx.attr_float("alpha", 1.67326319217681884765625));
-    const Output gamma = ctx.scalar_of(x.type(), ctx.attr_float("gamma", 1.05070102214813232421875));
+    const Output alpha = ctx.scalar_of(x.get_element_type(), ctx.attr_float("alpha", 1.67326319217681884765625));
+    const Output gamma = ctx.scalar_of(x.get_element_type(), ctx.attr_float("gamma", 1.05070102214813232421875));
     return {ctx.op("Selu", {x, alpha, gamma})};
 }
 
 // Celu(x) = alpha * Elu(x / alpha), ONNX's function body.
 Outputs celu(NodeContext& ctx) {
     const Output x = ctx.input(0);
-    const Output alpha = ctx.scalar_of(x.type(), ctx.attr_float("alpha", 1.0));
+    const Output alpha = ctx.scalar_of(x.get_element_type(), ctx.attr_float("alpha", 1.0));
     const Output elu = ctx.op("Elu", {ctx.op("Divide", {x, alpha})}, float_attrs("alpha", 1.0));
     return {ctx.op("Multiply", {alpha, elu})};
 }
 
 Outputs hard_sigmoid(NodeContext& ctx) {
     const Output x = ctx.input(0);
-    const Output alpha = ctx.scalar_of(x.type(), ctx.attr_float("alpha", 0.2));
-    const Output beta = ctx.scalar_of(x.type(), ctx.attr_float("beta", 0.5));
+    const Output alpha = ctx.scalar_of(x.get_element_type(), ctx.attr_float("alpha", 0.2));
+    const Output beta = ctx.scalar_of(x.get_element_type(), ctx.attr_float("beta", 0.5));
     return {ctx.op("HardSigmoid", {x, alpha, beta})};
 }
 
 Outputs thresholded_relu(NodeContext& ctx) {
     const Output x = ctx.input(0);
-    const Output above = ctx.op("Greater", {x, ctx.scalar_of(x.type(), ctx.attr_float("alpha", 1.0))});
-    return {ctx.op("Select", {above, x, ctx.scalar_of(x.type(), 0)})};
+    const Output above = ctx.op("Greater", {x, ctx.scalar_of(x.get_element_type(), ctx.attr_float("alpha", 1.0))});
+    return {ctx.op("Select", {above, x, ctx.scalar_of(x.get_element_type(), 0)})};
 }
 
 // x < -lambd: x + bias; x > lambd: x - bias; else 0. ONNX allows every numeric type. For integer
@@ -73,7 +73,7 @@ Outputs thresholded_relu(NodeContext& ctx) {
 // never below -lambd (lambd is not negative), so that branch is left out.
 Outputs shrink(NodeContext& ctx) {
     const Output x = ctx.input(0);
-    const ElementType t = x.type();
+    const ElementType t = x.get_element_type();
     const double lambd = ctx.attr_float("lambd", 0.5), bias = ctx.attr_float("bias", 0.0);
     if (lambd < 0) ctx.fail("attribute 'lambd' must not be negative");
     const bool is_unsigned = t == ElementType::u8 || t == ElementType::u16 || t == ElementType::u32 ||
