@@ -53,7 +53,8 @@ void bind_core(nb::module_& m) {
         .def(
             "set_property",
             [](Core& core, const std::string& device, nb::handle properties) {
-                core.set_property(device, to_any_map(properties));
+                const AnyMap map = to_any_map(properties);  // const: the AnyMap overload, not the variadic one
+                core.set_property(device, map);
             },
             nb::arg("device_name"), nb::arg("properties"))
         .def(

@@ -1,5 +1,4 @@
 // Model, Node, a node's runtime info and Core.query_model: everything that reads the model API.
-// The C++ model API is being renamed to OpenVINO's spelling; the names it uses are all here.
 #include "bindings.hpp"
 #include "ports.hpp"
 #include "property_convert.hpp"
@@ -29,8 +28,15 @@ struct NodeRef {
 struct RtInfoRef {
     std::shared_ptr<Model> model;
     Node* node;
-    RuntimeInfo& map() const { return node->rt_info(); }
+    RTMap& map() const { return node->get_rt_info(); }
 };
+
+// A copy of runtime info as a dict, for iterating and printing.
+nb::dict rt_dict(const RTMap& map) {
+    nb::dict out;
+    for (const auto& [key, value] : map) out[key.c_str()] = from_property_value(value.value());
+    return out;
+}
 
 std::vector<NodeRef> refs(const std::shared_ptr<Model>& model, const std::vector<Node*>& nodes) {
     std::vector<NodeRef> out;
@@ -38,28 +44,13 @@ std::vector<NodeRef> refs(const std::shared_ptr<Model>& model, const std::vector
     return out;
 }
 
-// The model's inputs and outputs named as a compiled model names them: the tensor names, and the
-// Parameter's or Result's friendly name.
-PortDesc describe(const Node& node, bool is_input) {
-    const Output port = is_input ? Output{const_cast<Node*>(&node), 0} : node.input(0);
-    PortDesc d{is_input ? Model::input_name(node) : Model::output_name(node), port.node->output_names(port.index),
-               port.type(), port.shape()};
-    if (std::find(d.names.begin(), d.names.end(), node.name()) == d.names.end()) d.names.push_back(node.name());
-    return d;
-}
-
+// The model's inputs and outputs as ConstOutput snapshots, so that one port type serves the model,
+// the compiled model, inputs and results.
 std::vector<PortDesc> ports(const Model& model, bool is_input) {
     std::vector<PortDesc> out;
-    for (Node* n : is_input ? model.parameters() : model.results()) out.push_back(describe(*n, is_input));
+    for (const Output& o : is_input ? model.inputs() : model.outputs())
+        out.push_back({o.get_any_name(), o.get_names(), o.get_element_type(), o.get_partial_shape()});
     return out;
-}
-
-std::string rt_value(nb::handle value) {
-    if (!nb::isinstance<nb::str>(value))
-        throw nb::type_error(("runtime info values are strings, not " +
-                              type_name_of(value))
-                                 .c_str());
-    return nb::cast<std::string>(value);
 }
 
 Shape shape_of(nb::handle value) {
@@ -78,7 +69,7 @@ std::map<std::string, Shape> reshape_request(const Model& model, nb::handle shap
             out[inputs[port_index(inputs, key, "input")].name] = shape_of(shape);
         return out;
     }
-    const auto params = model.parameters();
+    const auto params = model.get_parameters();
     if (params.size() != 1)
         throw std::invalid_argument("reshape: the model has " + std::to_string(params.size()) +
                                     " inputs; pass a dict of input name -> shape");
@@ -94,32 +85,34 @@ void bind_model(nb::module_& m) {
              [](const RtInfoRef& r, const std::string& key) {
                  auto it = r.map().find(key);
                  if (it == r.map().end()) throw nb::key_error(key.c_str());
-                 return it->second;
+                 return from_property_value(it->second.value());
              })
-        .def("__setitem__", [](RtInfoRef& r, const std::string& key, nb::handle value) { r.map()[key] = rt_value(value); })
+        .def("__setitem__",
+             [](RtInfoRef& r, const std::string& key, nb::handle value) { r.map()[key] = Any(to_property_value(value, key)); })
         .def("__delitem__",
              [](RtInfoRef& r, const std::string& key) {
                  if (!r.map().erase(key)) throw nb::key_error(key.c_str());
              })
         .def("__contains__", [](const RtInfoRef& r, const std::string& key) { return r.map().count(key) > 0; })
         .def("__len__", [](const RtInfoRef& r) { return r.map().size(); })
-        .def("__iter__", [](const RtInfoRef& r) { return nb::iter(nb::cast(r.map()).attr("keys")()); })
-        .def("keys", [](const RtInfoRef& r) { return nb::cast(r.map()).attr("keys")(); })
-        .def("items", [](const RtInfoRef& r) { return nb::cast(r.map()).attr("items")(); })
-        .def("get",
-             [](const RtInfoRef& r, const std::string& key, nb::object fallback) -> nb::object {
-                 auto it = r.map().find(key);
-                 return it == r.map().end() ? fallback : nb::cast(it->second);
-             },
-             nb::arg("key"), nb::arg("default") = nb::none())
-        .def("__repr__", [](const RtInfoRef& r) { return "RTMap(" + nb::cast<std::string>(nb::repr(nb::cast(r.map()))) + ")"; });
+        .def("__iter__", [](const RtInfoRef& r) { return nb::iter(rt_dict(r.map())); })
+        .def("keys", [](const RtInfoRef& r) { return rt_dict(r.map()).attr("keys")(); })
+        .def("items", [](const RtInfoRef& r) { return rt_dict(r.map()).attr("items")(); })
+        .def(
+            "get",
+            [](const RtInfoRef& r, const std::string& key, nb::object fallback) -> nb::object {
+                auto it = r.map().find(key);
+                return it == r.map().end() ? fallback : from_property_value(it->second.value());
+            },
+            nb::arg("key"), nb::arg("default") = nb::none())
+        .def("__repr__", [](const RtInfoRef& r) { return "RTMap(" + text_of(nb::repr(rt_dict(r.map()))) + ")"; });
 
     nb::class_<NodeRef>(m, "Node")
-        .def("get_friendly_name", [](const NodeRef& n) { return n.node->name(); })
-        .def_prop_rw("friendly_name", [](const NodeRef& n) { return n.node->name(); },
-                     [](NodeRef& n, std::string name) { n.node->set_name(std::move(name)); })
-        .def("set_friendly_name", [](NodeRef& n, std::string name) { n.node->set_name(std::move(name)); })
-        .def("get_type_name", [](const NodeRef& n) { return n.node->type(); })
+        .def("get_friendly_name", [](const NodeRef& n) { return n.node->get_friendly_name(); })
+        .def_prop_rw("friendly_name", [](const NodeRef& n) { return n.node->get_friendly_name(); },
+                     [](NodeRef& n, std::string name) { n.node->set_friendly_name(std::move(name)); })
+        .def("set_friendly_name", [](NodeRef& n, std::string name) { n.node->set_friendly_name(std::move(name)); })
+        .def("get_type_name", [](const NodeRef& n) { return n.node->get_type_name(); })
         .def("get_rt_info", [](const NodeRef& n) { return RtInfoRef{n.model, n.node}; })
         .def_prop_ro("rt_info", [](const NodeRef& n) { return RtInfoRef{n.model, n.node}; })
         .def("get_output_size", [](const NodeRef& n) { return n.node->output_count(); })
@@ -128,20 +121,18 @@ void bind_model(nb::module_& m) {
         .def("get_output_partial_shape", [](const NodeRef& n, size_t i) { return PartialShape{n.node->output_shape(i)}; })
         .def("__eq__", [](const NodeRef& a, const NodeRef& b) { return a.node == b.node; }, nb::is_operator())
         .def("__hash__", [](const NodeRef& n) { return std::hash<const void*>()(n.node); })
-        .def("__repr__", [](const NodeRef& n) { return "<Node: '" + n.node->name() + "' " + n.node->type_name() + ">"; });
+        .def("__repr__", [](const NodeRef& n) { return "<Node: '" + n.node->get_friendly_name() + "' " + n.node->type_and_version() + ">"; });
 
     nb::class_<Model>(m, "Model")
-        .def("get_friendly_name", &Model::name)
-        .def_prop_rw("friendly_name", &Model::name, &Model::set_name)
-        .def("get_name", &Model::name)
+        .def("get_friendly_name", &Model::get_friendly_name)
+        .def_prop_rw("friendly_name", &Model::get_friendly_name, &Model::set_friendly_name)
+        .def("get_name", &Model::get_friendly_name)
         .def("get_ops", [](const std::shared_ptr<Model>& model) {
-            std::vector<NodeRef> out;
-            for (const auto& n : model->nodes()) out.push_back({model, n.get()});
-            return out;
+            return refs(model, model->get_ops());
         })
-        .def("get_ordered_ops", [](const std::shared_ptr<Model>& model) { return refs(model, model->topological_order()); })
-        .def("get_parameters", [](const std::shared_ptr<Model>& model) { return refs(model, model->parameters()); })
-        .def("get_results", [](const std::shared_ptr<Model>& model) { return refs(model, model->results()); })
+        .def("get_ordered_ops", [](const std::shared_ptr<Model>& model) { return refs(model, model->get_ordered_ops()); })
+        .def("get_parameters", [](const std::shared_ptr<Model>& model) { return refs(model, model->get_parameters()); })
+        .def("get_results", [](const std::shared_ptr<Model>& model) { return refs(model, model->get_results()); })
         .def_prop_ro("inputs", [](const Model& model) { return ports(model, true); })
         .def_prop_ro("outputs", [](const Model& model) { return ports(model, false); })
         .def("input", [](const Model& model, nb::handle key) {
@@ -155,21 +146,21 @@ void bind_model(nb::module_& m) {
         .def("reshape", [](Model& model, nb::handle shapes) { model.reshape(reshape_request(model, shapes)); },
              nb::arg("shapes"), "Sets input shapes: a shape for a one-input model, else {input: shape}.")
         .def("is_dynamic", [](const Model& model) {
-            for (Node* p : model.parameters())
+            for (Node* p : model.get_parameters())
                 if (!is_static(p->output_shape(0))) return true;
             return false;
         })
         .def("clone", &Model::clone)
-        .def("__repr__", [](const Model& model) { return "<Model: '" + model.name() + "'>"; });
+        .def("__repr__", [](const Model& model) { return "<Model: '" + model.get_friendly_name() + "'>"; });
 }
 
 void bind_model_queries(nb::class_<Core>& core) {
     core.def(
         "query_model",
         [](Core& core, const std::shared_ptr<const Model>& model, const std::string& device, nb::handle config) {
-            AnyMap properties = to_any_map(config);
+            const AnyMap properties = to_any_map(config);  // const: the AnyMap overload, not the variadic one
             nb::gil_scoped_release nogil;
-            return core.query_model(model, device, properties).affinity;
+            return core.query_model(model, device, properties);
         },
         nb::arg("model"), nb::arg("device_name"), nb::arg("config") = nb::none(),
         "The device that runs each op: {op friendly name: device}.");

@@ -81,11 +81,11 @@ void bind_ports(nb::module_& m) {
         .def("__repr__", [](const PartialShape& s) { return "<PartialShape: " + to_string(s.dims) + ">"; });
 
     nb::class_<PortDesc>(m, "ConstOutput")
-        .def("get_any_name", [](const PortDesc& p) { return p.name; })
+        .def("get_any_name", &PortDesc::get_any_name)
         .def_prop_ro("any_name", [](const PortDesc& p) { return p.name; })
         .def("get_names", [](const PortDesc& p) { return std::set<std::string>(p.names.begin(), p.names.end()); })
         .def_prop_ro("names", [](const PortDesc& p) { return std::set<std::string>(p.names.begin(), p.names.end()); })
-        .def("get_element_type", [](const PortDesc& p) { return p.type; })
+        .def("get_element_type", &PortDesc::get_element_type)
         .def_prop_ro("element_type", [](const PortDesc& p) { return p.type; })
         .def("get_partial_shape", [](const PortDesc& p) { return PartialShape{p.shape}; })
         .def_prop_ro("partial_shape", [](const PortDesc& p) { return PartialShape{p.shape}; })

@@ -3,36 +3,7 @@
 
 #include <nanobind/stl/string.h>
 
-#include <algorithm>
-#include <cctype>
-#include <set>
-
 namespace mosaic::python {
-
-namespace {
-
-// Properties whose value is a switch: OpenVINO's Python users write True or "YES".
-bool is_switch(const std::string& key) {
-    static const std::set<std::string> kSwitches = {properties::enable_profiling};
-    return kSwitches.count(key) > 0;
-}
-
-PropertyValue normalized(const std::string& key, PropertyValue value) {
-    if (is_switch(key) && value.is_string()) {
-        std::string s = value.get<std::string>();
-        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
-        if (s == "YES" || s == "TRUE") return true;
-        if (s == "NO" || s == "FALSE") return false;
-    }
-    // DEVICE_PROPERTIES: {"GPU": {"PERF_COUNT": "YES"}} holds properties of its own.
-    if (key == std::string(properties::device::properties) && value.is_object())
-        for (auto& [device, props] : value.items())
-            if (props.is_object())
-                for (auto& [k, v] : props.items()) v = normalized(k, v);
-    return value;
-}
-
-}  // namespace
 
 PropertyValue to_property_value(nb::handle value, const std::string& key) {
     if (value.is_none()) return nullptr;
@@ -71,7 +42,7 @@ AnyMap to_any_map(nb::handle config) {
                                   type_name_of(k))
                                      .c_str());
         const std::string key = nb::cast<std::string>(k);
-        out[key] = normalized(key, to_property_value(v, key));
+        out[key] = to_property_value(v, key);
     }
     return out;
 }

@@ -12,7 +12,7 @@ namespace mosaic::python {
 namespace nb = nanobind;
 
 // A dict of property key -> value (None: empty). Keys are strings (mosaic.properties objects are).
-// OpenVINO spells switches "YES"/"NO"; those of the switch properties become JSON booleans.
+// Values pass as they are: the devices read OpenVINO's spellings ("YES" for a switch) themselves.
 // Throws TypeError for a value with no JSON form, naming the key.
 AnyMap to_any_map(nb::handle config);
 

@@ -29,8 +29,10 @@ def test_rt_info_is_live(model):
     assert "affinity" not in conv.get_rt_info()
     with pytest.raises(KeyError):
         conv.get_rt_info()["affinity"]
-    with pytest.raises(TypeError, match="strings"):
-        conv.get_rt_info()["affinity"] = 3
+    conv.get_rt_info()["priority"] = 3  # values are any JSON value, as ov::Any holds any value
+    assert conv.get_rt_info()["priority"] == 3
+    with pytest.raises(TypeError, match="priority"):
+        conv.get_rt_info()["priority"] = object()
 
 
 def test_affinities_set_in_python_reach_hetero(core, model):

@@ -1,13 +1,13 @@
 """Mosaic's properties under OpenVINO's names: mosaic.properties.enable_profiling is "PERF_COUNT", and
 so on (see framework/include/mosaic/properties.hpp). Values go to the devices as JSON; a mosaic.Type
-becomes its name ("f32") and "YES"/"NO" for a switch become true/false."""
+becomes its name ("f32"); the devices read "YES"/"NO" for a switch as true/false."""
 from mosaic.properties.property import Property
 from mosaic.properties import device, hint
 
 
 
 def _switch(value):
-    """True/False, or OpenVINO's "YES"/"NO" (which the Core turns into true/false)."""
+    """True/False, or OpenVINO's "YES"/"NO" (which the devices read as true/false)."""
     if not isinstance(value, (bool, str)):
         raise TypeError(f"a switch property takes True/False or 'YES'/'NO', not {type(value).__name__}")
     return value
