@@ -7,6 +7,19 @@
 
 namespace mosaic::python {
 
+namespace {
+
+// Whether Python objects may still be touched: not once the interpreter is shutting down.
+bool python_alive() {
+#if PY_VERSION_HEX >= 0x030D0000
+    return Py_IsInitialized() && !Py_IsFinalizing();
+#else
+    return Py_IsInitialized() && !_Py_IsFinalizing();
+#endif
+}
+
+}  // namespace
+
 // The Python side of a completion callback. Deleted from whichever thread drops the last reference
 // (possibly a device thread), so the deleter takes the GIL to release the Python objects.
 struct PyInferRequest::Callback {
@@ -15,7 +28,7 @@ struct PyInferRequest::Callback {
 
     static std::shared_ptr<Callback> make() {
         return std::shared_ptr<Callback>(new Callback, [](Callback* c) {
-            if (!Py_IsInitialized() || _Py_IsFinalizing()) return;  // too late to release Python objects
+            if (!python_alive()) return;  // too late to release Python objects (leaked at exit)
             nb::gil_scoped_acquire gil;
             delete c;
         });
@@ -143,7 +156,7 @@ void PyInferRequest::set_callback(nb::object callback, nb::object userdata) {
     request_.set_callback([weak](std::exception_ptr) {
         // The error, if any, is rethrown by wait(); the callback is told only that the run ended.
         auto c = weak.lock();
-        if (!c || !Py_IsInitialized() || _Py_IsFinalizing()) return;
+        if (!c || !python_alive()) return;
         nb::gil_scoped_acquire gil;
         if (c->function.is_none()) return;
         try {
