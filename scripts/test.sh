@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, then
-#   1. a normal build and the whole ctest suite,
+#   1. a normal build and the whole ctest suite, then the Python package: `pip install .` into a
+#      fresh venv and pytest on tests/python (scripts/test_python.sh),
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build and the whole suite again (but the
 #      full-size ONNX architectures, which take minutes even unsanitized),
 #   3. a ThreadSanitizer build of the threaded suites (runtime, registry/host services, HETERO's and
 #      the CPU device's threaded tests).
-# Ends with the line "N passed, N failed" summing the three runs; exits non-zero on any failure.
+# Ends with the line "N passed, N failed" summing every run; exits non-zero on any failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/install_deps.sh"
 bash "$root/scripts/install_python_tools.sh"
+bash "$root/scripts/install_python_deps.sh"
 export MOSAIC_JOBS=${MOSAIC_JOBS:-$(nproc)}
 export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
 
@@ -33,6 +35,21 @@ ctest_suite() {  # ctest_suite NAME BUILD_DIR [cmake args...]
 }
 
 ctest_suite "release" "$root/build"
+
+# The Python package, after the release build: its build reuses that build's objects through ccache,
+# and its tests read that build's bundled model.
+count_pytest() {  # count_pytest LOG: adds pytest's final "N passed, N failed, N errors" to the totals
+  local line pass fail err
+  line=$(grep -E "[0-9]+ (passed|failed|errors?|skipped).* in [0-9.]+s" "$1" 2>/dev/null | tail -1 || true)
+  if [ -z "$line" ]; then total_fail=$((total_fail + 1)); return; fi  # pip or pytest stopped before its summary
+  pass=$(echo "$line" | grep -oE "[0-9]+ passed" | grep -oE "[0-9]+" || echo 0)
+  fail=$(echo "$line" | grep -oE "[0-9]+ failed" | grep -oE "[0-9]+" || echo 0)
+  err=$(echo "$line" | grep -oE "[0-9]+ errors?" | grep -oE "[0-9]+" || echo 0)
+  total_pass=$((total_pass + pass)); total_fail=$((total_fail + fail + err))
+}
+echo "=== python: pip install . and pytest"
+bash "$root/scripts/test_python.sh" "$root/build-venv/pytest.log" || echo "=== python: FAILED"
+count_pytest "$root/build-venv/pytest.log"
 
 # Sanitizer builds: -O1 and line tables only, which compile much faster and still give stack traces.
 # intercept_tls_get_addr=0: GCC 12's LeakSanitizer misreads the dynamic TLS that oneDNN (loaded by
