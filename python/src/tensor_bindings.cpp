@@ -27,14 +27,7 @@ void bind_tensor(nb::module_& m) {
         .def("get_type_name", [](ElementType t) { return std::string(to_string(t)); })
         .def("get_size", [](ElementType t) { return element_size(t); })
         // OpenVINO's Type.to_dtype(): the numpy dtype a Tensor of this type shares memory with.
-        .def("to_dtype", [](ElementType t) {
-            const nb::dlpack::dtype d = dtype_of(t);
-            const char kind = d.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Int)    ? 'i'
-                              : d.code == static_cast<uint8_t>(nb::dlpack::dtype_code::UInt) ? 'u'
-                              : d.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Bool) ? 'b'
-                                                                                              : 'f';
-            return nb::module_::import_("numpy").attr("dtype")(std::string(1, kind) + std::to_string(d.bits / 8));
-        });
+        .def("to_dtype", &numpy_dtype);
 
     nb::class_<PyTensor>(m, "Tensor")
         .def(

@@ -89,4 +89,13 @@ nb::object numpy_copy(const Tensor& tensor) {
     return numpy_view(tensor, owner).attr("copy")();
 }
 
+nb::object numpy_dtype(ElementType type) {
+    const nb::dlpack::dtype d = dtype_of(type);
+    const char kind = d.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Int)    ? 'i'
+                      : d.code == static_cast<uint8_t>(nb::dlpack::dtype_code::UInt) ? 'u'
+                      : d.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Bool) ? 'b'
+                                                                                      : 'f';
+    return nb::module_::import_("numpy").attr("dtype")(std::string(1, kind) + std::to_string(d.bits / 8));
+}
+
 }  // namespace mosaic::python

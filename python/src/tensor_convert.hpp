@@ -34,4 +34,7 @@ nb::object numpy_view(const Tensor& tensor, nb::handle owner);
 // A numpy array with a copy of the tensor's data.
 nb::object numpy_copy(const Tensor& tensor);
 
+// The numpy dtype of an element type (OpenVINO's Type.to_dtype()); TypeError for one numpy lacks.
+nb::object numpy_dtype(ElementType type);
+
 }  // namespace mosaic::python
