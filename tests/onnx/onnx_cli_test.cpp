@@ -40,6 +40,33 @@ std::string make_test(const TempDir& dir, const std::string& name, const std::st
     return folder;
 }
 
+// Backend-test folders whose input .pb files carry no name are matched by position; a folder with
+// a corrupt input is that test's FAIL, and the run goes on to the next one.
+TEST(OnnxCli, ConformanceMatchesUnnamedInputsByPositionAndIsolatesBadFolders) {
+    TempDir dir;
+    for (const std::string name : {"test_unnamed", "test_corrupt"}) {
+        const std::string folder = dir / name;
+        fs::create_directories(folder + "/test_data_set_0");
+        auto m = onnx_model();
+        add_input(m, "x", {2, 2});
+        add_input(m, "w", {2, 2});
+        add_node(m, "Sub", {"x", "w"}, {"y"}, "node");
+        add_output(m, "y", {2, 2});
+        save(m, folder + "/model.onnx");
+        save_tensor(folder + "/test_data_set_0/input_0.pb", "", {2, 2}, {10, 20, 30, 40});
+        save_tensor(folder + "/test_data_set_0/input_1.pb", "", {2, 2}, {1, 2, 3, 4});
+        save_tensor(folder + "/test_data_set_0/output_0.pb", "", {2, 2}, {9, 18, 27, 36});
+    }
+    std::ofstream(dir / "test_corrupt/test_data_set_0/input_1.pb", std::ios::trunc) << "not a tensor proto";
+    auto r = run_mosaic({"conformance", "-d", "REFERENCE", dir.path()});
+    EXPECT_EQ(r.signal, 0) << r;
+    EXPECT_EQ(r.exit_code, 1) << r;
+    EXPECT_NE(r.out.find("pass test_unnamed"), std::string::npos) << r;
+    EXPECT_NE(r.out.find("FAIL test_corrupt: "), std::string::npos) << r;
+    EXPECT_NE(r.out.find("input_1.pb"), std::string::npos) << r;
+    EXPECT_NE(r.out.find("1 passed, 1 failed, 0 skipped"), std::string::npos) << r;
+}
+
 TEST(OnnxCli, ConformancePrintsEachVerdictAndTheSummary) {
     TempDir dir;
     make_test(dir, "test_good", "Relu", {0, 2, 0, 4});

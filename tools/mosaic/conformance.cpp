@@ -153,8 +153,10 @@ void name_inputs_by_position(const std::string& model_path, std::vector<DataSet>
     if (!unnamed) return;
     onnx::ReadOptions probe;
     probe.dynamic_dims_to_one = true;
+    // The model is held while its nodes are read (a temporary would free them under the loop).
+    const std::shared_ptr<Model> model = onnx::read_onnx(model_path, probe);
     std::vector<std::string> names;
-    for (Node* p : onnx::read_onnx(model_path, probe)->get_parameters()) names.push_back(Model::input_name(*p));
+    for (Node* p : model->get_parameters()) names.push_back(Model::input_name(*p));
     for (auto& s : sets)
         for (size_t i = 0; i < s.inputs.size() && i < names.size(); ++i)
             if (s.inputs[i].first.empty()) s.inputs[i].first = names[i];
