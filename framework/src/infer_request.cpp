@@ -66,19 +66,19 @@ void InferRequest::Impl::set_tensor(size_t index, bool is_input, const Tensor& t
     check_idle("set_tensor");
     Tensor& slot = tensor(index, is_input);
     const PortDesc& port = (is_input ? model_->inputs() : model_->outputs())[index];
-    if (t.element_type() != port.type || t.shape() != port.shape)
+    if (t.get_element_type() != port.type || t.get_shape() != port.shape)
         throw std::invalid_argument(std::string(is_input ? "input '" : "output '") + port.name + "' expects " +
                                     to_string(port.type) + " " + to_string(port.shape) + " but the tensor is " +
-                                    to_string(t.element_type()) + " " + to_string(t.shape()));
-    if (!t.data() && t.byte_size()) throw std::invalid_argument("tensor for '" + port.name + "' has no data");
+                                    to_string(t.get_element_type()) + " " + to_string(t.get_shape()));
+    if (!t.data() && t.get_byte_size()) throw std::invalid_argument("tensor for '" + port.name + "' has no data");
     slot = t;
 }
 
 void InferRequest::Impl::build_descriptors() {
     in_desc_.clear();
     out_desc_.clear();
-    for (auto& t : inputs_) in_desc_.push_back(descriptor(t.element_type(), t.shape(), t.data()));
-    for (auto& t : outputs_) out_desc_.push_back(descriptor(t.element_type(), t.shape(), t.data()));
+    for (auto& t : inputs_) in_desc_.push_back(descriptor(t.get_element_type(), t.get_shape(), t.data()));
+    for (auto& t : outputs_) out_desc_.push_back(descriptor(t.get_element_type(), t.get_shape(), t.data()));
 }
 
 void InferRequest::Impl::infer() {

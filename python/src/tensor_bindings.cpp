@@ -40,16 +40,16 @@ void bind_tensor(nb::module_& m) {
             nb::arg("array"), "Wraps the array's memory (C-contiguous arrays are not copied).")
         .def_prop_ro("data", [](nb::handle self) { return numpy_view(nb::cast<PyTensor&>(self).tensor, self); },
                      "A numpy view of the tensor's memory (no copy).")
-        .def_prop_ro("shape", [](const PyTensor& t) { return t.tensor.shape(); })
-        .def("get_shape", [](const PyTensor& t) { return t.tensor.shape(); })
-        .def_prop_ro("element_type", [](const PyTensor& t) { return t.tensor.element_type(); })
-        .def("get_element_type", [](const PyTensor& t) { return t.tensor.element_type(); })
-        .def_prop_ro("size", [](const PyTensor& t) { return t.tensor.size(); })
-        .def("get_size", [](const PyTensor& t) { return t.tensor.size(); })
-        .def_prop_ro("byte_size", [](const PyTensor& t) { return t.tensor.byte_size(); })
-        .def("get_byte_size", [](const PyTensor& t) { return t.tensor.byte_size(); })
+        .def_prop_ro("shape", [](const PyTensor& t) { return t.tensor.get_shape(); })
+        .def("get_shape", [](const PyTensor& t) { return t.tensor.get_shape(); })
+        .def_prop_ro("element_type", [](const PyTensor& t) { return t.tensor.get_element_type(); })
+        .def("get_element_type", [](const PyTensor& t) { return t.tensor.get_element_type(); })
+        .def_prop_ro("size", [](const PyTensor& t) { return t.tensor.get_size(); })
+        .def("get_size", [](const PyTensor& t) { return t.tensor.get_size(); })
+        .def_prop_ro("byte_size", [](const PyTensor& t) { return t.tensor.get_byte_size(); })
+        .def("get_byte_size", [](const PyTensor& t) { return t.tensor.get_byte_size(); })
         .def("__repr__", [](const PyTensor& t) {
-            return std::string("<Tensor ") + to_string(t.tensor.element_type()) + " " + to_string(t.tensor.shape()) + ">";
+            return std::string("<Tensor ") + to_string(t.tensor.get_element_type()) + " " + to_string(t.tensor.get_shape()) + ">";
         });
 }
 

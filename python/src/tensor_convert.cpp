@@ -77,9 +77,9 @@ PyTensor tensor_from_value(nb::handle value, const std::string& what) {
 }
 
 nb::object numpy_view(const Tensor& tensor, nb::handle owner) {
-    std::vector<size_t> shape(tensor.shape().begin(), tensor.shape().end());
+    std::vector<size_t> shape(tensor.get_shape().begin(), tensor.get_shape().end());
     nb::ndarray<nb::numpy> view(const_cast<void*>(tensor.data()), shape.size(), shape.data(), owner, nullptr,
-                                dtype_of(tensor.element_type()));
+                                dtype_of(tensor.get_element_type()));
     return nb::cast(view, nb::rv_policy::reference);
 }
 

@@ -100,7 +100,7 @@ TEST(ImageLibrary, GreyInputAndResize) {
     const Tensor same = image::load_images({dir / "g.png"}, ElementType::f32, {1, 1, 6, 6});
     EXPECT_EQ(same.data<float>()[7], pattern(1, 1, 0));
     const Tensor half = image::load_images({dir / "g.png"}, ElementType::f32, {1, 1, 3, 3});
-    EXPECT_EQ(half.shape(), (Shape{1, 1, 3, 3}));
+    EXPECT_EQ(half.get_shape(), (Shape{1, 1, 3, 3}));
 }
 
 TEST(ImageLibrary, OneImageOrOnePerBatchItem) {

@@ -20,13 +20,13 @@ namespace {
 Tensor test_input(const Shape& shape = {1, 3, 32, 32}, float scale = 1.0f) {
     Tensor t(ElementType::f32, shape);
     float* p = t.data<float>();
-    for (size_t i = 0; i < t.size(); ++i) p[i] = scale * static_cast<float>((i * 37) % 101) / 101.0f;
+    for (size_t i = 0; i < t.get_size(); ++i) p[i] = scale * static_cast<float>((i * 37) % 101) / 101.0f;
     return t;
 }
 
 bool same_tensor(const Tensor& a, const Tensor& b) {
-    return a.element_type() == b.element_type() && a.shape() == b.shape() && a.byte_size() == b.byte_size() &&
-           std::memcmp(a.data(), b.data(), a.byte_size()) == 0;
+    return a.get_element_type() == b.get_element_type() && a.get_shape() == b.get_shape() && a.get_byte_size() == b.get_byte_size() &&
+           std::memcmp(a.data(), b.data(), a.get_byte_size()) == 0;
 }
 
 // ---------------------------------------------------------------------------------------------

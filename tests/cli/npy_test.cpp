@@ -61,21 +61,21 @@ std::string parse_error(const std::string& bytes) {
 
 TEST(NpyRead, NumpyFloat32Matrix) {
     const Tensor t = read(fixture("f32_2x3.npy"));
-    EXPECT_EQ(t.element_type(), ElementType::f32);
-    EXPECT_EQ(t.shape(), (Shape{2, 3}));
+    EXPECT_EQ(t.get_element_type(), ElementType::f32);
+    EXPECT_EQ(t.get_shape(), (Shape{2, 3}));
     EXPECT_EQ(t.to_vector<float>(), (std::vector<float>{0, 0.5f, 1, 1.5f, 2, 2.5f}));
 }
 
 TEST(NpyRead, NumpyVersion2Int64) {
     const Tensor t = read(fixture("i64_v2.npy"));
-    EXPECT_EQ(t.element_type(), ElementType::i64);
-    EXPECT_EQ(t.shape(), (Shape{4}));
+    EXPECT_EQ(t.get_element_type(), ElementType::i64);
+    EXPECT_EQ(t.get_shape(), (Shape{4}));
     EXPECT_EQ(t.to_vector<int64_t>(), (std::vector<int64_t>{-2, -1, 0, 1}));
 }
 
 TEST(NpyRead, NumpyFloat16) {
     const Tensor t = read(fixture("f16_vec.npy"));
-    ASSERT_EQ(t.element_type(), ElementType::f16);
+    ASSERT_EQ(t.get_element_type(), ElementType::f16);
     const auto bits = t.to_vector<uint16_t>();
     ASSERT_EQ(bits.size(), 3u);
     EXPECT_EQ(f16_to_f32(bits[0]), 1.0f);
@@ -85,20 +85,20 @@ TEST(NpyRead, NumpyFloat16) {
 
 TEST(NpyRead, NumpyBool) {
     const Tensor t = read(fixture("bool_2x2.npy"));
-    EXPECT_EQ(t.element_type(), ElementType::boolean);
-    EXPECT_EQ(t.shape(), (Shape{2, 2}));
+    EXPECT_EQ(t.get_element_type(), ElementType::boolean);
+    EXPECT_EQ(t.get_shape(), (Shape{2, 2}));
     EXPECT_EQ(t.to_vector<uint8_t>(), (std::vector<uint8_t>{1, 0, 0, 1}));
 }
 
 TEST(NpyRead, NumpyScalarAndEmptyArray) {
     const Tensor scalar = read(fixture("u8_scalar.npy"));
-    EXPECT_EQ(scalar.element_type(), ElementType::u8);
-    EXPECT_EQ(scalar.shape(), Shape{});
+    EXPECT_EQ(scalar.get_element_type(), ElementType::u8);
+    EXPECT_EQ(scalar.get_shape(), Shape{});
     EXPECT_EQ(scalar.to_vector<uint8_t>(), std::vector<uint8_t>{7});
 
     const Tensor empty = read(fixture("f32_0x3.npy"));
-    EXPECT_EQ(empty.shape(), (Shape{0, 3}));
-    EXPECT_EQ(empty.size(), 0u);
+    EXPECT_EQ(empty.get_shape(), (Shape{0, 3}));
+    EXPECT_EQ(empty.get_size(), 0u);
 }
 
 TEST(NpyRead, NumpyFortranOrderIsRejected) {
@@ -148,15 +148,15 @@ TEST(NpyRoundTrip, EveryDtype) {
                              ElementType::u64, ElementType::boolean}) {
         Tensor t(type, {2, 3, 5});
         auto* bytes = static_cast<unsigned char*>(t.data());
-        for (size_t i = 0; i < t.byte_size(); ++i) bytes[i] = static_cast<unsigned char>(i * 7 + 3);
+        for (size_t i = 0; i < t.get_byte_size(); ++i) bytes[i] = static_cast<unsigned char>(i * 7 + 3);
         if (type == ElementType::boolean)
-            for (size_t i = 0; i < t.size(); ++i) bytes[i] &= 1;
+            for (size_t i = 0; i < t.get_size(); ++i) bytes[i] &= 1;
         const std::string file = serialize(t);
         EXPECT_EQ((file.find('\n') + 1) % 64, 0u) << "data must start 64-byte aligned";
         const Tensor back = parse(file);
-        EXPECT_EQ(back.element_type(), type) << to_string(type);
-        EXPECT_EQ(back.shape(), t.shape());
-        EXPECT_EQ(std::memcmp(back.data(), t.data(), t.byte_size()), 0) << to_string(type);
+        EXPECT_EQ(back.get_element_type(), type) << to_string(type);
+        EXPECT_EQ(back.get_shape(), t.get_shape());
+        EXPECT_EQ(std::memcmp(back.data(), t.data(), t.get_byte_size()), 0) << to_string(type);
     }
 }
 
@@ -175,7 +175,7 @@ TEST(NpyRoundTrip, LargeHeaderUsesVersion2) {
     Tensor t(ElementType::u8, shape);
     const std::string file = serialize(t);
     EXPECT_EQ(file[6], '\x02');
-    EXPECT_EQ(parse(file).shape(), shape);
+    EXPECT_EQ(parse(file).get_shape(), shape);
 }
 
 TEST(NpyDtype, Names) {

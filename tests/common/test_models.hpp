@@ -47,7 +47,7 @@ inline std::vector<float> conv_relu_expected() {
 
 inline Tensor iota_tensor(const Shape& shape) {
     Tensor t(ElementType::f32, shape);
-    for (size_t i = 0; i < t.size(); ++i) t.data<float>()[i] = static_cast<float>(i);
+    for (size_t i = 0; i < t.get_size(); ++i) t.data<float>()[i] = static_cast<float>(i);
     return t;
 }
 

@@ -98,9 +98,9 @@ TEST(CpuBinaryCompare, ComparisonsMatchReferenceBothOrders) {
                 r.set_tensor("b", tb);
                 r.infer();
                 const Tensor out = r.get_tensor("out");
-                ASSERT_EQ(out.element_type(), ElementType::boolean);
+                ASSERT_EQ(out.get_element_type(), ElementType::boolean);
                 const auto* p = static_cast<const uint8_t*>(out.data());
-                results.emplace_back(p, p + shape_size(out.shape()));
+                results.emplace_back(p, p + shape_size(out.get_shape()));
                 exec = r.get_profiling_info().at(0).exec_type;
             }
             EXPECT_EQ(results[0], results[1]) << op << (swap ? " swapped" : "");
@@ -251,7 +251,7 @@ TEST(CpuTranspose, EveryElementWidthMatchesReference) {
             Tensor in(type, shape);
             auto* bytes = static_cast<uint8_t*>(in.data());
             // Below 0x40 no byte makes a float NaN, whose payload REFERENCE need not keep.
-            for (size_t i = 0; i < in.byte_size(); ++i) bytes[i] = static_cast<uint8_t>((i * 7 + 3) & 0x3f);
+            for (size_t i = 0; i < in.get_byte_size(); ++i) bytes[i] = static_cast<uint8_t>((i * 7 + 3) & 0x3f);
             std::vector<std::vector<uint8_t>> results;
             std::string exec;
             for (const char* device : {"REFERENCE", "CPU"}) {
@@ -261,7 +261,7 @@ TEST(CpuTranspose, EveryElementWidthMatchesReference) {
                 r.infer();
                 const Tensor out = r.get_tensor("out");
                 const auto* p = static_cast<const uint8_t*>(out.data());
-                results.emplace_back(p, p + out.byte_size());
+                results.emplace_back(p, p + out.get_byte_size());
                 exec = r.get_profiling_info().at(0).exec_type;
             }
             ASSERT_EQ(results[0].size(), results[1].size());

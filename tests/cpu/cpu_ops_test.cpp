@@ -34,8 +34,8 @@ TEST_P(CpuOp, MatchesTheExpectedValues) {
     RecordProperty("exec_type", exec);  // --gtest_output=xml lists which cases ran on oneDNN
     for (size_t o = 0; o < c.outputs.size(); ++o) {
         Tensor out = request.get_tensor("out" + std::to_string(o));
-        ASSERT_EQ(to_string(out.shape()), to_string(c.outputs[o].shape));
-        ASSERT_EQ(out.element_type(), c.outputs[o].type);
+        ASSERT_EQ(to_string(out.get_shape()), to_string(c.outputs[o].shape));
+        ASSERT_EQ(out.get_element_type(), c.outputs[o].type);
         expect_close(c.outputs[o], out.data(), c.rtol, c.atol, "output " + std::to_string(o) + " (ran on " + exec + ")");
     }
 }

@@ -73,8 +73,8 @@ TEST_P(GpuOp, MatchesTheExpectedValues) {
     const double rtol = std::max(c.rtol, 1e-4), atol = std::max(c.atol, 1e-5);
     for (size_t o = 0; o < c.outputs.size(); ++o) {
         Tensor out = request.get_tensor("out" + std::to_string(o));
-        ASSERT_EQ(to_string(out.shape()), to_string(c.outputs[o].shape)) << "output " << o;
-        ASSERT_EQ(out.element_type(), c.outputs[o].type) << "output " << o;
+        ASSERT_EQ(to_string(out.get_shape()), to_string(c.outputs[o].shape)) << "output " << o;
+        ASSERT_EQ(out.get_element_type(), c.outputs[o].type) << "output " << o;
         expect_close(c.outputs[o], out.data(), rtol, atol,
                      c.op + " output " + std::to_string(o) + " (ran as " + exec + ")" + contents(profile));
     }

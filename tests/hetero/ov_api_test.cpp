@@ -143,7 +143,7 @@ TEST(OvApiCore, CompiledModelPortsAndRequestsByPort) {
     Tensor x(element::f32, compiled.input().get_shape());
     request.set_tensor(compiled.input(), x);
     request.infer();
-    EXPECT_EQ(request.get_tensor(compiled.output(1)).shape(), (Shape{1, 4, 8, 8}));
+    EXPECT_EQ(request.get_tensor(compiled.output(1)).get_shape(), (Shape{1, 4, 8, 8}));
 }
 
 TEST(OvApiStrictness, HeteroRefusesAnUnknownKeyWhenItIsSet) {

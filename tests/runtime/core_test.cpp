@@ -149,7 +149,7 @@ TEST(Core, DynamicShapesMustBeResolvedBeforeCompiling) {
     model->reshape({{"x", {2, 4}}});
     InferRequest r = core.compile_model(model, "REFERENCE").create_infer_request();
     r.infer();
-    EXPECT_EQ(r.get_tensor("y").shape(), (Shape{2, 4}));
+    EXPECT_EQ(r.get_tensor("y").get_shape(), (Shape{2, 4}));
 }
 
 }  // namespace

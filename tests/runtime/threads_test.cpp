@@ -10,7 +10,7 @@ namespace {
 
 Tensor input_for(int seed) {
     Tensor t(ElementType::f32, {1, 1, 4, 4});
-    for (size_t i = 0; i < t.size(); ++i) t.data<float>()[i] = static_cast<float>((seed * 7 + static_cast<int>(i) * 3) % 11) - 5.0f;
+    for (size_t i = 0; i < t.get_size(); ++i) t.data<float>()[i] = static_cast<float>((seed * 7 + static_cast<int>(i) * 3) % 11) - 5.0f;
     return t;
 }
 

@@ -56,9 +56,9 @@ std::vector<DataSet> read_data_sets(const fs::path& folder) {
 // ONNX 1.12's test data stores bfloat16 tensors as uint16 (numpy has no bfloat16): read them as
 // bf16 where the model says bf16.
 Tensor as_type(const Tensor& t, ElementType wanted) {
-    if (wanted == ElementType::bf16 && t.element_type() == ElementType::u16) {
-        Tensor out(ElementType::bf16, t.shape());
-        std::memcpy(out.data(), t.data(), t.byte_size());
+    if (wanted == ElementType::bf16 && t.get_element_type() == ElementType::u16) {
+        Tensor out(ElementType::bf16, t.get_shape());
+        std::memcpy(out.data(), t.data(), t.get_byte_size());
         return out;
     }
     return t;
@@ -66,15 +66,15 @@ Tensor as_type(const Tensor& t, ElementType wanted) {
 
 // Empty when equal within tolerance, else what differs.
 std::string compare(const Tensor& got, const Tensor& expected_stored, const Tolerance& tol) {
-    const Tensor expected = as_type(expected_stored, got.element_type());
-    if (got.element_type() != expected.element_type())
-        return std::string("element type ") + to_string(got.element_type()) + ", expected " + to_string(expected.element_type());
-    if (got.shape() != expected.shape())
-        return "shape " + to_string(got.shape()) + ", expected " + to_string(expected.shape());
-    const bool floating = is_floating(got.element_type());
+    const Tensor expected = as_type(expected_stored, got.get_element_type());
+    if (got.get_element_type() != expected.get_element_type())
+        return std::string("element type ") + to_string(got.get_element_type()) + ", expected " + to_string(expected.get_element_type());
+    if (got.get_shape() != expected.get_shape())
+        return "shape " + to_string(got.get_shape()) + ", expected " + to_string(expected.get_shape());
+    const bool floating = is_floating(got.get_element_type());
     size_t bad = 0, first = 0;
     double first_got = 0, first_expected = 0;
-    for (size_t i = 0; i < got.size(); ++i) {
+    for (size_t i = 0; i < got.get_size(); ++i) {
         const double a = element_as_double(got, i);
         const double b = element_as_double(expected, i);
         bool ok;
@@ -86,7 +86,7 @@ std::string compare(const Tensor& got, const Tensor& expected_stored, const Tole
     }
     if (bad == 0) return "";
     std::ostringstream s;
-    s << bad << " of " << got.size() << " values differ; first at index " << first << ": got " << first_got
+    s << bad << " of " << got.get_size() << " values differ; first at index " << first << ": got " << first_got
       << ", expected " << first_expected;
     return s.str();
 }
@@ -112,7 +112,7 @@ std::shared_ptr<Model> read_for(const std::string& model_path, const DataSet& se
         bound.clear();
         for (size_t i = 0; i < n; ++i) {
             const auto& [name, t] = set.inputs[i];
-            if (i < bind_from) options.input_shapes[name] = t.shape();
+            if (i < bind_from) options.input_shapes[name] = t.get_shape();
             else options.input_values[name] = t, bound.insert(name);
         }
         return onnx::read_onnx(model_path, options);
@@ -166,7 +166,7 @@ void name_inputs_by_position(const std::string& model_path, std::vector<DataSet>
 std::shared_ptr<Model> read_ir_for(Core& core, const std::string& xml, const DataSet& set) {
     std::shared_ptr<Model> model = core.read_model(xml);
     std::map<std::string, Shape> shapes;
-    for (const auto& [name, t] : set.inputs) shapes[name] = t.shape();
+    for (const auto& [name, t] : set.inputs) shapes[name] = t.get_shape();
     model->reshape(shapes);
     return model;
 }

@@ -25,7 +25,7 @@ private:
 template <typename T, typename Gen>
 void fill(Tensor& t, Gen gen) {
     T* p = t.data<T>();
-    for (size_t i = 0; i < t.size(); ++i) p[i] = gen();
+    for (size_t i = 0; i < t.get_size(); ++i) p[i] = gen();
 }
 
 }  // namespace

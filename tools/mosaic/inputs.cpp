@@ -85,11 +85,11 @@ const PortDesc& find_input(const CompiledModel& compiled, const std::string& nam
 }
 
 void check_input_tensor(const PortDesc& port, const Tensor& tensor, const std::string& path) {
-    const bool type_ok = tensor.element_type() == port.type;
-    if (type_ok && shape_matches(port.shape, tensor.shape())) return;
+    const bool type_ok = tensor.get_element_type() == port.type;
+    if (type_ok && shape_matches(port.shape, tensor.get_shape())) return;
     std::string msg = "input '" + port.name + "' expects " + to_string(port.type) + " " + to_string(port.shape) +
-                      ", but '" + path + "' holds " + to_string(tensor.element_type()) + " " +
-                      to_string(tensor.shape());
+                      ", but '" + path + "' holds " + to_string(tensor.get_element_type()) + " " +
+                      to_string(tensor.get_shape());
     if (!type_ok) {
         try {
             msg += " (convert it with numpy: a.astype('" + npy::dtype_of(port.type) + "'))";
@@ -125,8 +125,8 @@ void set_inputs(InferRequest& request, const std::vector<InputData>& inputs) {
 
 void print_inputs(std::ostream& log, const std::vector<InputData>& inputs) {
     for (const auto& in : inputs)
-        log << "Input '" << in.name << "': " << to_string(in.tensor.element_type()) << " "
-            << to_string(in.tensor.shape()) << " " << in.origin << "\n";
+        log << "Input '" << in.name << "': " << to_string(in.tensor.get_element_type()) << " "
+            << to_string(in.tensor.get_shape()) << " " << in.origin << "\n";
 }
 
 }  // namespace mosaic::cli

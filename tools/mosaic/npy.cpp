@@ -257,8 +257,8 @@ Tensor parse(std::string_view bytes, const std::string& source) {
 }
 
 std::string serialize(const Tensor& tensor) {
-    std::string dict = "{'descr': '" + dtype_of(tensor.element_type()) +
-                       "', 'fortran_order': False, 'shape': " + shape_tuple(tensor.shape()) + ", }";
+    std::string dict = "{'descr': '" + dtype_of(tensor.get_element_type()) +
+                       "', 'fortran_order': False, 'shape': " + shape_tuple(tensor.get_shape()) + ", }";
     // Pad with spaces and a final newline so that the data starts on a 64-byte boundary.
     size_t len_width = 2;
     size_t total = kMagicSize + 2 + len_width + dict.size() + 1;
@@ -277,7 +277,7 @@ std::string serialize(const Tensor& tensor) {
     out += '\0';
     for (size_t i = 0; i < len_width; ++i) out += static_cast<char>((header_len >> (8 * i)) & 0xff);
     out += dict;
-    out.append(static_cast<const char*>(tensor.data()), tensor.byte_size());
+    out.append(static_cast<const char*>(tensor.data()), tensor.get_byte_size());
     return out;
 }
 

@@ -11,10 +11,10 @@ namespace mosaic::cli {
 namespace {
 
 Tensor widen_bf16(const Tensor& t) {
-    Tensor out(ElementType::f32, t.shape());
+    Tensor out(ElementType::f32, t.get_shape());
     const uint16_t* src = t.data<uint16_t>();
     float* dst = out.data<float>();
-    for (size_t i = 0; i < t.size(); ++i) dst[i] = bf16_to_f32(src[i]);
+    for (size_t i = 0; i < t.get_size(); ++i) dst[i] = bf16_to_f32(src[i]);
     return out;
 }
 
@@ -45,7 +45,7 @@ void write_outputs(const std::string& dir, const CompiledModel& compiled, const 
         for (int n = 1; !used.insert(stem).second; ++n) stem = sanitize_file_name(outputs[i].name, i) + "_" + std::to_string(n);
         const std::string path = (fs::path(dir) / (stem + ".npy")).string();
         Tensor t = request.get_tensor(outputs[i].name);
-        const bool widened = t.element_type() == ElementType::bf16;
+        const bool widened = t.get_element_type() == ElementType::bf16;
         npy::write(path, widened ? widen_bf16(t) : t);
         log << "Wrote output '" << outputs[i].name << "' to " << path << (widened ? " (bf16 widened to f32)" : "")
             << "\n";

@@ -22,7 +22,7 @@ std::string format_double(double v) {
 }  // namespace
 
 double element_as_double(const Tensor& t, size_t i) {
-    switch (t.element_type()) {
+    switch (t.get_element_type()) {
         case ElementType::f32: return t.data<float>()[i];
         case ElementType::f64: return t.data<double>()[i];
         case ElementType::f16: return f16_to_f32(t.data<uint16_t>()[i]);
@@ -42,20 +42,20 @@ double element_as_double(const Tensor& t, size_t i) {
 }
 
 std::string element_as_text(const Tensor& t, size_t i) {
-    switch (t.element_type()) {
+    switch (t.get_element_type()) {
         case ElementType::i64: return std::to_string(t.data<int64_t>()[i]);
         case ElementType::u64: return std::to_string(t.data<uint64_t>()[i]);
         case ElementType::boolean: return t.data<uint8_t>()[i] ? "true" : "false";
         default: break;
     }
     const double v = element_as_double(t, i);
-    if (is_integral(t.element_type())) return std::to_string(static_cast<int64_t>(v));
+    if (is_integral(t.get_element_type())) return std::to_string(static_cast<int64_t>(v));
     return format_double(v);
 }
 
 void print_tensor_summary(std::ostream& out, const std::string& name, const Tensor& t, size_t max_values) {
-    const size_t n = t.size();
-    out << "Output '" << name << "': " << to_string(t.element_type()) << " " << to_string(t.shape()) << "\n";
+    const size_t n = t.get_size();
+    out << "Output '" << name << "': " << to_string(t.get_element_type()) << " " << to_string(t.get_shape()) << "\n";
     if (n == 0) {
         out << "    (empty)\n";
         return;
@@ -87,7 +87,7 @@ void print_tensor_summary(std::ostream& out, const std::string& name, const Tens
     }
     if (nans) out << "    NaN values: " << nans << "\n";
 
-    const Shape& shape = t.shape();
+    const Shape& shape = t.get_shape();
     if (shape.size() != 2 || shape[1] < 2) return;
     const size_t rows = static_cast<size_t>(shape[0]), classes = static_cast<size_t>(shape[1]);
     for (size_t r = 0; r < std::min(rows, kMaxRows); ++r) {

@@ -21,7 +21,7 @@ public:
     // Allocates a zero-filled buffer (64-byte aligned, which vectorised kernels expect).
     Tensor(ElementType type, const Shape& shape) : type_(type), shape_(shape) {
         check_shape();
-        const size_t bytes = byte_size();
+        const size_t bytes = get_byte_size();
         // Never null, even for an empty tensor, so data() is always a valid pointer to pass on.
         const size_t padded = std::max<size_t>(64, (bytes + 63) / 64 * 64);
         void* p = std::aligned_alloc(64, padded);
@@ -39,18 +39,19 @@ public:
     template <typename T>
     static Tensor from_vector(const Shape& shape, ElementType type, const std::vector<T>& values) {
         Tensor t(type, shape);
-        if (values.size() * sizeof(T) != t.byte_size())
+        if (values.size() * sizeof(T) != t.get_byte_size())
             throw std::invalid_argument("Tensor::from_vector: " + std::to_string(values.size()) +
                                         " values do not fill shape " + to_string(shape) + " of " + to_string(type));
-        std::memcpy(t.data(), values.data(), t.byte_size());
+        std::memcpy(t.data(), values.data(), t.get_byte_size());
         return t;
     }
 
+    // Spelled as OpenVINO's ov::Tensor.
     explicit operator bool() const { return type_ != ElementType::undefined; }
-    ElementType element_type() const { return type_; }
-    const Shape& shape() const { return shape_; }
-    size_t size() const { return static_cast<size_t>(shape_size(shape_)); }
-    size_t byte_size() const { return size() * element_size(type_); }
+    ElementType get_element_type() const { return type_; }
+    const Shape& get_shape() const { return shape_; }
+    size_t get_size() const { return static_cast<size_t>(shape_size(shape_)); }
+    size_t get_byte_size() const { return get_size() * element_size(type_); }
 
     void* data() { return data_; }
     const void* data() const { return data_; }
@@ -61,12 +62,12 @@ public:
         if (sizeof(T) != element_size(type_))
             throw std::invalid_argument("Tensor::to_vector: element size mismatch for " + std::string(to_string(type_)));
         const T* p = data<T>();
-        return std::vector<T>(p, p + size());
+        return std::vector<T>(p, p + get_size());
     }
 
     Tensor clone() const {
         Tensor t(type_, shape_);
-        if (byte_size()) std::memcpy(t.data(), data_, byte_size());
+        if (get_byte_size()) std::memcpy(t.data(), data_, get_byte_size());
         return t;
     }
 

@@ -157,10 +157,10 @@ private:
             const ElementType type = onnx_import::element_type_of(in.type().tensor_type().elem_type(), where);
             if (auto bound = options_.input_values.find(in.name()); bound != options_.input_values.end()) {
                 const Tensor& v = bound->second;
-                if (v.element_type() != type)
-                    throw ModelError(where + ": the value given for it is " + to_string(v.element_type()) +
+                if (v.get_element_type() != type)
+                    throw ModelError(where + ": the value given for it is " + to_string(v.get_element_type()) +
                                      ", the input is " + to_string(type));
-                Output c = builder_.constant(type, v.shape(), Buffer::copy_of(v.data(), v.byte_size()), in.name());
+                Output c = builder_.constant(type, v.get_shape(), Buffer::copy_of(v.data(), v.get_byte_size()), in.name());
                 c.node->set_output_names(0, {in.name()});
                 values_[in.name()] = c;
                 continue;

@@ -22,15 +22,15 @@ namespace {
 
 // Class scores as floats, whatever the output's element type.
 std::vector<float> scores_of(const mosaic::Tensor& t) {
-    std::vector<float> out(t.size());
-    switch (t.element_type()) {
-        case mosaic::element::f32: std::copy_n(t.data<float>(), t.size(), out.begin()); break;
-        case mosaic::element::f64: std::copy_n(t.data<double>(), t.size(), out.begin()); break;
-        case mosaic::element::i64: std::copy_n(t.data<int64_t>(), t.size(), out.begin()); break;
-        case mosaic::element::i32: std::copy_n(t.data<int32_t>(), t.size(), out.begin()); break;
+    std::vector<float> out(t.get_size());
+    switch (t.get_element_type()) {
+        case mosaic::element::f32: std::copy_n(t.data<float>(), t.get_size(), out.begin()); break;
+        case mosaic::element::f64: std::copy_n(t.data<double>(), t.get_size(), out.begin()); break;
+        case mosaic::element::i64: std::copy_n(t.data<int64_t>(), t.get_size(), out.begin()); break;
+        case mosaic::element::i32: std::copy_n(t.data<int32_t>(), t.get_size(), out.begin()); break;
         default:
             throw std::runtime_error(std::string("the model's first output is ") +
-                                     mosaic::to_string(t.element_type()) + "; class scores must be f32, f64, i32 or i64");
+                                     mosaic::to_string(t.get_element_type()) + "; class scores must be f32, f64, i32 or i64");
     }
     return out;
 }

@@ -24,17 +24,17 @@ std::vector<std::vector<float>> run(mosaic::CompiledModel& compiled) {
     for (const auto& input : compiled.inputs()) {
         mosaic::Tensor t(input.get_element_type(), input.get_shape());
         float* data = t.data<float>();
-        for (size_t i = 0; i < t.size(); ++i) data[i] = static_cast<float>((i * 37) % 101) / 101.0f - 0.5f;
+        for (size_t i = 0; i < t.get_size(); ++i) data[i] = static_cast<float>((i * 37) % 101) / 101.0f - 0.5f;
         request.set_tensor(input, t);
     }
     request.infer();
     std::vector<std::vector<float>> out;
     for (const auto& output : compiled.outputs()) {
         mosaic::Tensor t = request.get_tensor(output);
-        if (t.element_type() == mosaic::element::f32) out.push_back(t.to_vector<float>());
-        else if (t.element_type() == mosaic::element::i64)
+        if (t.get_element_type() == mosaic::element::f32) out.push_back(t.to_vector<float>());
+        else if (t.get_element_type() == mosaic::element::i64)
             for (int64_t v : t.to_vector<int64_t>()) out.push_back({static_cast<float>(v)});
-        else if (t.element_type() == mosaic::element::i32)
+        else if (t.get_element_type() == mosaic::element::i32)
             for (int32_t v : t.to_vector<int32_t>()) out.push_back({static_cast<float>(v)});
     }
     return out;
