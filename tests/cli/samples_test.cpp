@@ -79,6 +79,31 @@ TEST(SampleHelloClassification, ClassifiesAJpegOnTheCpu) {
     expect_classifies(dir / "picture.jpg", "CPU");
 }
 
+// Torch exports a dynamic batch; the sample runs such a model at batch 1, with the scores of the
+// static model.
+TEST(SampleHelloClassification, ADynamicBatchRunsAtBatchOne) {
+    TempDir dir;
+    write_image(dir / "picture.png", 32, 32, 3);
+    Core core(build_registry());
+    auto model = core.read_model(default_model());
+    model->reshape({{model->input().get_any_name(), {-1, 3, 32, 32}}});
+    serialize(*model, dir / "dynamic.xml", dir / "dynamic.bin");
+    const CliResult r = run_program(sample("hello_classification"), {dir / "dynamic.xml", dir / "picture.png", "CPU"});
+    ASSERT_EQ(r.exit_code, 0) << r;
+    const auto rows = printed_rows(r.out);
+    const std::vector<float> scores = reference_scores(dir / "picture.png");
+    ASSERT_EQ(rows.size(), 10u) << r;
+    for (const auto& [class_id, score] : rows) EXPECT_NEAR(score, scores.at(class_id), 1e-5) << class_id;
+    // A dynamic spatial dimension is not guessed: the error says what to do.
+    model->reshape({{model->input().get_any_name(), {1, 3, -1, 32}}});
+    serialize(*model, dir / "spatial.xml", dir / "spatial.bin");
+    const CliResult spatial =
+        run_program(sample("hello_classification"), {dir / "spatial.xml", dir / "picture.png", "CPU"});
+    EXPECT_EQ(spatial.exit_code, 1) << spatial;
+    EXPECT_TRUE(contains(spatial.err, "dynamic shape [1,3,?,32]")) << spatial;
+    EXPECT_TRUE(contains(spatial.err, "reshape")) << spatial;
+}
+
 TEST(SampleHelloClassification, ATextFileIsNotAnImage) {
     TempDir dir;
     write_text(dir / "notes.png", "these are not pixels\n");

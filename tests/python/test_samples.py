@@ -75,6 +75,23 @@ def test_hello_classification_agrees_with_the_cpp_sample(tmp_path, model_path):
         assert ps == pytest.approx(cs, abs=1e-5)
 
 
+def test_hello_classification_runs_a_dynamic_batch_at_batch_one(tmp_path, model_path):
+    # The bundled IR with its batch made dynamic, as torch exports models: [?,3,32,32].
+    xml = model_path.read_text().replace('shape="1,3,32,32"', 'shape="?,3,32,32"', 1)
+    xml = xml.replace("<dim>1</dim>", "<dim>-1</dim>", 1)
+    (tmp_path / "dynamic.xml").write_text(xml)
+    (tmp_path / "dynamic.bin").write_bytes(model_path.with_suffix(".bin").read_bytes())
+    assert ov.Core().read_model(tmp_path / "dynamic.xml").input(0).get_partial_shape().is_dynamic
+    path = picture(tmp_path / "picture.png", (32, 32))
+    r = run_sample("hello_classification", tmp_path / "dynamic.xml", path, "CPU")
+    assert r.returncode == 0, r.stderr
+    scores = expected_scores(model_path, path)
+    rows = rows_of(r.stdout)
+    assert len(rows) == 10
+    for class_id, score in rows:
+        assert score == pytest.approx(scores[class_id], abs=1e-5)
+
+
 def test_hello_classification_refuses_a_file_that_is_not_an_image(tmp_path, model_path):
     path = tmp_path / "notes.png"
     path.write_text("these are not pixels\n")

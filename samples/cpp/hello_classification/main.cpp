@@ -55,6 +55,14 @@ int main(int argc, char* argv[]) {
             throw std::logic_error("Sample supports models with 1 input only, " + model_path + " has " +
                                    std::to_string(model->inputs().size()));
 
+        // A model exported with a dynamic batch ([?,3,224,224], as torch exports) classifies one
+        // image: batch 1. Other dynamic dimensions need the model reshaped first.
+        mosaic::Shape shape = model->input().get_partial_shape();
+        if (!shape.empty() && shape[0] < 0) {
+            shape[0] = 1;
+            model->reshape({{model->input().get_any_name(), shape}});
+        }
+
         // Step 3. Read the image into a tensor laid out as the input wants it.
         const mosaic::Output input = model->input();
         mosaic::Tensor input_tensor =

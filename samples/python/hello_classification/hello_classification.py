@@ -62,6 +62,12 @@ def main():
         log.error("Sample supports only single input topologies")
         return -1
 
+    # A model exported with a dynamic batch ([?,3,224,224], as torch exports) classifies one image:
+    # batch 1. Other dynamic dimensions need the model reshaped first.
+    shape = list(model.input(0).get_partial_shape())
+    if shape and shape[0] < 0:
+        model.reshape({model.input(0).get_any_name(): [1] + shape[1:]})
+
     # Step 3. Read the image laid out as the input wants it.
     port = model.input(0)
     data = image_tensor(image_path, list(port.get_shape()), port.get_element_type().to_dtype())
