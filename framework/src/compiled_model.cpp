@@ -1,4 +1,5 @@
 #include "compiled_model_impl.hpp"
+#include "port_lookup.hpp"
 
 #include <mosaic/sdk/status.hpp>
 
@@ -149,40 +150,28 @@ const std::vector<PortDesc>& CompiledModel::inputs() const { return checked(impl
 const std::vector<PortDesc>& CompiledModel::outputs() const { return checked(impl_).outputs(); }
 
 namespace {
-std::string port_list(const std::vector<PortDesc>& ports) {
-    std::string s;
-    for (const auto& p : ports) s += (s.empty() ? "'" : ", '") + p.name + "'";
-    return s.empty() ? "none" : s;
+// The first name is the one applications use (PortDesc::name), then every name the port answers to.
+std::vector<std::string> names_of(const PortDesc& port) {
+    std::vector<std::string> names{port.name};
+    names.insert(names.end(), port.names.begin(), port.names.end());
+    return names;
 }
 
-const PortDesc& port_at(const std::vector<PortDesc>& ports, size_t index, const char* what) {
-    if (index >= ports.size())
-        throw std::out_of_range("the compiled model has " + std::to_string(ports.size()) + " " + what + "s, no " + what +
-                                " " + std::to_string(index) + " (" + port_list(ports) + ")");
-    return ports[index];
-}
-
-const PortDesc& port_named(const std::vector<PortDesc>& ports, const std::string& name, const char* what) {
-    for (const auto& p : ports)
-        if (std::find(p.names.begin(), p.names.end(), name) != p.names.end() || p.name == name) return p;
-    throw std::out_of_range("the compiled model has no " + std::string(what) + " named '" + name + "' (" + what +
-                            "s: " + port_list(ports) + ")");
-}
-
-const PortDesc& single_port(const std::vector<PortDesc>& ports, const char* what) {
-    if (ports.size() != 1)
-        throw std::out_of_range("the compiled model has " + std::to_string(ports.size()) + " " + what + "s (" +
-                                port_list(ports) + "); name one: " + what + "(index) or " + what + "(name)");
-    return ports.front();
-}
+const std::string kOwner = "the compiled model";
 }  // namespace
 
-const PortDesc& CompiledModel::input() const { return single_port(inputs(), "input"); }
-const PortDesc& CompiledModel::input(size_t index) const { return port_at(inputs(), index, "input"); }
-const PortDesc& CompiledModel::input(const std::string& name) const { return port_named(inputs(), name, "input"); }
-const PortDesc& CompiledModel::output() const { return single_port(outputs(), "output"); }
-const PortDesc& CompiledModel::output(size_t index) const { return port_at(outputs(), index, "output"); }
-const PortDesc& CompiledModel::output(const std::string& name) const { return port_named(outputs(), name, "output"); }
+const PortDesc& CompiledModel::input() const { return ports::single(inputs(), kOwner, "input", names_of); }
+const PortDesc& CompiledModel::input(size_t index) const { return ports::at(inputs(), index, kOwner, "input", names_of); }
+const PortDesc& CompiledModel::input(const std::string& name) const {
+    return ports::named(inputs(), name, kOwner, "input", names_of);
+}
+const PortDesc& CompiledModel::output() const { return ports::single(outputs(), kOwner, "output", names_of); }
+const PortDesc& CompiledModel::output(size_t index) const {
+    return ports::at(outputs(), index, kOwner, "output", names_of);
+}
+const PortDesc& CompiledModel::output(const std::string& name) const {
+    return ports::named(outputs(), name, kOwner, "output", names_of);
+}
 const std::string& CompiledModel::device() const { return checked(impl_).device_string(); }
 InferRequest CompiledModel::create_infer_request() {
     checked(impl_);

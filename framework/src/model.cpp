@@ -1,6 +1,7 @@
 #include <mosaic/model.hpp>
 
 #include "ops/op_schema.hpp"
+#include "port_lookup.hpp"
 #include "shape_inference.hpp"
 
 #include <algorithm>
@@ -142,46 +143,30 @@ std::vector<Output> ports_of(const std::vector<Node*>& nodes) {
     return out;
 }
 
-std::string names_of(const std::vector<Output>& ports) {
-    std::string known;
-    for (const auto& p : ports) known += (known.empty() ? "'" : ", '") + p.get_any_name() + "'";
-    return known.empty() ? "none" : known;
-}
-
-Output port_at(const std::vector<Output>& ports, size_t index, const std::string& model, const char* what) {
-    if (index >= ports.size())
-        throw std::out_of_range("model '" + model + "' has " + std::to_string(ports.size()) + " " + what +
-                                "s, no " + what + " " + std::to_string(index) + " (" + names_of(ports) + ")");
-    return ports[index];
-}
-
-Output port_named(const std::vector<Output>& ports, const std::string& name, const std::string& model,
-                  const char* what) {
-    for (const auto& p : ports) {
-        if (p.node->get_friendly_name() == name) return p;
-        for (const auto& n : p.get_names())
-            if (n == name) return p;
-    }
-    throw std::out_of_range("model '" + model + "' has no " + what + " named '" + name + "' (" + what +
-                            "s: " + names_of(ports) + ")");
-}
-
-Output single_port(const std::vector<Output>& ports, const std::string& model, const char* what) {
-    if (ports.size() != 1)
-        throw std::out_of_range("model '" + model + "' has " + std::to_string(ports.size()) + " " + what + "s (" +
-                                names_of(ports) + "); name one: " + what + "(index) or " + what + "(name)");
-    return ports.front();
+// A model port answers to its tensor names and to its node's friendly name.
+std::vector<std::string> names_of(const Output& port) {
+    std::vector<std::string> names = port.get_names();
+    names.push_back(port.node->get_friendly_name());
+    return names;
 }
 }  // namespace
 
 std::vector<Output> Model::inputs() const { return ports_of(get_parameters()); }
 std::vector<Output> Model::outputs() const { return ports_of(get_results()); }
-Output Model::input() const { return single_port(inputs(), name_, "input"); }
-Output Model::input(size_t index) const { return port_at(inputs(), index, name_, "input"); }
-Output Model::input(const std::string& name) const { return port_named(inputs(), name, name_, "input"); }
-Output Model::output() const { return single_port(outputs(), name_, "output"); }
-Output Model::output(size_t index) const { return port_at(outputs(), index, name_, "output"); }
-Output Model::output(const std::string& name) const { return port_named(outputs(), name, name_, "output"); }
+Output Model::input() const { return ports::single(inputs(), "model '" + name_ + "'", "input", names_of); }
+Output Model::input(size_t index) const {
+    return ports::at(inputs(), index, "model '" + name_ + "'", "input", names_of);
+}
+Output Model::input(const std::string& name) const {
+    return ports::named(inputs(), name, "model '" + name_ + "'", "input", names_of);
+}
+Output Model::output() const { return ports::single(outputs(), "model '" + name_ + "'", "output", names_of); }
+Output Model::output(size_t index) const {
+    return ports::at(outputs(), index, "model '" + name_ + "'", "output", names_of);
+}
+Output Model::output(const std::string& name) const {
+    return ports::named(outputs(), name, "model '" + name_ + "'", "output", names_of);
+}
 
 Node* Model::get_op(std::string_view name) const {
     if (Node* n = find_node(name)) return n;
