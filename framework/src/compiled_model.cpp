@@ -1,4 +1,5 @@
 #include "compiled_model_impl.hpp"
+#include "memory_guard.hpp"
 #include "port_lookup.hpp"
 
 #include <mosaic/sdk/status.hpp>
@@ -14,25 +15,33 @@ namespace {
 
 constexpr const char* kExportMagic = "MOSAIC-COMPILED-MODEL 1";
 
-std::vector<PortDesc> describe_inputs(const HostGraph& g) {
+std::vector<PortDesc> describe_inputs(const Model& model) {
     std::vector<PortDesc> out;
-    for (const Node* p : g.model().get_parameters()) {
-        PortDesc d{Model::input_name(*p), p->output_names(0), p->output_type(0), p->output_shape(0)};
+    for (const Node* p : model.get_parameters()) {
+        PortDesc d{Model::input_name(*p), p->output_names(0), p->output_type(0), p->output_shape(0),
+                   Model::input_partial_shape(*p)};
         if (std::find(d.names.begin(), d.names.end(), p->get_friendly_name()) == d.names.end()) d.names.push_back(p->get_friendly_name());
         out.push_back(std::move(d));
     }
     return out;
 }
 
-std::vector<PortDesc> describe_outputs(const HostGraph& g) {
+std::vector<PortDesc> describe_outputs(const Model& model) {
     std::vector<PortDesc> out;
-    for (const Node* r : g.model().get_results()) {
+    for (const Node* r : model.get_results()) {
         const Output& src = r->input(0);
-        PortDesc d{Model::output_name(*r), src.node->output_names(src.index), src.get_element_type(), src.get_partial_shape()};
+        PortDesc d{Model::output_name(*r), src.node->output_names(src.index), src.get_element_type(), src.get_partial_shape(),
+                   PartialShape(src.get_partial_shape())};
         if (std::find(d.names.begin(), d.names.end(), r->get_friendly_name()) == d.names.end()) d.names.push_back(r->get_friendly_name());
         out.push_back(std::move(d));
     }
     return out;
+}
+
+bool has_dynamic_input(const Model& model) {
+    for (const Node* p : model.get_parameters())
+        if (!is_static(p->output_shape(0))) return true;
+    return false;
 }
 
 nlohmann::json port_json(const std::vector<PortDesc>& ports) {
@@ -58,19 +67,64 @@ CompiledModel::Impl::Impl(std::shared_ptr<DeviceHandle> device, std::unique_ptr<
     : device_(std::move(device)), graph_(std::move(graph)), compiled_(compiled),
       device_string_(std::move(device_string)), inputs_(std::move(inputs)), outputs_(std::move(outputs)) {
     if (graph_) {
-        inputs_ = describe_inputs(*graph_);
-        outputs_ = describe_outputs(*graph_);
+        inputs_ = describe_inputs(graph_->model());
+        outputs_ = describe_outputs(graph_->model());
     }
 }
 
 CompiledModel::Impl::~Impl() {
     // The plugin's model goes before the graph whose constants it may point into.
-    device_->api().release_compiled_model(compiled_);
+    if (compiled_) device_->api().release_compiled_model(compiled_);
+}
+
+std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr<DeviceHandle> device, const Model& model,
+                                                                 const nlohmann::json& properties,
+                                                                 const std::string& device_string, const Options& options) {
+    if (!has_dynamic_input(model)) {
+        check_tensor_sizes(model, options.max_tensor_bytes);
+        auto graph = std::make_unique<HostGraph>(model);
+        mosaic_compiled_model* compiled = device->compile(graph->view(), properties);
+        return std::make_shared<Impl>(device, std::move(graph), compiled, device_string);
+    }
+    // A dynamic model: nothing is compiled until an inference brings shapes. The model is kept
+    // (weights shared, not copied) to be reshaped for each of them.
+    std::shared_ptr<const Model> source = model.clone();
+    auto impl = std::make_shared<Impl>(device, nullptr, nullptr, device_string, describe_inputs(*source),
+                                       describe_outputs(*source));
+    auto compile = [device, source, properties, device_string, options](const InputShapes& shapes) {
+        const std::vector<Node*> params = source->get_parameters();
+        std::map<std::string, PartialShape> reshape;
+        std::string at;
+        for (size_t i = 0; i < params.size(); ++i) {
+            reshape[params[i]->get_friendly_name()] = shapes[i];
+            at += (at.empty() ? "" : ", ") + Model::input_name(*params[i]) + " " + to_string(shapes[i]);
+        }
+        std::shared_ptr<Model> specialized = source->clone();
+        try {
+            specialized->reshape(reshape);
+            return create(device, *specialized, properties, device_string, options);
+        } catch (const std::exception& e) {
+            throw std::runtime_error("model '" + source->get_friendly_name() + "' at input shapes " + at +
+                                     " does not compile on '" + device_string + "': " + e.what());
+        }
+    };
+    impl->specializer_ = std::make_unique<ShapeSpecializer<Impl>>(compile, options.shape_cache_size);
+    impl->network_name_ = source->get_friendly_name();
+    return impl;
 }
 
 PropertyValue CompiledModel::Impl::property(const std::string& key) const {
     if (key == "SUPPORTED_PROPERTIES")
         return nlohmann::json::array({"OPTIMAL_NUMBER_OF_INFER_REQUESTS", "EXECUTION_DEVICES", "NETWORK_NAME"});
+    if (specializer_) {
+        if (key == kShapeCacheSizeKey) return specializer_->capacity();
+        // The device's answers come from a specialization once one is compiled.
+        if (std::shared_ptr<Impl> latest = specializer_->latest()) return latest->property(key);
+        if (key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS") return 1;
+        if (key == "EXECUTION_DEVICES") return nlohmann::json::array({device_->name()});
+        if (key == "NETWORK_NAME") return network_name_;
+        throw std::runtime_error("compiled-model property '" + key + "' of a dynamic model is known once an inference has compiled a shape");
+    }
     std::string text;
     mosaic_status* status = device_->api().compiled_property(compiled_, key.c_str(), sdk::string_sink(text));
     if (!status) return nlohmann::json::parse(text);
@@ -85,6 +139,9 @@ PropertyValue CompiledModel::Impl::property(const std::string& key) const {
 }
 
 void CompiledModel::Impl::export_to(std::ostream& out) const {
+    if (specializer_)
+        throw std::runtime_error("a model compiled with dynamic input shapes cannot be exported; reshape it to static "
+                                 "shapes (Model::reshape) and compile that to export it");
     if (!device_->library().has_export())
         throw std::runtime_error("device '" + device_->name() + "' cannot export compiled models");
     std::string blob;

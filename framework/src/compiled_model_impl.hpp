@@ -7,8 +7,10 @@
 
 #include "device_handle.hpp"
 #include "graph_view.hpp"
+#include "shape_specializer.hpp"
 
 #include <condition_variable>
+#include <list>
 #include <mutex>
 #include <thread>
 
@@ -20,6 +22,22 @@ public:
     Impl(std::shared_ptr<DeviceHandle> device, std::unique_ptr<HostGraph> graph, mosaic_compiled_model* compiled,
          std::string device_string, std::vector<PortDesc> inputs = {}, std::vector<PortDesc> outputs = {});
     ~Impl();
+
+    struct Options {
+        uint64_t max_tensor_bytes = 0;  // per tensor; checked before the device sees the graph
+        size_t shape_cache_size = kDefaultShapeCacheSize;
+    };
+    // Compiles `model` on `device`: statically when its inputs are static, else as a dynamic model
+    // whose specializations compile on first use (shape_specializer.hpp).
+    static std::shared_ptr<Impl> create(std::shared_ptr<DeviceHandle> device, const Model& model,
+                                        const nlohmann::json& properties, const std::string& device_string,
+                                        const Options& options);
+
+    bool is_dynamic() const { return specializer_ != nullptr; }
+    // The static compiled model for these input shapes (dynamic models only). Throws naming the
+    // shapes when they do not compile.
+    std::shared_ptr<Impl> specialize(const InputShapes& shapes) const { return specializer_->get(shapes); }
+    size_t shape_cache_size() const { return specializer_ ? specializer_->capacity() : 0; }
 
     static CompiledModel import_from(std::shared_ptr<DeviceHandle> device, std::istream& blob,
                                      const std::string& device_string, const nlohmann::json& properties);
@@ -38,6 +56,8 @@ private:
     mosaic_compiled_model* compiled_ = nullptr;
     std::string device_string_;
     std::vector<PortDesc> inputs_, outputs_;
+    std::unique_ptr<ShapeSpecializer<Impl>> specializer_;
+    std::string network_name_;  // dynamic models, which have no graph of their own
 };
 
 class InferRequest::Impl : public std::enable_shared_from_this<InferRequest::Impl> {
@@ -59,7 +79,23 @@ public:
 private:
     void build_descriptors();
     void complete(mosaic_status* status) noexcept;
+    // Ends an inference: runs the callback, then releases waiters.
+    void finish(std::exception_ptr error) noexcept;
     void check_idle(const char* what) const;
+
+    // Dynamic models (dynamic_request.cpp): inputs are checked against their ranges, and each
+    // inference runs on the request of the specialization for its input shapes.
+    void check_dynamic_tensor(size_t index, bool is_input, const Tensor& tensor) const;
+    std::shared_ptr<Impl> specialization();
+    void collect_outputs(Impl& specialized);
+    void start_dynamic();
+    struct Specialized {
+        InputShapes shapes;
+        std::shared_ptr<Impl> request;
+    };
+    std::list<Specialized> specialized_;  // most recently used first, bounded like the model's cache
+    std::shared_ptr<Impl> current_;       // the one the last inference ran on (profiling reads it)
+    std::vector<bool> input_set_, output_set_;
 
     std::shared_ptr<CompiledModel::Impl> model_;
     mosaic_infer_request* request_ = nullptr;

@@ -1,4 +1,5 @@
 #include "core_impl.hpp"
+#include "memory_guard.hpp"
 
 #include "compiled_model_impl.hpp"
 #include "model_reader.hpp"
@@ -298,15 +299,42 @@ SupportedOpsMap Core::query_model(const std::shared_ptr<const Model>& model, con
     return query_model_details(model, device, properties).affinity;
 }
 
+namespace {
+
+// The compile properties the framework itself answers (the memory guard and the dynamic-shape
+// cache), taken out before the rest goes to the device.
+uint64_t take_count(AnyMap& properties, const char* key) {
+    auto it = properties.find(key);
+    if (it == properties.end()) return 0;
+    const PropertyValue v = it->second;
+    properties.erase(it);
+    uint64_t n = 0;
+    if (v.is_number_unsigned()) n = v.get<uint64_t>();
+    else if (v.is_number_integer() && v.get<int64_t>() > 0) n = static_cast<uint64_t>(v.get<int64_t>());
+    else if (v.is_string()) {
+        const std::string text = v.get<std::string>();
+        size_t used = 0;
+        try { n = std::stoull(text, &used); } catch (const std::exception&) { used = 0; }
+        if (used != text.size() || text.empty() || text[0] == '-') n = 0;
+    }
+    if (n == 0) throw std::invalid_argument(std::string("property ") + key + " must be a positive integer, got " + v.dump());
+    return n;
+}
+
+}  // namespace
+
 CompiledModel Core::compile_model(const std::shared_ptr<const Model>& model, const std::string& device,
                                   const AnyMap& properties) {
     if (!model) throw std::invalid_argument("compile_model: the model is null");
     DeviceSpec spec = parse_device_spec(device);
-    nlohmann::json props = impl_->call_properties(spec, properties);
+    AnyMap device_properties = properties;
+    CompiledModel::Impl::Options options;
+    options.max_tensor_bytes = take_count(device_properties, kMaxTensorBytesKey);
+    if (const uint64_t n = take_count(device_properties, kShapeCacheSizeKey)) options.shape_cache_size = n;
+    nlohmann::json props = impl_->call_properties(spec, device_properties);
     std::shared_ptr<DeviceHandle> handle = impl_->device(spec.name);
-    auto graph = std::make_unique<HostGraph>(*model);
-    mosaic_compiled_model* compiled = handle->compile(graph->view(), props);
-    return CompiledModel(std::make_shared<CompiledModel::Impl>(handle, std::move(graph), compiled, device));
+    if (!options.max_tensor_bytes) options.max_tensor_bytes = default_tensor_limit(*handle);
+    return CompiledModel(CompiledModel::Impl::create(handle, *model, props, device, options));
 }
 
 CompiledModel Core::compile_model(const std::string& model_path, const std::string& device, const AnyMap& properties) {

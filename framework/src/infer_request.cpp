@@ -6,6 +6,7 @@
 #include <mosaic/sdk/plugin.hpp>
 #include <mosaic/sdk/status.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace mosaic {
@@ -20,10 +21,22 @@ std::string status_text(mosaic_status* status) {
 
 }  // namespace
 
+namespace {
+// A dynamic port's tensor before one is set or computed: its dynamic dimensions are 0, as OpenVINO's.
+Shape placeholder_shape(const Shape& shape) {
+    Shape s = shape;
+    for (auto& d : s) d = std::max<int64_t>(d, 0);
+    return s;
+}
+}  // namespace
+
 InferRequest::Impl::Impl(std::shared_ptr<CompiledModel::Impl> model) : model_(std::move(model)) {
-    model_->device().check(model_->device().api().create_request(model_->raw(), &request_), "creating an infer request");
-    for (const auto& p : model_->inputs()) inputs_.emplace_back(p.type, p.shape);
-    for (const auto& p : model_->outputs()) outputs_.emplace_back(p.type, p.shape);
+    if (!model_->is_dynamic())
+        model_->device().check(model_->device().api().create_request(model_->raw(), &request_), "creating an infer request");
+    for (const auto& p : model_->inputs()) inputs_.emplace_back(p.type, placeholder_shape(p.shape));
+    for (const auto& p : model_->outputs()) outputs_.emplace_back(p.type, placeholder_shape(p.shape));
+    input_set_.assign(inputs_.size(), false);
+    output_set_.assign(outputs_.size(), false);
 }
 
 InferRequest::Impl::~Impl() {
@@ -33,7 +46,7 @@ InferRequest::Impl::~Impl() {
         done_cv_.wait(lock, [&] { return !running_ && callbacks_running_ == 0; });
     }
     fallback_.reset();  // joins its worker
-    model_->device().api().release_request(request_);
+    if (request_) model_->device().api().release_request(request_);
 }
 
 void InferRequest::Impl::check_idle(const char* what) const {
@@ -66,6 +79,12 @@ void InferRequest::Impl::set_tensor(size_t index, bool is_input, const Tensor& t
     check_idle("set_tensor");
     Tensor& slot = tensor(index, is_input);
     const PortDesc& port = (is_input ? model_->inputs() : model_->outputs())[index];
+    if (model_->is_dynamic()) {
+        check_dynamic_tensor(index, is_input, t);
+        (is_input ? input_set_ : output_set_)[index] = true;
+        slot = t;
+        return;
+    }
     if (t.get_element_type() != port.type || t.get_shape() != port.shape)
         throw std::invalid_argument(std::string(is_input ? "input '" : "output '") + port.name + "' expects " +
                                     to_string(port.type) + " " + to_string(port.shape) + " but the tensor is " +
@@ -83,6 +102,12 @@ void InferRequest::Impl::build_descriptors() {
 
 void InferRequest::Impl::infer() {
     check_idle("infer");
+    if (model_->is_dynamic()) {
+        std::shared_ptr<Impl> specialized = specialization();
+        specialized->infer();
+        collect_outputs(*specialized);
+        return;
+    }
     build_descriptors();
     const auto& api = model_->device().api();
     mosaic_status* status = api.infer(request_, in_desc_.data(), in_desc_.size(), out_desc_.data(), out_desc_.size());
@@ -101,6 +126,10 @@ void InferRequest::Impl::complete(mosaic_status* status) noexcept {
             error = std::current_exception();
         }
     }
+    finish(std::move(error));
+}
+
+void InferRequest::Impl::finish(std::exception_ptr error) noexcept {
     std::function<void(std::exception_ptr)> callback;
     std::shared_ptr<Impl> self;
     {
@@ -149,6 +178,7 @@ void InferRequest::Impl::start_async() {
         running_ = true;
         error_ = nullptr;
     }
+    if (model_->is_dynamic()) return start_dynamic();
     build_descriptors();
     const auto& api = model_->device().api();
     if (model_->device().library().has_start_async()) {
@@ -190,6 +220,7 @@ void InferRequest::Impl::set_callback(std::function<void(std::exception_ptr)> ca
 
 std::vector<ProfilingInfo> InferRequest::Impl::profiling() const {
     check_idle("get_profiling_info");
+    if (model_->is_dynamic()) return current_ ? current_->profiling() : std::vector<ProfilingInfo>{};
     std::vector<ProfilingInfo> out;
     mosaic_profiling_sink sink{&out, [](void* ctx, const mosaic_profiling_record* r) {
                                    ProfilingInfo p;

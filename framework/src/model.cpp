@@ -255,7 +255,7 @@ void Model::validate() {
     for (Node* node : get_ordered_ops()) inference.apply(*node);
 }
 
-void Model::reshape(const std::map<std::string, Shape>& shapes) {
+void Model::reshape(const std::map<std::string, PartialShape>& shapes) {
     for (const auto& [name, shape] : shapes) {
         Node* param = nullptr;
         for (Node* p : get_parameters()) {
@@ -267,9 +267,16 @@ void Model::reshape(const std::map<std::string, Shape>& shapes) {
             for (Node* p : get_parameters()) known += (known.empty() ? "" : ", ") + input_name(*p);
             throw ModelError("reshape: model '" + name_ + "' has no input named '" + name + "' (inputs: " + known + ")");
         }
-        param->attrs().set("shape", shape_attr_text(shape));
+        param->attrs().set("shape", shape.to_attribute());
     }
     validate();
+}
+
+PartialShape Model::input_partial_shape(const Node& parameter) {
+    const std::string* text = parameter.attrs().find("shape");
+    std::optional<PartialShape> declared = text ? PartialShape::parse(*text) : std::nullopt;
+    // The attribute was checked when the model was validated; the port shape is the fallback.
+    return declared ? *declared : PartialShape(parameter.output_shape(0));
 }
 
 std::string Model::input_name(const Node& parameter) {

@@ -1,5 +1,7 @@
 #include "hetero_device.hpp"
 
+#include "constant_expressions.hpp"
+
 #include "dot_dump.hpp"
 #include "hetero_compiled.hpp"
 #include "min_transfer.hpp"
@@ -19,6 +21,7 @@ using sdk::PropertyKind;
 // Placement as compile and query both do it: affinity, then MIN_TRANSFER when asked.
 Placement place_model(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClient& host, bool require_all) {
     Placement placement = place(g, cfg, host);
+    settle_constant_expressions(g, placement);
     if (require_all) require_all_placed(g, placement, cfg);
     if (cfg.placement == PlacementMode::min_transfer) minimize_transfers(g, placement, cfg, host);
     return placement;
@@ -89,6 +92,7 @@ std::vector<sdk::Device::Support> HeteroDevice::query(const sdk::GraphView& grap
             continue;
         }
         std::string device = placement.reported_device(graph, n);
+        if (device.empty() && placement.folded[n]) device = cfg.devices.front();  // read by model outputs only
         if (device.empty() && !is_placed_op(graph, n)) {
             // A boundary node whose ops run nowhere shares their fate; one joined to no op at all
             // (Parameter -> Result) needs no device and is reported on the first.
@@ -121,7 +125,7 @@ std::unique_ptr<sdk::CompiledModel> HeteroDevice::compile(const sdk::GraphView& 
     const Placement placement = place_model(graph, cfg, host, true);
     const std::vector<Cluster> clusters = partition(graph, placement.device);
     check_limits(graph, placement, clusters, cfg);
-    SplitPlan plan = build_split(graph, clusters, placement, cfg);
+    SplitPlan plan = build_split(graph, clusters, placement, cfg, fold_constant_expressions(graph, placement.folded));
     if (cfg.visualize) write_dot_files(cfg.dump_dir, plan.model_name, plan.affinity_dot, plan.subgraphs_dot);
 
     std::vector<std::shared_ptr<HostCompiled>> compiled;

@@ -1,5 +1,7 @@
 #include "placement.hpp"
 
+#include <mosaic/reference/constant_folding.hpp>
+
 #include <algorithm>
 
 namespace mosaic::hetero {
@@ -73,6 +75,7 @@ Placement place(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClie
     };
     for (const std::string& dev : cfg.devices) answer(dev);
     check_manual_mode(g, cfg);
+    const std::vector<bool> known = reference::compile_time_nodes(g);
 
     for (size_t n = 0; n < count; ++n) {
         if (!is_placed_op(g, n)) continue;
@@ -87,6 +90,12 @@ Placement place(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClie
                                                                     affinity + "', which cannot be used: " + e.what() +
                                                                     "; fix the op's \"affinity\" runtime info or remove it "
                                                                     "to let HETERO choose");
+            }
+            // An op over constants its device cannot run is computed by HETERO instead
+            // (constant_expressions.hpp), as are those no device runs.
+            if (!(*support)[n].supported && known[n]) {
+                p.manual[n] = true;
+                continue;
             }
             if (!(*support)[n].supported)
                 throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED,

@@ -20,6 +20,7 @@ struct Placement {
     std::vector<std::string> why;          // per node: the "chosen: ..." line
     std::vector<bool> manual;              // affinity came from the op's runtime info
     std::vector<std::string> unsupported;  // per node: every device's reason when none can run it
+    std::vector<bool> folded;              // per node: computed by HETERO at compile time (constant_expressions.hpp)
     // Each queried device's answer per node.
     std::map<std::string, std::vector<sdk::Device::Support>> answers;
 

@@ -38,10 +38,28 @@ void add_result(OwnedGraph& graph, const std::string& name, sdk::PortRef source)
     graph.nodes.push_back(std::move(r));
 }
 
-// One subgraph's graph: Parameters for the slots it reads, the Constants it uses, its ops, and
-// Results for the slots it produces.
+// A folded port of the model as a Constant of a subgraph.
+size_t add_folded(OwnedGraph& graph, const sdk::GraphView& g, PortKey port, const FoldedValues& folded) {
+    const auto& value = folded.ports.at(port);
+    OwnedNode c;
+    c.type = "Constant";
+    c.version = "opset1";
+    c.name = g.node_name(port.first) + (g.output_count(port.first) > 1 ? ":" + std::to_string(port.second) : "");
+    const ElementType type = g.output_type(port.first, port.second);
+    const Shape shape = g.output_shape(port.first, port.second);
+    c.attrs = {{"element_type", to_string(type)}, {"shape", shape_attr(shape)}};
+    c.output_types = {type};
+    c.output_shapes = {shape};
+    c.constant = value->data();
+    c.constant_bytes = static_cast<size_t>(shape_size(shape)) * element_size(type);
+    graph.nodes.push_back(std::move(c));
+    return graph.nodes.size() - 1;
+}
+
+// One subgraph's graph: Parameters for the slots it reads, the Constants it uses (the model's and
+// those HETERO folded), its ops, and Results for the slots it produces.
 void build_graph(const sdk::GraphView& g, const Cluster& cluster, SubgraphPlan& sub, std::vector<Slot>& slots,
-                 const std::map<PortKey, size_t>& slot_of, size_t self) {
+                 const std::map<PortKey, size_t>& slot_of, size_t self, const FoldedValues& folded) {
     OwnedGraph& graph = sub.graph;
     graph.name = g.name() + "/subgraph" + std::to_string(self);
     std::map<PortKey, sdk::PortRef> local;  // model port -> port in `graph`
@@ -50,7 +68,7 @@ void build_graph(const sdk::GraphView& g, const Cluster& cluster, SubgraphPlan& 
         for (size_t i = 0; i < g.input_count(n); ++i) {
             const sdk::PortRef src = g.input(n, i);
             const PortKey key{src.node, src.port};
-            if (members.count(src.node) || local.count(key) || g.is_constant(src.node)) continue;
+            if (members.count(src.node) || local.count(key) || folded.is_constant_like(g, src.node)) continue;
             const size_t slot = slot_of.at(key);
             sub.inputs.push_back(slot);
             local[key] = {add_parameter(graph, slots[slot].tensor, slots[slot]), 0};
@@ -58,8 +76,10 @@ void build_graph(const sdk::GraphView& g, const Cluster& cluster, SubgraphPlan& 
     for (size_t n : cluster.nodes)
         for (size_t i = 0; i < g.input_count(n); ++i) {
             const sdk::PortRef src = g.input(n, i);
-            if (!g.is_constant(src.node) || local.count({src.node, src.port})) continue;
-            local[{src.node, src.port}] = {graph.add_copy(g, src.node), 0};
+            if (!folded.is_constant_like(g, src.node) || local.count({src.node, src.port})) continue;
+            local[{src.node, src.port}] = {folded.is_folded(src.node) ? add_folded(graph, g, {src.node, src.port}, folded)
+                                                                       : graph.add_copy(g, src.node),
+                                           0};
         }
     for (size_t n : cluster.nodes) {
         const size_t copy = graph.add_copy(g, n);
@@ -86,7 +106,7 @@ void build_graph(const sdk::GraphView& g, const Cluster& cluster, SubgraphPlan& 
 }  // namespace
 
 SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clusters, const Placement& placement,
-                      const HeteroConfig& cfg) {
+                      const HeteroConfig& cfg, const FoldedValues& folded) {
     SplitPlan plan;
     plan.model_name = g.name();
     plan.devices = cfg.devices;
@@ -110,7 +130,7 @@ SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clust
             s.tensor = g.node_name(node) + ":" + std::to_string(port);
             if (kind == Slot::Kind::constant) {
                 size_t bytes = 0;
-                s.constant = g.constant_data(node, &bytes);
+                s.constant = folded.is_folded(node) ? folded.ports.at({node, port})->data() : g.constant_data(node, &bytes);
             }
             plan.slots.push_back(std::move(s));
         }
@@ -124,7 +144,7 @@ SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clust
         if (!result && cluster_of[n] == SIZE_MAX) continue;
         for (size_t i = 0; i < g.input_count(n); ++i) {
             const sdk::PortRef src = g.input(n, i);
-            if (g.is_constant(src.node)) {
+            if (folded.is_constant_like(g, src.node)) {
                 if (result) slot_for(src.node, src.port, Slot::Kind::constant);
                 continue;
             }
@@ -144,7 +164,7 @@ SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clust
         sub.device = clusters[c].device;
         sub.properties = cfg.device_config(sub.device);
         sub.depends_on = clusters[c].depends_on;
-        build_graph(g, clusters[c], sub, plan.slots, slot_of, c);
+        build_graph(g, clusters[c], sub, plan.slots, slot_of, c, folded);
         plan.subgraphs.push_back(std::move(sub));
     }
     // One transfer per slot and consuming subgraph on another device than the producer.
@@ -154,6 +174,7 @@ SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clust
             if (s.kind == Slot::Kind::produced && plan.subgraphs[s.subgraph].device != plan.subgraphs[c].device)
                 plan.transfers.push_back({slot, s.subgraph, c});
         }
+    for (const auto& [port, value] : folded.ports) plan.owned_constants.push_back(value);
     for (size_t n = 0; n < count; ++n)
         if (!placement.device[n].empty()) plan.affinity[g.node_name(n)] = placement.device[n];
     plan.affinity_dot = affinity_dot(g, placement, cfg.devices);

@@ -6,6 +6,7 @@
 #include "owned_graph.hpp"
 #include "partition.hpp"
 #include "placement.hpp"
+#include "constant_expressions.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -54,7 +55,8 @@ struct SplitPlan {
     std::vector<Transfer> transfers;      // slots read by a subgraph on another device than their producer
     nlohmann::json affinity = nlohmann::json::object();  // op -> device
     std::string affinity_dot, subgraphs_dot;
-    std::vector<std::shared_ptr<const std::vector<uint64_t>>> owned_constants;  // imported constant slots
+    // Imported constant slots, and the values HETERO folded (constant_expressions.hpp).
+    std::vector<std::shared_ptr<const std::vector<uint64_t>>> owned_constants;
 
     // HETERO_SPLIT (see docs/hetero.md).
     nlohmann::json summary() const;
@@ -64,6 +66,6 @@ struct SplitPlan {
 };
 
 SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clusters, const Placement& placement,
-                      const HeteroConfig& cfg);
+                      const HeteroConfig& cfg, const FoldedValues& folded);
 
 }  // namespace mosaic::hetero

@@ -61,8 +61,8 @@ Shape shape_of(nb::handle value) {
 }
 
 // {"data": [1, 3, 64, 64]} or, for a model with one input, just the shape.
-std::map<std::string, Shape> reshape_request(const Model& model, nb::handle shapes) {
-    std::map<std::string, Shape> out;
+std::map<std::string, PartialShape> reshape_request(const Model& model, nb::handle shapes) {
+    std::map<std::string, PartialShape> out;
     if (nb::isinstance<nb::dict>(shapes)) {
         const auto inputs = ports(model, true);
         for (auto [key, shape] : nb::cast<nb::dict>(shapes))

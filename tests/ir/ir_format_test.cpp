@@ -32,9 +32,6 @@ TEST(IrFormat, ShapeAttributes) {
     EXPECT_EQ(bad, "");
     EXPECT_FALSE(parse_shape_attr("1,N,3", &bad));
     EXPECT_EQ(bad, "N");
-
-    EXPECT_EQ(normalize_shape_attr("1,3,224,224"), "1,3,224,224");
-    EXPECT_EQ(normalize_shape_attr("-1,1..10,..5,3..3,?"), "-1,?,?,3,?");
 }
 
 TEST(IrFormat, TensorNames) {

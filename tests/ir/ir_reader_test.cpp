@@ -157,8 +157,9 @@ TEST(IrReader, DynamicDimsAndRanges) {
     const Node& x = node_named(*m, "x");
     EXPECT_EQ(x.output_type(0), ElementType::f16);
     EXPECT_EQ(x.output_shape(0), (Shape{kDynamicDim, 3, kDynamicDim, 4}));
-    // The range becomes "?" in the shape attribute; other dims keep their spelling.
-    EXPECT_EQ(x.attrs().get_string("shape"), "?,3,?,4");
+    // The range stays in the shape attribute, where the compiled model checks inputs against it.
+    EXPECT_EQ(x.attrs().get_string("shape"), "?,3,1..10,4");
+    EXPECT_EQ(Model::input_partial_shape(x).to_string(), "[?,3,1..10,4]");
     EXPECT_EQ(node_named(*m, "act").output_shape(0), (Shape{kDynamicDim, 3, kDynamicDim, 4}));
 }
 

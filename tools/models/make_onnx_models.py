@@ -70,16 +70,19 @@ def randomize_batchnorm(model, gen):
 # CNNs (torchvision)
 # ----------------------------------------------------------------------------------------------
 
-def make_torchvision(arch):
+def make_torchvision(arch, dynamic_spatial=False):
     def build(gen):
         import torchvision
         model = getattr(torchvision.models, arch)(weights=None)
         randomize_batchnorm(model, gen)
         x = torch.randn(*IMAGE_SHAPE, generator=gen)
+        # With dynamic_spatial the image size is free too, as a model meant for any resolution is
+        # exported (the dynamic-shape tests run it at several sizes).
+        input_axes = {0: "batch", 2: "height", 3: "width"} if dynamic_spatial else {0: "batch"}
         spec = dict(
             input_names=["input"],
             output_names=["logits"],
-            dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}},
+            dynamic_axes={"input": input_axes, "logits": {0: "batch"}},
         )
         return model, (x,), spec
     return build
@@ -219,6 +222,7 @@ MODELS = {
     "mobilenet_v3_small": make_torchvision("mobilenet_v3_small"),
     "efficientnet_b0": make_torchvision("efficientnet_b0"),
     "squeezenet1_1": make_torchvision("squeezenet1_1"),
+    "squeezenet1_1_dynamic": make_torchvision("squeezenet1_1", dynamic_spatial=True),
     "bert_base": make_encoder(layers=12, hidden=768, heads=12, intermediate=3072),
     "minilm_l6": make_encoder(layers=6, hidden=384, heads=12, intermediate=1536),
     "bilstm": make_rnn(nn.LSTM),

@@ -367,7 +367,13 @@ void run_benchmark(const BenchmarkOptions& opts, const std::vector<ReportItem>& 
     steps.next();
     Clock::time_point t0 = Clock::now();
     std::vector<ResolvedShape> shapes;
-    const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes, &shapes);
+    // The data given with -i decides the shape of dynamic inputs, as -data_shape does.
+    ShapeArgs shape_args = opts.shapes;
+    if (shape_args.data_shape.empty() && !opts.inputs.empty()) {
+        shape_args.data_shape = data_shapes_of(opts.inputs);
+        shape_args.data_flag = "-i";
+    }
+    const std::shared_ptr<Model> model = load_model(core, opts.model, shape_args, &shapes);
     const double read_ms = ms_between(t0, Clock::now());
     std::cout << "Model: " << opts.model << " (" << model->get_friendly_name() << ")\n"
               << "Read model in " << fmt_ms(read_ms) << "\n";
@@ -384,7 +390,7 @@ void run_benchmark(const BenchmarkOptions& opts, const std::vector<ReportItem>& 
 
     steps.next();
     t0 = Clock::now();
-    CompiledModel compiled = compile_model(core, model, opts.device, props);
+    CompiledModel compiled = with_default_shape_note(shapes, [&] { return compile_model(core, model, opts.device, props); });
     const double compile_ms = ms_between(t0, Clock::now());
     std::cout << "Compiled in " << fmt_ms(compile_ms) << "\n";
     if (const std::string split = split_summary(compiled); !split.empty()) std::cout << split << "\n";

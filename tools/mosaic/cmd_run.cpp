@@ -48,12 +48,17 @@ void run_run(const RunOptions& opts) {
     if (opts.perf_counters) props[properties::enable_profiling.name] = true;
 
     Core core;
-    const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes);
+    // The model runs at the shapes of the data it is given; --shape picks one where none is.
+    ShapeArgs shapes = opts.shapes;
+    shapes.data_shape = data_shapes_of(opts.inputs);
+    shapes.data_flag = "-i";
+    std::vector<ResolvedShape> resolved;
+    const std::shared_ptr<Model> model = load_model(core, opts.model, shapes, &resolved);
     std::cout << "Model: " << opts.model << " (" << model->get_friendly_name() << ")\n";
     std::cout << "Device: " << opts.device << "\n";
 
     auto t0 = std::chrono::steady_clock::now();
-    CompiledModel compiled = compile_model(core, model, opts.device, props);
+    CompiledModel compiled = with_default_shape_note(resolved, [&] { return compile_model(core, model, opts.device, props); });
     std::cout << "Compiled in " << ms(elapsed_ms(t0)) << "\n";
     if (const std::string split = split_summary(compiled); !split.empty()) std::cout << split << "\n";
 
@@ -63,7 +68,7 @@ void run_run(const RunOptions& opts) {
     print_inputs(std::cout, inputs);
 
     t0 = std::chrono::steady_clock::now();
-    request.infer();
+    with_default_shape_note(resolved, [&] { request.infer(); });
     std::cout << "Inference took " << ms(elapsed_ms(t0)) << "\n\n";
 
     for (const auto& port : compiled.outputs())

@@ -85,7 +85,18 @@ std::shared_ptr<Model> read_onnx_with_shapes(const std::string& path, const std:
     options.dynamic_dims_to_one = dynamic_dims_to_one;
     for (const auto& [name, shape] : given)
         if (!name.empty()) options.input_shapes[name] = shape;  // a shape for every input is applied after reading
-    std::shared_ptr<Model> model = onnx::read_onnx(path, options);
+    std::shared_ptr<Model> model;
+    try {
+        model = onnx::read_onnx(path, options);
+    } catch (const onnx::UnsupportedError&) {
+        throw;
+    } catch (const ModelError& e) {
+        // Value-dependent shapes resolve while the model is read, so a default of 1 may already
+        // fail here ("window larger than the padded input 1"): say where that 1 came from.
+        if (!dynamic_dims_to_one) throw;
+        throw ModelError(std::string(e.what()) + "\n(dynamic dimensions of the model's inputs were set to 1 for want of "
+                         "a shape: give one with --shape NAME[...], or the input's data with -i NAME=FILE.npy)");
+    }
     auto note = model->get_rt_info().find("onnx.dynamic_inputs_set_to_one");
     if (note != model->get_rt_info().end()) print_dynamic_note(note->second.as<std::string>());
     return model;
@@ -96,7 +107,7 @@ std::vector<ResolvedShape> apply_shapes(Model& model, const ShapeArgs& args) {
     std::vector<std::pair<std::string, Shape>> declared;
     for (Node* p : model.get_parameters()) declared.emplace_back(Model::input_name(*p), p->output_shape(0));
     std::vector<ResolvedShape> resolved = resolve_shapes(declared, args);
-    std::map<std::string, Shape> changed;
+    std::map<std::string, PartialShape> changed;
     std::string defaulted;
     for (const auto& r : resolved) {
         if (r.resolved != r.declared) changed[r.name] = r.resolved;
@@ -118,7 +129,11 @@ std::shared_ptr<Model> load_model(Core& core, const std::string& path, const Sha
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw UsageError("model file '" + path + "' does not exist");
     if (std::filesystem::is_directory(path, ec)) throw UsageError("model path '" + path + "' is a directory, not a model file");
-    const std::map<std::string, Shape> given = parse_shape_args(shape_args.shape);
+    std::map<std::string, Shape> given = parse_shape_args(shape_args.shape);
+    // The ONNX reader resolves value-dependent shapes when it reads, so it is given the data's
+    // shapes too (a named input's; the reader checks them against what the model declares).
+    for (const auto& [name, shape] : parse_shape_args(shape_args.data_shape, shape_args.data_flag))
+        if (!name.empty()) given.emplace(name, shape);
     try {
         // -data_shape needs to see which dimensions the model leaves dynamic.
         std::shared_ptr<Model> model = onnx::is_onnx_file(path)

@@ -26,6 +26,24 @@ public:
 std::shared_ptr<Model> load_model(Core& core, const std::string& path, const ShapeArgs& shape_args = {},
                                   std::vector<ResolvedShape>* resolved = nullptr);
 
+// Runs `step` (a compile, an inference); when it throws and some input's dynamic dimensions were
+// set to 1 for want of a shape, the error says so and names --shape, since that default is the
+// likely cause ("MaxPool window larger than padded input 1").
+template <typename Step>
+auto with_default_shape_note(const std::vector<ResolvedShape>& shapes, Step&& step) -> decltype(step()) {
+    try {
+        return step();
+    } catch (const std::exception& e) {
+        std::string defaulted;
+        for (const auto& s : shapes)
+            if (s.defaulted) defaulted += (defaulted.empty() ? "" : ", ") + s.name + " " + to_string(s.declared);
+        if (defaulted.empty()) throw;
+        throw std::runtime_error(std::string(e.what()) + "\n(dynamic dimensions of " + defaulted +
+                                 " were set to 1 for want of a shape: give one with --shape NAME[...], or the "
+                                 "input's data with -i NAME=FILE.npy)");
+    }
+}
+
 // "mosaic: note: dynamic dimensions set to 1 ...: <inputs>" on stderr.
 void print_dynamic_note(const std::string& inputs);
 

@@ -165,7 +165,7 @@ void name_inputs_by_position(const std::string& model_path, std::vector<DataSet>
 // An IR test folder (model.xml, e.g. written by OpenVINO's ovc) reshaped to the data set's shapes.
 std::shared_ptr<Model> read_ir_for(Core& core, const std::string& xml, const DataSet& set) {
     std::shared_ptr<Model> model = core.read_model(xml);
-    std::map<std::string, Shape> shapes;
+    std::map<std::string, PartialShape> shapes;
     for (const auto& [name, t] : set.inputs) shapes[name] = t.get_shape();
     model->reshape(shapes);
     return model;

@@ -78,6 +78,19 @@ InputSpec parse_input_spec(const std::string& text) {
     return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
+std::vector<std::string> data_shapes_of(const std::vector<std::string>& specs) {
+    std::vector<std::string> out;
+    for (const auto& text : specs) {
+        const InputSpec spec = parse_input_spec(text);
+        if (image::is_image_path(spec.path)) continue;
+        const Shape shape = npy::read(spec.path).get_shape();
+        std::string dims;
+        for (int64_t d : shape) dims += (dims.empty() ? "" : ",") + std::to_string(d);
+        out.push_back(spec.name + "[" + dims + "]");
+    }
+    return out;
+}
+
 const PortDesc& find_input(const CompiledModel& compiled, const std::string& name) {
     for (const auto& port : compiled.inputs())
         if (answers_to(port, name)) return port;

@@ -18,6 +18,11 @@ struct InputSpec {
 // "NAME=FILE" or "FILE"; throws UsageError for an empty name or file.
 InputSpec parse_input_spec(const std::string& text);
 
+// The shapes of the .npy files among -i specs, as -data_shape entries ("NAME[1,3,64,64]", or
+// "[...]" for an unnamed one): the model runs at the shape of the data it is given. Images take
+// the model's shape instead, so they are not listed.
+std::vector<std::string> data_shapes_of(const std::vector<std::string>& specs);
+
 // The compiled model's input that answers to `name` (any of its tensor names); throws UsageError
 // listing the model's inputs when none does.
 const PortDesc& find_input(const CompiledModel& compiled, const std::string& name);

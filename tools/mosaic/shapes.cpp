@@ -90,9 +90,9 @@ std::map<std::string, Shape> parse_shape_args(const std::vector<std::string>& ar
 std::vector<ResolvedShape> resolve_shapes(const std::vector<std::pair<std::string, Shape>>& declared,
                                           const ShapeArgs& args) {
     const std::map<std::string, Shape> shapes = parse_shape_args(args.shape, "-shape");
-    const std::map<std::string, Shape> data = parse_shape_args(args.data_shape, "-data_shape");
+    const std::map<std::string, Shape> data = parse_shape_args(args.data_shape, args.data_flag);
     check_names(shapes, declared, "-shape");
-    check_names(data, declared, "-data_shape");
+    check_names(data, declared, args.data_flag);
     if (args.batch < 0) throw UsageError("-b must be a positive batch size, got " + std::to_string(args.batch));
     const bool batched = std::any_of(declared.begin(), declared.end(), [](const auto& d) { return has_batch_dim(d.second); });
     if (args.batch > 0 && !batched)
@@ -108,13 +108,13 @@ std::vector<ResolvedShape> resolve_shapes(const std::vector<std::pair<std::strin
         }
         if (args.batch > 0 && has_batch_dim(r.resolved)) r.resolved[0] = args.batch;
         if (const Shape* d = given_for(data, name)) {
-            check_rank("-data_shape", name, r.resolved, *d);
+            check_rank(args.data_flag, name, r.resolved, *d);
             for (size_t i = 0; i < d->size(); ++i) {
                 if ((*d)[i] == kDynamicDim)
-                    throw UsageError("-data_shape gives input '" + name + "' the shape " + to_string(*d) +
+                    throw UsageError(args.data_flag + " gives input '" + name + "' the shape " + to_string(*d) +
                                      ": the shape of data has no dynamic dimensions");
                 if (r.resolved[i] != kDynamicDim && r.resolved[i] != (*d)[i])
-                    throw UsageError("-data_shape gives input '" + name + "' the shape " + to_string(*d) +
+                    throw UsageError(args.data_flag + " gives input '" + name + "' the shape " + to_string(*d) +
                                      ", which does not fit its shape " + to_string(r.resolved) + " (dimension " +
                                      std::to_string(i) + ")");
             }

@@ -23,6 +23,7 @@ struct ShapeArgs {
     std::vector<std::string> shape;       // -shape
     std::vector<std::string> data_shape;  // -data_shape
     int64_t batch = 0;                    // -b
+    std::string data_flag = "-data_shape";  // what messages call data_shape (run takes it from -i)
 };
 
 // Input name -> shape; the name "" stands for every input. `flag` names the option in errors.

@@ -3,6 +3,7 @@
 
 #include <mosaic/element_type.hpp>
 #include <mosaic/infer_request.hpp>
+#include <mosaic/partial_shape.hpp>
 #include <mosaic/properties.hpp>
 
 #include <memory>
@@ -17,7 +18,8 @@ struct PortDesc {
     std::string name;                // first tensor name, else the Parameter's/Result's friendly name
     std::vector<std::string> names;  // every name it answers to
     ElementType type = ElementType::undefined;
-    Shape shape;
+    Shape shape;           // -1 for a dimension that is not static
+    PartialShape bounds;   // the shape with its ranges ([1..8,3,?,?]); inputs are checked against it
 
     const std::string& get_any_name() const { return name; }
     const std::vector<std::string>& get_names() const { return names; }

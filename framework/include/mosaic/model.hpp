@@ -10,6 +10,7 @@
 #include <mosaic/any.hpp>
 #include <mosaic/attributes.hpp>
 #include <mosaic/element_type.hpp>
+#include <mosaic/partial_shape.hpp>
 
 #include <cstdint>
 #include <map>
@@ -187,12 +188,16 @@ public:
     // Graph checks and type/shape inference for every node. Throws ModelError naming the node.
     void validate();
 
-    // Sets the shapes of Parameters (by friendly name or tensor name) and re-runs inference.
-    void reshape(const std::map<std::string, Shape>& shapes);
+    // Sets the shapes of Parameters (by friendly name or tensor name) and re-runs inference. A shape
+    // may keep dimensions dynamic (-1, Dimension()) or bounded (Dimension(1, 8)): the model then
+    // compiles once and each inference runs at the shape of the tensors it is given.
+    void reshape(const std::map<std::string, PartialShape>& shapes);
 
     // The name of a model input/output as applications see it: the first tensor name of the port,
     // else the Parameter's / Result's friendly name.
     static std::string input_name(const Node& parameter);
+    // A Parameter's declared shape with its ranges ([1..8,3,?,?]); its port shape has -1 for them.
+    static PartialShape input_partial_shape(const Node& parameter);
     static std::string output_name(const Node& result);
 
     RTMap& get_rt_info() { return rt_info_; }

@@ -5,6 +5,8 @@
 #include <mosaic/element_type.hpp>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -74,6 +76,13 @@ public:
 private:
     void check_shape() const {
         if (!is_static(shape_)) throw std::invalid_argument("Tensor shape " + to_string(shape_) + " is not static");
+        // Refused before allocation: a size that wraps around would allocate a few bytes and be
+        // written far past them.
+        size_t bytes = element_size(type_);
+        for (int64_t d : shape_)
+            if (__builtin_mul_overflow(bytes, static_cast<size_t>(d), &bytes) || bytes > size_t(PTRDIFF_MAX))
+                throw std::length_error("Tensor shape " + to_string(shape_) + " of " + to_string(type_) +
+                                        " is larger than memory can address");
     }
 
     ElementType type_ = ElementType::undefined;

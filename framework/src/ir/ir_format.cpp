@@ -97,27 +97,6 @@ std::optional<Shape> parse_shape_attr(const std::string& text, std::string* bad_
     return shape;
 }
 
-std::string normalize_shape_attr(const std::string& text) {
-    if (text.find("..") == std::string::npos) return text;
-    std::string out;
-    size_t start = 0;
-    while (true) {
-        const size_t comma = text.find(',', start);
-        const std::string item =
-            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (item.find("..") != std::string::npos) {
-            const auto dim = parse_dim(item);
-            out += !dim ? item : *dim < 0 ? std::string("?") : std::to_string(*dim);
-        } else {
-            out += item;
-        }
-        if (comma == std::string::npos) break;
-        out += ',';
-        start = comma + 1;
-    }
-    return out;
-}
-
 std::vector<std::string> split_tensor_names(const std::string& text) {
     std::vector<std::string> names;
     std::string current;

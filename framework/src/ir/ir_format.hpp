@@ -30,9 +30,6 @@ std::optional<int64_t> parse_dim(std::string_view text);
 // A comma-separated shape attribute ("1,3,?,224", "" for a scalar). On failure returns nullopt and
 // sets `bad_item` to the offending dim.
 std::optional<Shape> parse_shape_attr(const std::string& text, std::string* bad_item);
-// The shape attribute with range dims rewritten as "?", so the op schemas see only numbers, "?" and
-// "-1". Other dims keep their spelling.
-std::string normalize_shape_attr(const std::string& text);
 
 // Tensor names of a port: comma separated, a comma inside a name escaped as "\,".
 std::vector<std::string> split_tensor_names(const std::string& text);

@@ -234,9 +234,8 @@ private:
             fail(l, "shape '" + *shape + "' has a non-numeric dim '" + bad +
                         "'; dims are numbers >= 0, or ? / -1 / a range like 1..10 for a dynamic dim "
                         "(a dynamic rank is not supported)");
-        if (l.type == "Parameter") {
-            l.attrs.set("shape", normalize_shape_attr(*shape));
-        } else if (!is_static(*parsed)) {
+        // A Parameter keeps its ranges ("1..8"): the compiled model checks inputs against them.
+        if (l.type != "Parameter" && !is_static(*parsed)) {
             fail(l, "a Constant must have a static shape, got '" + *shape + "'");
         }
     }

@@ -1,6 +1,8 @@
 // Schemas of the graph's boundary ops. Their outputs come from attributes rather than inputs.
 #include "ops/op_schema.hpp"
 
+#include <mosaic/partial_shape.hpp>
+
 namespace mosaic::ops {
 
 namespace {
@@ -12,27 +14,15 @@ ElementType element_type_attr(const InferContext& ctx) {
     return t;
 }
 
-// IR writes shapes as "1,3,224,224" (v10) or with "?" / "-1" for dynamic dims (v11).
+// IR writes shapes as "1,3,224,224" (v10) or with "?" / "-1" / ranges such as "1..8" for dynamic
+// dims (v11). A Parameter keeps its ranges in the attribute (the compiled model checks inputs against
+// them); the graph sees -1.
 Shape shape_attr(const InferContext& ctx) {
-    Shape shape;
     const std::string& text = ctx.attrs().get_string("shape");
-    size_t start = 0;
-    while (start < text.size()) {
-        size_t comma = text.find(',', start);
-        std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (item == "?" || item == "-1") {
-            shape.push_back(kDynamicDim);
-        } else {
-            size_t used = 0;
-            long long d = -1;
-            try { d = std::stoll(item, &used); } catch (const std::exception&) { used = 0; }
-            ctx.check(used == item.size() && d >= 0, "shape '" + text + "' has an invalid dimension '" + item + "'");
-            shape.push_back(d);
-        }
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return shape;
+    std::string bad;
+    const auto shape = PartialShape::parse(text, &bad);
+    ctx.check(shape.has_value(), "shape '" + text + "' has an invalid dimension '" + bad + "'");
+    return shape->to_shape();
 }
 
 }  // namespace

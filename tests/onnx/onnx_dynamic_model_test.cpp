@@ -1,0 +1,122 @@
+// A torch export with dynamic batch and spatial axes (SqueezeNet 1.1, tools/models/make_onnx_models.py
+// squeezenet1_1_dynamic) read as it comes: one compiled model runs at three input shapes one after
+// the other on CPU and HETERO, each equal to REFERENCE; `mosaic run` takes the shape from -i alone.
+#include "cli/cli_runner.hpp"
+
+#include <mosaic/mosaic.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace mosaic::test {
+namespace {
+
+namespace fs = std::filesystem;
+using cli_test::run_mosaic;
+using cli_test::TempDir;
+
+const char* const kModelName = "squeezenet1_1_dynamic";
+
+// Generated with torch on first use (never committed), in a folder of its own so that the
+// architecture tests, which generate the other models, never write the same files.
+std::string model_path() {
+    const fs::path dir = fs::path(MOSAIC_BUILD_DIR) / "onnx_models_dynamic";
+    const fs::path model = dir / kModelName / "model.onnx";
+    if (fs::exists(model)) return model.string();
+    const std::string command = "/usr/bin/python3 " + std::string(MOSAIC_SOURCE_DIR) +
+                                "/tools/models/make_onnx_models.py " + dir.string() + " --only " + kModelName +
+                                " >/dev/null 2>&1";
+    if (std::system(command.c_str()) != 0 || !fs::exists(model)) return "";
+    return model.string();
+}
+
+Tensor random_image(const Shape& shape, unsigned seed) {
+    Tensor t(ElementType::f32, shape);
+    std::mt19937 gen(seed);
+    std::normal_distribution<float> dist(0.0f, 1.0f);
+    for (size_t i = 0; i < t.get_size(); ++i) t.data<float>()[i] = dist(gen);
+    return t;
+}
+
+// The largest difference relative to the reference's largest magnitude.
+float relative_error(const Tensor& got, const Tensor& want) {
+    float worst = 0, scale = 1e-6f;
+    for (size_t i = 0; i < want.get_size(); ++i) scale = std::max(scale, std::fabs(want.data<float>()[i]));
+    for (size_t i = 0; i < want.get_size(); ++i)
+        worst = std::max(worst, std::fabs(got.data<float>()[i] - want.data<float>()[i]));
+    return worst / scale;
+}
+
+const std::vector<Shape> kShapes = {{1, 3, 64, 64}, {2, 3, 96, 80}, {1, 3, 112, 128}};
+
+class OnnxDynamicModel : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OnnxDynamicModel, OneCompiledModelRunsAtThreeShapesEqualToReference) {
+    const std::string path = model_path();
+    if (path.empty()) GTEST_SKIP() << "torch is needed to export " << kModelName << " (/usr/bin/python3 with python3-torch)";
+    Core core;
+    auto model = core.read_model(path);
+    ASSERT_EQ(model->input().get_partial_shape(), (Shape{-1, 3, -1, -1}));
+    std::string device = GetParam();
+    if (device == "HETERO") {
+        const auto devices = core.get_available_devices();
+        const bool gpu = std::find(devices.begin(), devices.end(), "GPU") != devices.end();
+        device = gpu ? "HETERO:GPU,CPU" : "HETERO:CPU,REFERENCE";
+    }
+    CompiledModel compiled = core.compile_model(model, device);
+    CompiledModel reference = core.compile_model(model, "REFERENCE");
+    InferRequest request = compiled.create_infer_request(), oracle = reference.create_infer_request();
+    for (size_t i = 0; i < kShapes.size(); ++i) {
+        const Tensor image = random_image(kShapes[i], static_cast<unsigned>(i + 1));
+        request.set_input_tensor(0, image);
+        request.infer();
+        oracle.set_input_tensor(0, image);
+        oracle.infer();
+        const Tensor got = request.get_output_tensor(0), want = oracle.get_output_tensor(0);
+        ASSERT_EQ(got.get_shape(), (Shape{kShapes[i][0], 1000})) << device;
+        EXPECT_LT(relative_error(got, want), 1e-4f) << device << " at " << to_string(kShapes[i]);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, OnnxDynamicModel, ::testing::Values("CPU", "HETERO"));
+
+void write_npy(const std::string& path, const Tensor& t) {
+    std::string dims;
+    for (int64_t d : t.get_shape()) dims += std::to_string(d) + ",";
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
+    header.append(64 - (10 + header.size() + 1) % 64, ' ');
+    header += '\n';
+    std::ofstream out(path, std::ios::binary);
+    const uint16_t length = static_cast<uint16_t>(header.size());
+    out << "\x93NUMPY" << '\x01' << '\x00';
+    out.write(reinterpret_cast<const char*>(&length), 2);
+    out << header;
+    out.write(static_cast<const char*>(t.data()), static_cast<std::streamsize>(t.get_byte_size()));
+}
+
+TEST(OnnxDynamicModel, MosaicRunTakesTheShapeFromTheInputFile) {
+    const std::string path = model_path();
+    if (path.empty()) GTEST_SKIP() << "torch is needed to export " << kModelName;
+    TempDir dir;
+    for (const Shape& shape : {Shape{2, 3, 96, 80}, Shape{1, 3, 64, 64}}) {
+        const std::string input = dir / "x.npy";
+        write_npy(input, random_image(shape, 7));
+        const auto r = run_mosaic({"run", "-m", path, "-d", "CPU", "-i", input});
+        ASSERT_EQ(r.exit_code, 0) << r;
+        EXPECT_TRUE(cli_test::contains(r.out, "Input 'input': f32 " + to_string(shape))) << r;
+        EXPECT_TRUE(cli_test::contains(r.out, "[" + std::to_string(shape[0]) + ",1000]")) << r;
+        EXPECT_FALSE(cli_test::contains(r.err, "set to 1")) << r;
+    }
+    // An image too small for the network, from a default: the error says where the shape came from.
+    const auto defaulted = run_mosaic({"run", "-m", path, "-d", "CPU"});
+    EXPECT_EQ(defaulted.exit_code, 1) << defaulted;
+    EXPECT_TRUE(cli_test::contains(defaulted.err, "were set to 1 for want of a shape: give one with --shape")) << defaulted;
+}
+
+}  // namespace
+}  // namespace mosaic::test
