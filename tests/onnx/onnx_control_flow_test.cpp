@@ -1,21 +1,11 @@
 // ONNX subgraphs (control_flow.cpp, onnx_subgraph.cpp): If inlines the branch its known condition
 // takes, Loop and Scan unroll; subgraphs read outer tensors by name, which also orders the main
 // graph; data-dependent control flow asks for input values; errors name the subgraph.
-#include "onnx_model_builder.hpp"
-
-#include <mosaic/mosaic.hpp>
-#include <mosaic/onnx.hpp>
-
-#include <gtest/gtest.h>
-
-#include <unistd.h>
-
-#include <filesystem>
+#include "onnx_model_test.hpp"
 
 namespace mosaic::test {
 namespace {
 
-namespace fs = std::filesystem;
 using ::onnx::TensorProto;
 
 ::onnx::GraphProto* add_graph_attr(::onnx::NodeProto* node, const std::string& name) {
@@ -42,31 +32,8 @@ void add_scalar_initializer(::onnx::GraphProto* g, const std::string& name, int3
     else t->add_int64_data(value);
 }
 
-class OnnxControlFlow : public ::testing::Test {
+class OnnxControlFlow : public OnnxModelTest {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() /
-               ("mosaic_onnx_cf_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-                std::to_string(::getpid()));
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
-    std::shared_ptr<Model> read(const ::onnx::ModelProto& m) {
-        const std::string file = (dir_ / "m.onnx").string();
-        save(m, file);
-        return onnx::read_onnx(file);
-    }
-
-    std::string read_error(const ::onnx::ModelProto& m) {
-        try {
-            read(m);
-        } catch (const ModelError& e) {
-            return e.what();
-        }
-        return "no error";
-    }
-
     // Runs a model of one f32 input, returning every output.
     std::vector<std::vector<float>> run(const std::shared_ptr<Model>& model, const std::vector<float>& x) {
         Core core;
@@ -79,8 +46,6 @@ protected:
         for (size_t i = 0; i < model->get_results().size(); ++i) outs.push_back(r.get_output_tensor(i).to_vector<float>());
         return outs;
     }
-
-    fs::path dir_;
 };
 
 // y = If(true) { t * x } else { t - x }, t = x + w: the If comes first in the file but reads t,

@@ -73,6 +73,28 @@ inline ::onnx::TensorProto* add_initializer(::onnx::ModelProto& m, const std::st
     return t;
 }
 
+// Attributes of a node, one setter per attribute type.
+inline ::onnx::AttributeProto* add_attribute(::onnx::NodeProto* n, const std::string& name,
+                                             ::onnx::AttributeProto::AttributeType type) {
+    auto* a = n->add_attribute();
+    a->set_name(name);
+    a->set_type(type);
+    return a;
+}
+inline void set_int(::onnx::NodeProto* n, const std::string& name, int64_t v) {
+    add_attribute(n, name, ::onnx::AttributeProto::INT)->set_i(v);
+}
+inline void set_float(::onnx::NodeProto* n, const std::string& name, float v) {
+    add_attribute(n, name, ::onnx::AttributeProto::FLOAT)->set_f(v);
+}
+inline void set_string(::onnx::NodeProto* n, const std::string& name, const std::string& v) {
+    add_attribute(n, name, ::onnx::AttributeProto::STRING)->set_s(v);
+}
+inline void set_ints(::onnx::NodeProto* n, const std::string& name, const std::vector<int64_t>& v) {
+    auto* a = add_attribute(n, name, ::onnx::AttributeProto::INTS);
+    for (int64_t x : v) a->add_ints(x);
+}
+
 inline void save(const ::onnx::ModelProto& m, const std::string& path) {
     std::ofstream out(path, std::ios::binary);
     m.SerializeToOstream(&out);

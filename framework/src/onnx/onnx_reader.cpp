@@ -23,23 +23,13 @@ namespace {
 using onnx_import::GraphBuilder;
 using onnx_import::NodeContext;
 
-// Translators implement opsets 7 to 18. Older models are read too, node by node: most ops kept
-// their meaning from opset 1 to 7, and those that did not (legacy broadcasting, attribute forms
-// that became inputs) are refused below rather than translated with the newer meaning.
+// Translators implement opsets 1 to 18, each op by the version of it that the model's opset
+// imports: the forms of opsets before 7 (legacy broadcasting, attributes that later became inputs,
+// is_test...) are translated into what they mean (see translators/legacy_broadcast.hpp).
 constexpr int64_t kMinOpset = 1;
-constexpr int64_t kFullOpset = 7;
 constexpr int64_t kMaxOpset = 18;
-
-bool changed_meaning_at_opset7(const ::onnx::NodeProto& node) {
-    static const std::set<std::string> changed = {"Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor",
-                                                  "Equal", "Greater", "Less", "Gemm", "PRelu", "BatchNormalization",
-                                                  "Dropout", "Upsample", "Reshape", "Split", "Concat", "Cast",
-                                                  "Pad", "Tile"};
-    if (changed.count(node.op_type())) return true;
-    for (const auto& a : node.attribute())
-        if (a.name() == "broadcast") return true;
-    return false;
-}
+// Models of IR version 3 on list their opsets; older ones have no opset_import and mean opset 1.
+constexpr int64_t kFirstIrWithOpsets = 3;
 
 std::string read_file(const std::string& path, const char* what) {
     std::ifstream in(path, std::ios::binary);
@@ -86,10 +76,12 @@ private:
     void read_opsets() {
         for (const auto& op : proto_.opset_import()) opsets_[op.domain() == "ai.onnx" ? "" : op.domain()] = op.version();
         if (!opsets_.count("")) {
-            // IR version 3+ always lists it; older files imply opset 1, which Mosaic does not read.
-            throw UnsupportedError("ONNX model '" + path_ + "' imports no opset of the default domain; Mosaic reads opsets " +
-                                   std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) + ", fully from " +
-                                   std::to_string(kFullOpset));
+            if (proto_.ir_version() < kFirstIrWithOpsets) {
+                opsets_[""] = 1;
+            } else {
+                throw UnsupportedError("ONNX model '" + path_ + "' imports no opset of the default domain; Mosaic "
+                                       "reads opsets " + std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
+            }
         }
         const int64_t v = opsets_[""];
         if (v < kMinOpset || v > kMaxOpset)
@@ -260,9 +252,6 @@ private:
             ctx.unsupported("domain '" + domain + "' is not supported; Mosaic translates ops of the default ONNX domain");
         const onnx_import::Translator* translator = onnx_import::find_translator(node.op_type());
         if (!translator) ctx.unsupported("op type '" + node.op_type() + "' is not supported (see the README's ONNX operator table)");
-        if (domain.empty() && opset < kFullOpset && changed_meaning_at_opset7(node))
-            ctx.unsupported("before opset 7 this op had another meaning (legacy broadcasting or attribute forms), which "
-                            "Mosaic does not translate; convert the model with onnx.version_converter");
 
         const size_t first_new = model_->get_ops().size();
         onnx_import::Outputs outs;

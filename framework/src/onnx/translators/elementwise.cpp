@@ -1,29 +1,21 @@
 // Translators of ONNX's elementwise arithmetic, comparison, logical and unary math ops, Where, Cast,
 // CastLike, IsNaN, IsInf and BitShift. Most map one to one onto the OpenVINO op of the same meaning
 // (numpy broadcasting is the default of both); the rest are decomposed as OpenVINO's ONNX frontend
-// does. Activations and Clip are in elementwise_activation.cpp.
+// does. The binary ops of opsets before 7 broadcast by the legacy rule (legacy_broadcast.hpp).
+// Activations and Clip are in elementwise_activation.cpp.
 #include "onnx/onnx_node_context.hpp"
 #include "onnx/onnx_tensor.hpp"
+#include "onnx/translators/legacy_broadcast.hpp"
 
+#include <cctype>
 #include <limits>
 
 namespace mosaic::onnx_import {
 
 namespace {
 
-// ONNX ops before opset 7 broadcast only with broadcast=1 and an `axis` aligning the second input;
-// numpy broadcasting gives the same result only when no axis is named.
-void reject_legacy_broadcast(NodeContext& ctx) {
-    if (ctx.has_attr("axis"))
-        ctx.unsupported("legacy broadcasting with attribute 'axis' (opsets before 7) is not supported; "
-                        "re-export the model with opset 7 or later");
-}
-
 Translator binary(const char* type) {
-    return [type](NodeContext& ctx) -> Outputs {
-        reject_legacy_broadcast(ctx);
-        return {ctx.op(type, {ctx.input(0), ctx.input(1)})};
-    };
+    return [type](NodeContext& ctx) -> Outputs { return {ctx.op(type, {ctx.input(0), broadcast_operand(ctx)})}; };
 }
 
 Translator unary(const char* type) {
@@ -32,8 +24,7 @@ Translator unary(const char* type) {
 
 // ONNX integer division truncates toward zero (C semantics), unlike Divide's default.
 Outputs div(NodeContext& ctx) {
-    reject_legacy_broadcast(ctx);
-    return {ctx.op("Divide", {ctx.input(0), ctx.input(1)}, {{"m_pythondiv", "false"}})};
+    return {ctx.op("Divide", {ctx.input(0), broadcast_operand(ctx)}, {{"m_pythondiv", "false"}})};
 }
 
 // Base and exponent may differ in type; the result has the base's type. An integer exponent, or
@@ -41,8 +32,7 @@ Outputs div(NodeContext& ctx) {
 // otherwise (integer base, or a narrower floating-point base) the power is computed in the
 // exponent's type and converted back, as OpenVINO's ONNX frontend does.
 Outputs pow(NodeContext& ctx) {
-    reject_legacy_broadcast(ctx);
-    Output base = ctx.input(0), exponent = ctx.input(1);
+    Output base = ctx.input(0), exponent = broadcast_operand(ctx);
     const ElementType bt = base.get_element_type(), et = exponent.get_element_type();
     if (bt == et) return {ctx.op("Power", {base, exponent})};
     if (!is_floating(et) || (is_floating(bt) && element_size(bt) >= element_size(et)))
@@ -56,11 +46,18 @@ Outputs mod(NodeContext& ctx) {
     return {ctx.op(fmod ? "Mod" : "FloorMod", {ctx.input(0), ctx.input(1)})};
 }
 
-// Sum, Max, Min: a left fold of the binary op over all inputs, broadcasting as it goes.
+// Sum, Max, Min: a left fold of the binary op over all inputs, broadcasting as it goes. Before
+// opset 8 (versions 1 and 6) they do not broadcast: every input has the first one's shape.
 Output fold(NodeContext& ctx, const char* type) {
     if (ctx.input_count() == 0) ctx.fail("needs at least one input");
     Output acc = ctx.input(0);
-    for (size_t i = 1; i < ctx.input_count(); ++i) acc = ctx.op(type, {acc, ctx.input(i)});
+    for (size_t i = 1; i < ctx.input_count(); ++i) {
+        if (ctx.opset() < 8)
+            require_same_shape(ctx, ctx.input(0), ctx.input(i), "inputs 0 and " + std::to_string(i),
+                               "must be equal before opset 8 (numpy broadcasting of " + ctx.op_type() +
+                                   " came with opset 8)");
+        acc = ctx.op(type, {acc, ctx.input(i)});
+    }
     return acc;
 }
 
@@ -84,10 +81,25 @@ Outputs round(NodeContext& ctx) { return {ctx.op("Round", {ctx.input(0)}, {{"mod
 
 Outputs where(NodeContext& ctx) { return {ctx.op("Select", {ctx.input(0), ctx.input(1), ctx.input(2)})}; }
 
+// Cast-1 names the target type by its TensorProto.DataType name ("FLOAT", "INT64"...), from opset 6
+// by the enum's number.
+int32_t cast_target(NodeContext& ctx) {
+    if (ctx.opset() >= 6) return static_cast<int32_t>(ctx.attr_int("to"));
+    const ::onnx::AttributeProto* to = ctx.attr("to");
+    if (!to) ctx.fail("attribute 'to' is required");
+    std::string name = to->s();
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    ::onnx::TensorProto_DataType type{};
+    if (to->type() != ::onnx::AttributeProto::STRING || !::onnx::TensorProto_DataType_Parse(name, &type))
+        ctx.fail("attribute 'to' must name a TensorProto data type (FLOAT, INT64, ...) before opset 6, got '" +
+                 (to->type() == ::onnx::AttributeProto::STRING ? to->s() : std::to_string(to->i())) + "'");
+    return type;
+}
+
 // Strings and complex numbers have no Mosaic element type; element_type_of reports them as
 // unsupported. ONNX's float-to-integer casts truncate, as Convert does.
 Outputs cast(NodeContext& ctx) {
-    const ElementType to = element_type_of(static_cast<int32_t>(ctx.attr_int("to")), ctx.where() + ", attribute 'to'");
+    const ElementType to = element_type_of(cast_target(ctx), ctx.where() + ", attribute 'to'");
     return {ctx.convert(ctx.input(0), to)};
 }
 

@@ -1,8 +1,10 @@
 // Translators of ONNX's activation functions and Clip. Those OpenVINO has (Relu, Elu, Selu,
 // HardSigmoid, HSwish, SoftPlus...) map onto it with ONNX's attributes turned into attributes or
 // constant inputs; Celu, ThresholdedRelu and Shrink are decomposed as their ONNX function bodies
-// define them.
+// define them. The `consumed_inputs` attribute of the opset-1 versions was a memory-reuse hint
+// without meaning for the result; it is ignored, as ONNX Runtime ignores it.
 #include "onnx/onnx_node_context.hpp"
+#include "onnx/translators/legacy_broadcast.hpp"
 
 #include <limits>
 
@@ -28,9 +30,14 @@ Outputs leaky_relu(NodeContext& ctx) {
 // ONNX broadcasts the slope numpy-style, aligned on the data's last axes. PRelu reads a 1D slope
 // as per-channel (data axis 1) when its length is the channel count, so a 1D slope under data of
 // rank 3 or more is given a leading 1 axis, which numpy broadcasting treats the same.
+//
+// Before opset 7 (PRelu-1/6) the slope is one value shared by all channels, or per channel as in
+// Caffe2, where the op comes from: its dims line up with the data's from axis 1 ([C] under
+// [N, C, H, W]), which legacy alignment at axis 1 expresses.
 Outputs prelu(NodeContext& ctx) {
     const Output x = ctx.input(0);
     Output slope = ctx.input(1);
+    if (ctx.opset() < 7) return {ctx.op("PRelu", {x, align_at_axis(ctx, x, slope, 1, "input slope")})};
     if (ctx.rank(slope) == 1 && ctx.rank(x) > 2) slope = ctx.op("Unsqueeze", {slope, ctx.const_i64({0})});
     return {ctx.op("PRelu", {x, slope})};
 }
@@ -39,11 +46,15 @@ Outputs elu(NodeContext& ctx) {
     return {ctx.op("Elu", {ctx.input(0)}, float_attrs("alpha", ctx.attr_float("alpha", 1.0)))};
 }
 
-// ONNX's defaults are the float32 values of the constants in the SELU paper.
+// ONNX's defaults are the float32 values of the constants in the SELU paper; Selu-1 rounded them to
+// four decimals first (1.6732 and 1.0507).
 Outputs selu(NodeContext& ctx) {
     const Output x = ctx.input(0);
-    const Output alpha = ctx.scalar_of(x.get_element_type(), ctx.attr_float("alpha", 1.67326319217681884765625));
-    const Output gamma = ctx.scalar_of(x.get_element_type(), ctx.attr_float("gamma", 1.05070102214813232421875));
+    const bool v1 = ctx.opset() < 6;
+    const double alpha_default = v1 ? static_cast<double>(1.6732f) : 1.67326319217681884765625;
+    const double gamma_default = v1 ? static_cast<double>(1.0507f) : 1.05070102214813232421875;
+    const Output alpha = ctx.scalar_of(x.get_element_type(), ctx.attr_float("alpha", alpha_default));
+    const Output gamma = ctx.scalar_of(x.get_element_type(), ctx.attr_float("gamma", gamma_default));
     return {ctx.op("Selu", {x, alpha, gamma})};
 }
 

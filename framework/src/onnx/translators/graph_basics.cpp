@@ -1,5 +1,5 @@
 // Translators of ONNX ops that only name or hold tensors: Constant, Identity, Dropout (inference
-// mode), Constant's attribute forms.
+// mode, and is_test=1 before opset 7), Constant's attribute forms.
 #include "onnx/onnx_node_context.hpp"
 #include "onnx/onnx_tensor.hpp"
 
@@ -26,15 +26,33 @@ Outputs constant(NodeContext& ctx) {
 
 Outputs identity(NodeContext& ctx) { return {ctx.input(0)}; }
 
+// Whether the node asks for training mode: is_test=0 (the default) before opset 7, the
+// training_mode input from opset 12; opsets 7 to 11 define inference only.
+bool dropout_trains(NodeContext& ctx) {
+    if (ctx.opset() < 7) return ctx.attr_int("is_test", 0) == 0;
+    return ctx.opset() >= 12 && ctx.has_input(2) && ctx.const_ints(2, "training_mode").at(0) != 0;
+}
+
+// The drop probability: an attribute before opset 12, then an optional input (default 0.5 in both).
+double dropout_ratio(NodeContext& ctx) {
+    if (ctx.opset() < 12) return ctx.attr_float("ratio", 0.5);
+    return ctx.has_input(1) ? ctx.const_floats(1, "ratio").at(0) : 0.5;
+}
+
 // Dropout at inference is the identity; its optional mask output is all true. Training mode drops
-// random elements, which no test can compare, so it is refused.
+// random elements, which no test can compare, so it is refused unless the ratio is 0. Before opset
+// 7 the mask is "not filled" in test mode, so it is not produced then.
 Outputs dropout(NodeContext& ctx) {
     Output x = ctx.input(0);
-    const bool training = ctx.opset() >= 12 && ctx.has_input(2) && ctx.const_ints(2, "training_mode").at(0) != 0;
-    const bool drops = !ctx.has_input(1) || ctx.const_floats(1, "ratio").at(0) != 0.0;  // default ratio 0.5
-    if (training && drops) ctx.unsupported("training mode (random dropout) is not supported; Mosaic runs inference");
+    const bool training = dropout_trains(ctx);
+    if (training && dropout_ratio(ctx) != 0.0) {
+        if (ctx.opset() < 7)
+            ctx.unsupported("is_test=0 (the default before opset 7) asks for training mode (random dropout), which "
+                            "is not supported; Mosaic runs inference: set is_test=1 on the node");
+        ctx.unsupported("training mode (random dropout) is not supported; Mosaic runs inference");
+    }
     Outputs outs{x};
-    if (ctx.has_output(1)) {
+    if (ctx.has_output(1) && (training || ctx.opset() >= 7)) {
         Output t = ctx.scalar_of(ElementType::boolean, 1);
         outs.push_back(ctx.op("Broadcast", {t, ctx.shape_of(x)}, {{"mode", "numpy"}}));
     }

@@ -246,6 +246,12 @@ Outputs average_pool(NodeContext& ctx) {
     return {ctx.op("AvgPool", {x}, attrs)};
 }
 
+// The order p of the norm: a float attribute in LpPool-1 and GlobalLpPool-1 (opset 1), an integer
+// from opset 2; 2 by default in both.
+double lp_order(NodeContext& ctx) {
+    return ctx.opset() < 2 ? ctx.attr_float("p", 2.0) : static_cast<double>(ctx.attr_int("p", 2));
+}
+
 // LpPool: (sum over the window of |x|^p)^(1/p). The sum is an AvgPool over |x|^p times the
 // kernel size, taken over windows that all lie inside explicitly zero-padded data: the pads,
 // plus what ceil_mode's last window reaches past them.
@@ -276,7 +282,7 @@ Outputs lp_pool(NodeContext& ctx) {
         end.push_back(std::max<int64_t>(0, (out - 1) * s + k[i] - in - w.pads_begin[i]));
     }
     const ElementType t = ctx.type(x);
-    const double p = static_cast<double>(ctx.attr_int("p", 2));
+    const double p = lp_order(ctx);
     const Output powered = ctx.op("Power", {ctx.op("Abs", {x}), ctx.scalar_of(t, p)});
     const Output padded = ctx.op("Pad", {powered, ctx.const_i64(begin), ctx.const_i64(end), ctx.scalar_of(t, 0)},
                                  {{"pad_mode", "constant"}});
@@ -311,7 +317,7 @@ Outputs global_lp_pool(NodeContext& ctx) {
     const Output x = ctx.input(0);
     spatial_rank(ctx, x);
     const ElementType t = ctx.type(x);
-    const double p = static_cast<double>(ctx.attr_int("p", 2));
+    const double p = lp_order(ctx);
     const Output powered = ctx.op("Power", {ctx.op("Abs", {x}), ctx.scalar_of(t, p)});
     const Output sum = ctx.op("ReduceSum", {powered, spatial_axes(ctx, x)}, {{"keep_dims", "true"}});
     return {ctx.op("Power", {sum, ctx.scalar_of(t, 1.0 / p)})};

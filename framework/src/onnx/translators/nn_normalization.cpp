@@ -1,10 +1,12 @@
-// Translators of ONNX's normalisation ops: BatchNormalization (inference, and the training mode of
-// opsets 14/15 that also updates the running statistics), InstanceNormalization,
+// Translators of ONNX's normalisation ops: BatchNormalization (inference, the training mode of
+// opsets 1-6 (is_test=0) and 14/15 that also updates the running statistics, and the
+// per-activation statistics of spatial=0 before opset 9), InstanceNormalization,
 // LayerNormalization, MeanVarianceNormalization and LRN. They map onto BatchNormInference-5, MVN-6
 // and LRN-1 where those mean the same, as OpenVINO's ONNX frontend does; LayerNormalization is
 // decomposed into reductions because its Mean and InvStdDev outputs are needed as well.
 #include "onnx/onnx_node_context.hpp"
 #include "onnx/onnx_tensor.hpp"
+#include "onnx/translators/legacy_broadcast.hpp"
 
 namespace mosaic::onnx_import {
 
@@ -29,47 +31,81 @@ Output mvn(NodeContext& ctx, const Output& x, const std::vector<int64_t>& axes, 
     return ctx.op("MVN", {x, ctx.const_i64(axes)}, attrs, "opset6");
 }
 
+// BatchNormalization's inputs after X, in X's element type.
+struct BatchNormInputs {
+    Output scale, bias, mean, var;
+};
+
+// Y = (X - mean) / sqrt(var + eps) * scale + bias. Per channel (inputs of shape [C]) that is
+// BatchNormInference. Per activation (spatial=0, opsets before 9: one value per element of a
+// sample, inputs of shape [C, D1, ...] as per_activation_inputs lines them up) it is spelled out.
+Output normalize(NodeContext& ctx, const Output& x, const BatchNormInputs& in, double eps, bool per_activation) {
+    if (!per_activation) {
+        Attributes attrs;
+        attrs.set("epsilon", eps);
+        return ctx.op("BatchNormInference", {x, in.scale, in.bias, in.mean, in.var}, attrs, "opset5");
+    }
+    const Output std_dev = ctx.op("Sqrt", {ctx.op("Add", {in.var, ctx.scalar_of(ctx.type(x), eps)})});
+    const Output normalized = ctx.op("Divide", {ctx.op("Subtract", {x, in.mean}), std_dev});
+    return ctx.op("Add", {ctx.op("Multiply", {normalized, in.scale}), in.bias});
+}
+
+// The inputs of a per-activation node lined up with X from axis 1, so that numpy broadcasting
+// spreads them over the batch axis (a [C] input becomes [C, 1, ...]: one value per channel).
+BatchNormInputs per_activation_inputs(NodeContext& ctx, const Output& x, const BatchNormInputs& in) {
+    return {align_at_axis(ctx, x, in.scale, 1, "input scale"), align_at_axis(ctx, x, in.bias, 1, "input B"),
+            align_at_axis(ctx, x, in.mean, 1, "input mean"), align_at_axis(ctx, x, in.var, 1, "input var")};
+}
+
 // Training mode normalises with the batch's own statistics (population variance over every axis
-// but the channel) and blends them into the running ones: running * momentum + batch * (1 - momentum).
-Outputs batch_norm_training(NodeContext& ctx, const Output& x, const Output& scale, const Output& bias,
-                            const Output& mean, const Output& var, double eps) {
+// but the channel, or over the batch axis only per activation) and blends them into the running
+// ones: running * momentum + batch * (1 - momentum). The saved_mean and saved_var outputs of
+// opsets before 7 are left out: what they hold (Caffe2 saved the inverse standard deviation) is
+// not specified, and they serve only gradients.
+Outputs batch_norm_training(NodeContext& ctx, const Output& x, const BatchNormInputs& in, double eps,
+                            bool per_activation) {
     const ElementType t = ctx.type(x);
     std::vector<int64_t> axes{0};
-    for (int64_t a : range_from(2, ctx.rank(x))) axes.push_back(a);
+    if (!per_activation)
+        for (int64_t a : range_from(2, ctx.rank(x))) axes.push_back(a);
     const Output batch_mean = reduce(ctx, "ReduceMean", x, axes, true);
     const Output batch_var = reduce(ctx, "ReduceMean", ctx.op("SquaredDifference", {x, batch_mean}), axes, false);
     const Output flat_mean = reduce(ctx, "ReduceMean", x, axes, false);
-    Attributes attrs;
-    attrs.set("epsilon", eps);
-    const Output y = ctx.op("BatchNormInference", {x, scale, bias, flat_mean, batch_var}, attrs, "opset5");
+    const Output y = normalize(ctx, x, {in.scale, in.bias, flat_mean, batch_var}, eps, per_activation);
     Outputs outs{y};
     const double momentum = ctx.attr_float("momentum", 0.9);
     const Output keep = ctx.scalar_of(t, momentum), take = ctx.scalar_of(t, 1.0 - momentum);
     auto blend = [&](const Output& running, const Output& batch) {
         return ctx.op("Add", {ctx.op("Multiply", {running, keep}), ctx.op("Multiply", {batch, take})});
     };
-    if (ctx.has_output(1)) outs.push_back(blend(mean, flat_mean));
+    if (ctx.has_output(1)) outs.push_back(blend(in.mean, flat_mean));
     if (ctx.has_output(2)) {
         if (outs.size() < 2) outs.push_back(flat_mean);
-        outs.push_back(blend(var, batch_var));
+        outs.push_back(blend(in.var, batch_var));
     }
     return outs;
 }
 
+// Whether the node normalises with the batch's statistics: is_test=0 (the default) before opset 7,
+// training_mode=1 from opset 14; opsets 7 to 13 define inference only.
+bool batch_norm_trains(NodeContext& ctx) {
+    if (ctx.opset() < 7) return ctx.attr_int("is_test", 0) == 0;
+    return ctx.opset() >= 14 && ctx.attr_int("training_mode", 0) != 0;
+}
+
+// The `consumed_inputs` attribute of BatchNormalization-1 is ignored (a memory-reuse hint).
 Outputs batch_normalization(NodeContext& ctx) {
     const Output x = ctx.input(0);
     if (ctx.rank(x) < 2) ctx.fail("input X must have rank >= 2 ([N, C, ...]), got shape " + to_string(ctx.shape(x)));
-    if (ctx.opset() < 9 && ctx.attr_int("spatial", 1) == 0)
-        ctx.unsupported("spatial=0 (statistics per activation, not per channel) is not supported");
+    // spatial=0 (opsets before 9) keeps statistics per activation; over [N, C] that is per channel anyway.
+    const bool per_activation = ctx.opset() < 9 && ctx.attr_int("spatial", 1) == 0 && ctx.rank(x) > 2;
     const ElementType t = ctx.type(x);
-    const Output scale = ctx.convert(ctx.input(1), t), bias = ctx.convert(ctx.input(2), t);
-    const Output mean = ctx.convert(ctx.input(3), t), var = ctx.convert(ctx.input(4), t);
+    BatchNormInputs in{ctx.convert(ctx.input(1), t), ctx.convert(ctx.input(2), t), ctx.convert(ctx.input(3), t),
+                       ctx.convert(ctx.input(4), t)};
+    if (per_activation) in = per_activation_inputs(ctx, x, in);
     const double eps = ctx.attr_float("epsilon", 1e-5);
-    if (ctx.opset() >= 14 && ctx.attr_int("training_mode", 0) != 0)
-        return batch_norm_training(ctx, x, scale, bias, mean, var, eps);
-    Attributes attrs;
-    attrs.set("epsilon", eps);
-    return {ctx.op("BatchNormInference", {x, scale, bias, mean, var}, attrs, "opset5")};
+    if (batch_norm_trains(ctx)) return batch_norm_training(ctx, x, in, eps, per_activation);
+    return {normalize(ctx, x, in, eps, per_activation)};
 }
 
 Outputs instance_normalization(NodeContext& ctx) {

@@ -1,4 +1,4 @@
-// Translators of ONNX's Resize (opsets 10-19) and Upsample. Both become Interpolate-11, as
+// Translators of ONNX's Resize (opsets 10-19) and Upsample (opsets 1-9). Both become Interpolate-11, as
 // OpenVINO's ONNX frontend does, wherever Interpolate computes what ONNX specifies. ONNX also
 // defines what Interpolate cannot express: tf_crop_and_resize (a region of interest and an
 // extrapolation value), exclude_outside, antialias, keep_aspect_ratio_policy, half_pixel_symmetric,
@@ -400,11 +400,22 @@ Outputs resize_10(NodeContext& ctx) {
     return {resize_by_scales(ctx, ctx.input(0), ctx.const_floats(1, "scales"))};
 }
 
-Outputs upsample(NodeContext& ctx) {
-    if (ctx.opset() >= 9) return {resize_by_scales(ctx, ctx.input(0), ctx.const_floats(1, "scales"))};
-    if (!ctx.has_attr("scales")) ctx.fail("attribute 'scales' is missing");
-    return {resize_by_scales(ctx, ctx.input(0), ctx.attr_floats("scales"))};
+// Upsample's scales: an input from opset 9, the `scales` attribute in Upsample-7, and in Upsample-1
+// (opsets before 7) the height_scale and width_scale attributes of a 4D [N, C, H, W] input.
+std::vector<double> upsample_scales(NodeContext& ctx) {
+    if (ctx.opset() >= 9) return ctx.const_floats(1, "scales");
+    if (ctx.opset() >= 7) {
+        if (!ctx.has_attr("scales")) ctx.fail("attribute 'scales' is missing");
+        return ctx.attr_floats("scales");
+    }
+    if (!ctx.has_attr("height_scale") || !ctx.has_attr("width_scale"))
+        ctx.fail("attributes 'height_scale' and 'width_scale' are required before opset 7");
+    if (ctx.rank(ctx.input(0)) != 4)
+        ctx.fail("input X must be 4D ([N, C, H, W]) before opset 7, got shape " + to_string(ctx.shape(ctx.input(0))));
+    return {1.0, 1.0, ctx.attr_float("height_scale", 1.0), ctx.attr_float("width_scale", 1.0)};
 }
+
+Outputs upsample(NodeContext& ctx) { return {resize_by_scales(ctx, ctx.input(0), upsample_scales(ctx))}; }
 
 const TranslatorRegistration registration({
     {"Resize", resize_10},

@@ -66,7 +66,28 @@ Outputs expand(NodeContext& ctx) {
     return {ctx.op("Broadcast", {ctx.input(0), ctx.input(1)}, {{"mode", "bidirectional"}}, "opset3")};
 }
 
-Outputs tile(NodeContext& ctx) { return {ctx.op("Tile", {ctx.input(0), ctx.input(1)})}; }
+// Tile-1 (opsets before 6) repeats along one axis: input 1 holds the number of copies and input 2
+// the axis, one value each (of the data's type in the opset-1 schema, int64 in practice). Both
+// must be known when the model is read, as Tile's repeats must be; the repeats are 1 elsewhere.
+Output tile_1_repeats(NodeContext& ctx, int64_t rank) {
+    const std::vector<int64_t> tiles = ctx.const_ints(1, "tiles"), axis_value = ctx.const_ints(2, "axis");
+    if (tiles.size() != 1 || axis_value.size() != 1)
+        ctx.fail("inputs 1 (tiles) and 2 (axis) must hold one value each, got " + std::to_string(tiles.size()) +
+                 " and " + std::to_string(axis_value.size()));
+    int64_t axis = axis_value[0];
+    if (axis < -rank || axis >= rank)
+        ctx.fail("axis " + std::to_string(axis) + " is out of range for input rank " + std::to_string(rank));
+    if (axis < 0) axis += rank;
+    std::vector<int64_t> repeats(static_cast<size_t>(rank), 1);
+    repeats[static_cast<size_t>(axis)] = tiles[0];
+    return ctx.const_i64(repeats);
+}
+
+Outputs tile(NodeContext& ctx) {
+    const Output x = ctx.input(0);
+    const Output repeats = ctx.opset() < 6 ? tile_1_repeats(ctx, ctx.rank(x)) : ctx.input(1);
+    return {ctx.op("Tile", {x, repeats})};
+}
 
 // The 'value' attribute is a one-element tensor whose type the output takes (default f32 zero);
 // it is broadcast to the shape that input 0 holds.

@@ -12,9 +12,17 @@ namespace mosaic::onnx_import {
 namespace {
 
 // ONNX Reshape copies a 0 from the input shape unless allowzero (opset 14) asks for a real 0.
+// Reshape-1 (opsets before 5) takes the new shape as its `shape` attribute, with the same 0 and -1.
 Outputs reshape(NodeContext& ctx) {
     const bool allow_zero = ctx.attr_int("allowzero", 0) != 0;
-    return {ctx.op("Reshape", {ctx.input(0), ctx.input(1)}, {{"special_zero", allow_zero ? "false" : "true"}})};
+    Output shape;
+    if (ctx.opset() >= 5) {
+        shape = ctx.input(1);
+    } else {
+        if (!ctx.has_attr("shape")) ctx.fail("attribute 'shape' is required before opset 5");
+        shape = ctx.const_i64(ctx.attr_ints("shape"));
+    }
+    return {ctx.op("Reshape", {ctx.input(0), shape}, {{"special_zero", allow_zero ? "false" : "true"}})};
 }
 
 // The axis attribute of a node whose axes range over [-rank, rank] (Flatten's split point).

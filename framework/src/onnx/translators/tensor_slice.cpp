@@ -14,8 +14,9 @@ Outputs concat(NodeContext& ctx) {
     for (size_t i = 0; i < ctx.input_count(); ++i)
         if (ctx.has_input(i)) inputs.push_back(ctx.input(i));
     if (inputs.empty()) ctx.fail("has no inputs");
-    if (!ctx.has_attr("axis")) ctx.fail("has no attribute 'axis'");
-    return {ctx.op("Concat", inputs, {{"axis", std::to_string(ctx.attr_int("axis"))}})};
+    // Concat-1 (opsets before 4) makes the axis optional, default 1.
+    if (ctx.opset() >= 4 && !ctx.has_attr("axis")) ctx.fail("has no attribute 'axis'");
+    return {ctx.op("Concat", inputs, {{"axis", std::to_string(ctx.attr_int("axis", 1))}})};
 }
 
 // The outputs of a multi-output Mosaic node, given its first output.
@@ -51,16 +52,26 @@ Outputs split_evenly(NodeContext& ctx, Output x, int64_t axis, int64_t parts) {
     return all_outputs(first, static_cast<size_t>(parts));
 }
 
-// Sizes come from the 'split' attribute before opset 13, from the optional input from then on;
-// without them the outputs (or num_outputs, opset 18) say how many equal parts to make.
+// The part sizes, or no node for equal parts. They come from the 'split' attribute before opset 13,
+// from the optional input from then on; Split-1 (opset 1) takes either, its input holding the sizes
+// in the data's (floating-point) type, read when the model is read.
+Output split_sizes(NodeContext& ctx) {
+    if (ctx.opset() >= 13) return ctx.has_input(1) ? ctx.input(1) : Output{};
+    if (ctx.opset() < 2 && ctx.has_input(1)) {
+        if (ctx.has_attr("split")) ctx.fail("gives the sizes both as attribute 'split' and as input 1; give one");
+        return ctx.const_i64(ctx.const_ints(1, "split"));
+    }
+    return ctx.has_attr("split") ? ctx.const_i64(ctx.attr_ints("split")) : Output{};
+}
+
+// Without sizes the outputs (or num_outputs, opset 18) say how many equal parts to make. Split-1
+// gives its axis no default; the 0 that Split-2 made explicit is taken for it too.
 Outputs split(NodeContext& ctx) {
     const Output x = ctx.input(0);
     const int64_t axis = ctx.attr_int("axis", 0);
     const size_t parts = ctx.output_count();
     if (parts == 0) ctx.fail("has no outputs");
-    Output sizes;
-    if (ctx.opset() >= 13 && ctx.has_input(1)) sizes = ctx.input(1);
-    else if (ctx.opset() < 13 && ctx.has_attr("split")) sizes = ctx.const_i64(ctx.attr_ints("split"));
+    const Output sizes = split_sizes(ctx);
     if (sizes.node == nullptr) {
         if (ctx.opset() >= 18 && ctx.has_attr("num_outputs") &&
             ctx.attr_int("num_outputs") != static_cast<int64_t>(parts))
