@@ -102,6 +102,26 @@ std::shared_ptr<Model> read_onnx_with_shapes(const std::string& path, const std:
     return model;
 }
 
+// An ONNX model read with -shape's shapes; with -data_shape (or -i) it is read with its dynamic
+// dimensions first, so that the data's shapes are checked against what the model declares, and
+// only when value-dependent shapes need them at read time (a transformer's sequence length) read
+// again with the data's shapes.
+std::shared_ptr<Model> read_onnx_for(const std::string& path, const std::map<std::string, Shape>& given,
+                                     const ShapeArgs& shape_args) {
+    if (shape_args.data_shape.empty()) return read_onnx_with_shapes(path, given, true);
+    try {
+        return read_onnx_with_shapes(path, given, false);
+    } catch (const onnx::UnsupportedError&) {
+        throw;
+    } catch (const ModelError&) {
+        std::map<std::string, Shape> with_data = given;
+        for (const auto& [name, shape] : parse_shape_args(shape_args.data_shape, shape_args.data_flag))
+            if (!name.empty()) with_data.emplace(name, shape);
+        if (with_data.size() == given.size()) throw;
+        return read_onnx_with_shapes(path, with_data, false);
+    }
+}
+
 // Reshapes the model's inputs as -shape, -b and -data_shape ask (see shapes.hpp).
 std::vector<ResolvedShape> apply_shapes(Model& model, const ShapeArgs& args) {
     std::vector<std::pair<std::string, Shape>> declared;
@@ -129,16 +149,11 @@ std::shared_ptr<Model> load_model(Core& core, const std::string& path, const Sha
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw UsageError("model file '" + path + "' does not exist");
     if (std::filesystem::is_directory(path, ec)) throw UsageError("model path '" + path + "' is a directory, not a model file");
-    std::map<std::string, Shape> given = parse_shape_args(shape_args.shape);
-    // The ONNX reader resolves value-dependent shapes when it reads, so it is given the data's
-    // shapes too (a named input's; the reader checks them against what the model declares).
-    for (const auto& [name, shape] : parse_shape_args(shape_args.data_shape, shape_args.data_flag))
-        if (!name.empty()) given.emplace(name, shape);
+    const std::map<std::string, Shape> given = parse_shape_args(shape_args.shape);
     try {
         // -data_shape needs to see which dimensions the model leaves dynamic.
-        std::shared_ptr<Model> model = onnx::is_onnx_file(path)
-                                           ? read_onnx_with_shapes(path, given, shape_args.data_shape.empty())
-                                           : core.read_model(path);
+        std::shared_ptr<Model> model = onnx::is_onnx_file(path) ? read_onnx_for(path, given, shape_args)
+                                                                : core.read_model(path);
         std::vector<ResolvedShape> shapes = apply_shapes(*model, shape_args);
         if (resolved) *resolved = std::move(shapes);
         return model;

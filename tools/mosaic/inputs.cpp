@@ -80,9 +80,12 @@ InputSpec parse_input_spec(const std::string& text) {
 
 std::vector<std::string> data_shapes_of(const std::vector<std::string>& specs) {
     std::vector<std::string> out;
+    std::map<std::string, int> files;  // per input name
+    for (const auto& text : specs) ++files[parse_input_spec(text).name];
     for (const auto& text : specs) {
         const InputSpec spec = parse_input_spec(text);
-        if (image::is_image_path(spec.path)) continue;
+        // Several files for one input are refused later with the reason (only images fill a batch).
+        if (image::is_image_path(spec.path) || files[spec.name] > 1) continue;
         const Shape shape = npy::read(spec.path).get_shape();
         std::string dims;
         for (int64_t d : shape) dims += (dims.empty() ? "" : ",") + std::to_string(d);

@@ -140,16 +140,6 @@ private:
         return shape;
     }
 
-    // A shape given for an input fills its dynamic dimensions; it may not change what the model
-    // fixes (a different rank or static size would run the graph on data it was not made for).
-    static void check_given_shape(const std::string& where, const Shape& declared, const Shape& given) {
-        bool fits = declared.size() == given.size();
-        for (size_t i = 0; fits && i < given.size(); ++i) fits = declared[i] < 0 || given[i] == declared[i];
-        if (!fits)
-            throw ModelError(where + " is declared " + to_string(declared) + "; the shape given for it, " +
-                             to_string(given) + ", may only fill its dynamic dimensions");
-    }
-
     void add_inputs(const ::onnx::GraphProto& graph) {
         for (const auto& in : graph.input()) {
             if (values_.count(in.name())) continue;  // an initializer (IR < 4 lists them as inputs too)
@@ -169,8 +159,6 @@ private:
             }
             auto given = options_.input_shapes.find(in.name());
             Shape shape = given != options_.input_shapes.end() ? given->second : declared_shape(in);
-            if (given != options_.input_shapes.end() && in.type().tensor_type().has_shape())
-                check_given_shape(where, declared_shape(in), shape);
             if (std::find(shape.begin(), shape.end(), kDynamicDim) != shape.end()) {
                 const std::string entry = in.name() + " " + to_string(shape);
                 if (options_.dynamic_dims_to_one) {
