@@ -2,6 +2,7 @@
 for: answered (Ray Serve sends requests that had not reached the dead replica to the new one) or 503
 (retryable, from the ingress, for one the dead replica held), never lost or another error."""
 import asyncio
+import json
 import threading
 import time
 
@@ -51,3 +52,42 @@ def test_killed_replica_is_replaced_and_no_request_is_lost(server):
 def test_the_replacement_replica_serves_without_failures(server):
     report = asyncio.run(run_load(server, "cnn_default", concurrency=2, max_requests=20, duration_s=10.0))
     assert (report.answered, report.failed_retryable, report.lost) == (20, 0, 0), report.errors
+
+
+@pytest.mark.parametrize("failure", [
+    ray.exceptions.ActorDiedError(),
+    ray.exceptions.ActorUnavailableError("unavailable", None),
+    ray.serve.exceptions.BackPressureError(num_queued_requests=9, max_queued_requests=8),
+])
+def test_a_lost_or_busy_replica_is_a_retryable_503(failure):
+    """The ingress's answer when the model replica holding a request dies (or none can take it)."""
+    from mosaic.serve.ingress import KServeIngress
+
+    ingress = object.__new__(KServeIngress.func_or_class)
+
+    async def failing():
+        raise failure
+
+    for raised in (failing(), wrapped(failure)):
+        response = asyncio.run(ingress._call(raised))
+        assert response.status_code == 503 and response.headers["Retry-After"] == "1"
+        assert "retry the request" in json.loads(response.body)["error"]
+
+
+async def wrapped(cause):
+    """As Ray Serve raises a replica's death that happened upstream: a RayServeException from it."""
+    try:
+        raise cause
+    except Exception as e:
+        raise ray.serve.exceptions.RayServeException("an upstream actor died") from e
+
+
+def test_any_other_failure_is_a_500_naming_it():
+    from mosaic.serve.ingress import KServeIngress
+
+    async def failing():
+        raise RuntimeError("compiling the model on device 'GPU': out of memory")
+
+    response = asyncio.run(object.__new__(KServeIngress.func_or_class)._call(failing()))
+    assert response.status_code == 500
+    assert json.loads(response.body)["error"] == "RuntimeError: compiling the model on device 'GPU': out of memory"

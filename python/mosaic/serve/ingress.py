@@ -102,6 +102,9 @@ class KServeIngress:
         except ValueError as e:  # Mosaic's own check of a tensor's shape or type
             return error(400, str(e))
         except Exception as e:  # noqa: BLE001 - a server error is an answer too, never a dropped request
+            if isinstance(e.__cause__, RETRYABLE):  # Ray Serve wraps a replica's death in RayServeException
+                return error(503, f"the model replica was lost ({type(e.__cause__).__name__}); retry the request",
+                             retry_after=1)
             return error(500, f"{type(e).__name__}: {e}")
 
     @app.get("/v2")
