@@ -95,3 +95,11 @@ def test_parse_config_of_a_mapping():
     assert (config.models[0].path, config.ray_address) == ("/srv/m.xml", "auto")
     with pytest.raises(KeyError, match="no model 'x'"):
         config.model("x")
+
+
+def test_the_sample_configuration_names_the_bundled_model():
+    from conftest import REPO
+
+    config = load_config(REPO / "samples" / "python" / "kserve_client" / "serving.yaml")
+    assert config.models[0].path == str(REPO / "build" / "models" / "mosaic_cnn.xml")
+    assert (config.port, config.models[0].batching.max_batch_size) == (8000, 8)

@@ -61,15 +61,13 @@ def test_the_replacement_replica_serves_without_failures(server):
 ])
 def test_a_lost_or_busy_replica_is_a_retryable_503(failure):
     """The ingress's answer when the model replica holding a request dies (or none can take it)."""
-    from mosaic.serve.ingress import KServeIngress
-
-    ingress = object.__new__(KServeIngress.func_or_class)
+    from mosaic.serve.ingress import answer
 
     async def failing():
         raise failure
 
     for raised in (failing(), wrapped(failure)):
-        response = asyncio.run(ingress._call(raised))
+        response = asyncio.run(answer(raised))
         assert response.status_code == 503 and response.headers["Retry-After"] == "1"
         assert "retry the request" in json.loads(response.body)["error"]
 
@@ -83,11 +81,11 @@ async def wrapped(cause):
 
 
 def test_any_other_failure_is_a_500_naming_it():
-    from mosaic.serve.ingress import KServeIngress
+    from mosaic.serve.ingress import answer
 
     async def failing():
         raise RuntimeError("compiling the model on device 'GPU': out of memory")
 
-    response = asyncio.run(object.__new__(KServeIngress.func_or_class)._call(failing()))
+    response = asyncio.run(answer(failing()))
     assert response.status_code == 500
     assert json.loads(response.body)["error"] == "RuntimeError: compiling the model on device 'GPU': out of memory"

@@ -65,6 +65,13 @@ def test_bad_requests_are_400_with_a_message(request_, max_rows, message):
     assert message in str(e.value)
 
 
+def test_a_model_input_of_a_datatype_numpy_lacks_is_a_400():
+    request = {"inputs": [{"name": "x", "shape": [1], "datatype": "BF16", "data": [1.0]}]}
+    with pytest.raises(ProtocolError, match="is BF16, which this server cannot read") as e:
+        decode_inputs(request, memoryview(b""), [TensorSpec("x", "BF16", [1])], None)
+    assert e.value.status == 400
+
+
 def test_binary_sizes_must_match_the_tensors_and_the_body():
     x = np.zeros((1, 2, 3), np.float32)
     ids = np.zeros((1, 2), np.int64)

@@ -24,6 +24,21 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _deployment_failures(serve, app_name):
+    """Each failed deployment's reason: the last line of its replica's traceback (serve.run's own
+    error only says that a deployment failed)."""
+    try:
+        deployments = serve.status().applications[app_name].deployments
+    except (KeyError, RuntimeError):
+        return []
+    reasons = []
+    for name, status in deployments.items():
+        if status.status in ("UNHEALTHY", "DEPLOY_FAILED") and status.message:
+            lines = [line.strip() for line in status.message.splitlines() if line.strip()]
+            reasons.append(f"{name}: {lines[-1] if lines else status.message}")
+    return reasons
+
+
 def _interrupt(*_):
     raise KeyboardInterrupt
 
@@ -65,6 +80,8 @@ def main(argv=None) -> int:
         print("mosaic-serve: stopping", flush=True)
     except RuntimeError as e:  # serve.run: a deployment failed (model not found, wrong device, ...)
         print(f"mosaic-serve: the application did not start: {e}", file=sys.stderr)
+        for reason in _deployment_failures(serve, config.app_name):
+            print(f"mosaic-serve: {reason}", file=sys.stderr)
         return 1
     finally:
         if address:

@@ -32,6 +32,8 @@ READY_TIMEOUT_S = 5.0
 app = FastAPI(title="Mosaic: KServe v2 inference protocol")
 
 
+# Module-level helpers the ingress calls stand before the class: serve.ingress rebuilds the class and
+# Ray pickles it by value, capturing only the globals defined by then.
 def error(status: int, message: str, retry_after: Optional[int] = None) -> JSONResponse:
     headers = {"Retry-After": str(retry_after)} if retry_after else None
     return JSONResponse({"error": message}, status_code=status, headers=headers)
@@ -54,8 +56,24 @@ def _server_version() -> str:
         return "unknown"
 
 
-# Module-level helpers the ingress calls stand before the class: serve.ingress rebuilds the class and
-# Ray pickles it by value, capturing only the globals defined by then.
+async def answer(work):
+    """Runs a request's work (a coroutine), turning its failures into the protocol's errors."""
+    try:
+        return await work
+    except ProtocolError as e:
+        return error(e.status, str(e))
+    except RETRYABLE as e:
+        return error(503, f"the model replica was lost or is not available yet ({type(e).__name__}); "
+                          "retry the request", retry_after=1)
+    except ValueError as e:  # Mosaic's own check of a tensor's shape or type
+        return error(400, str(e))
+    except Exception as e:  # noqa: BLE001 - a server error is an answer too, never a dropped request
+        if isinstance(e.__cause__, RETRYABLE):  # Ray Serve wraps a replica's death in RayServeException
+            return error(503, f"the model replica was lost ({type(e.__cause__).__name__}); retry the request",
+                         retry_after=1)
+        return error(500, f"{type(e).__name__}: {e}")
+
+
 def _decompress(body: bytes, encoding: Optional[str]) -> bytes:
     """tritonclient compresses requests with gzip or deflate when asked to (request_compression_algorithm)."""
     try:
@@ -90,23 +108,6 @@ class KServeIngress:
             self._metadata[name] = await handle.metadata.remote()
         return self._metadata[name]
 
-    async def _call(self, work):
-        """Runs a request's work, turning failures into the protocol's errors."""
-        try:
-            return await work
-        except ProtocolError as e:
-            return error(e.status, str(e))
-        except RETRYABLE as e:
-            return error(503, f"the model replica was lost or is not available yet ({type(e).__name__}); "
-                              "retry the request", retry_after=1)
-        except ValueError as e:  # Mosaic's own check of a tensor's shape or type
-            return error(400, str(e))
-        except Exception as e:  # noqa: BLE001 - a server error is an answer too, never a dropped request
-            if isinstance(e.__cause__, RETRYABLE):  # Ray Serve wraps a replica's death in RayServeException
-                return error(503, f"the model replica was lost ({type(e.__cause__).__name__}); retry the request",
-                             retry_after=1)
-            return error(500, f"{type(e).__name__}: {e}")
-
     @app.get("/v2")
     async def server_metadata(self):
         return {"name": "mosaic", "version": _server_version(), "extensions": ["binary_tensor_data", "statistics"]}
@@ -136,7 +137,7 @@ class KServeIngress:
         async def gather():
             stats = [await self._handle(name).stats.remote() for name in sorted(self.handles)]
             return {"model_stats": [m for s in stats for m in s["model_stats"]]}
-        return await self._call(gather())
+        return await answer(gather())
 
     @app.get("/v2/models/{name}")
     @app.get("/v2/models/{name}/versions/{model_version}")
@@ -144,7 +145,7 @@ class KServeIngress:
         async def metadata():
             meta = await self._model(name, model_version)
             return {k: meta[k] for k in ("name", "versions", "platform", "inputs", "outputs")}
-        return await self._call(metadata())
+        return await answer(metadata())
 
     @app.get("/v2/models/{name}/ready")
     @app.get("/v2/models/{name}/versions/{model_version}/ready")
@@ -154,7 +155,7 @@ class KServeIngress:
             if not await self._is_ready(name):
                 return error(400, f"model '{name}' is not ready")
             return {"name": name, "ready": True}
-        return await self._call(ready())
+        return await answer(ready())
 
     @app.get("/v2/models/{name}/stats")
     @app.get("/v2/models/{name}/versions/{model_version}/stats")
@@ -162,12 +163,12 @@ class KServeIngress:
         async def stats():
             await self._model(name, model_version)
             return await self._handle(name).stats.remote()
-        return await self._call(stats())
+        return await answer(stats())
 
     @app.post("/v2/models/{name}/infer")
     @app.post("/v2/models/{name}/versions/{model_version}/infer")
     async def infer(self, name: str, request: Request, model_version: Optional[str] = None):
-        return await self._call(self._infer(name, model_version, request))
+        return await answer(self._infer(name, model_version, request))
 
     async def _infer(self, name: str, model_version: Optional[str], request: Request) -> Response:
         meta = await self._model(name, model_version)

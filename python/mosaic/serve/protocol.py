@@ -114,6 +114,9 @@ def decode_inputs(request: dict, tail: memoryview, specs: Sequence[TensorSpec],
         datatype, shape = tensor.get("datatype"), tensor.get("shape")
         if datatype != spec.datatype:
             raise ProtocolError(f"input '{name}' has datatype {spec.datatype}, the request sent {datatype}")
+        if datatype not in DATATYPES:
+            raise ProtocolError(f"input '{name}' is {datatype}, which this server cannot read into a tensor; "
+                                f"it reads {sorted(DATATYPES)}")
         if not isinstance(shape, list) or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0
                                                   for d in shape):
             raise ProtocolError(f"input '{name}': 'shape' must be a list of non-negative integers, got {shape!r}")
