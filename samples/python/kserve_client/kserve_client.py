@@ -71,16 +71,17 @@ def main(argv=None):
     first = metadata["outputs"][0]["name"]  # read as class scores, as hello_classification does
     result = infer_with_retries(client, args.model, [tensor],
                                 [httpclient.InferRequestedOutput(first, binary_data=True)], args.retries)
-    scores = result.as_numpy(first).reshape(-1)
-    top = np.argsort(scores, kind="stable")[::-1][:args.top]
     print(f"Model {args.model} at {args.url}, input {spec['name']} {list(data.shape)} "
           f"{'from ' + args.image if args.image else '(random)'}")
-    print(f"Top {len(top)} results:")
-    print("class_id probability")
-    print("--------------------")
-    for class_id in top:
-        print(f"{class_id:<8} {scores[class_id]:.7f}")
+    print(top_table(result.as_numpy(first).reshape(-1), args.top))
     return 0
+
+
+def top_table(scores, count):
+    """The `count` highest scores, highest first, in hello_classification's table."""
+    top = np.argsort(scores, kind="stable")[::-1][:count]
+    rows = [f"{class_id:<8} {scores[class_id]:.7f}" for class_id in top]
+    return "\n".join([f"Top {len(top)} results:", "class_id probability", "-" * 20, *rows])
 
 
 if __name__ == "__main__":
