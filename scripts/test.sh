@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, then
 #   1. a normal build and the whole ctest suite, then the Python package: `pip install .` into a
-#      fresh venv and pytest on tests/python (scripts/test_python.sh),
+#      fresh venv and pytest on tests/python (scripts/test_python.sh), then serving: `pip install
+#      .[serve]` (Ray Serve) into a venv of its own and pytest on tests/serve (scripts/test_serve.sh),
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build and the whole suite again (but the
 #      full-size ONNX architectures, which take minutes even unsanitized),
 #   3. a ThreadSanitizer build of the threaded suites (runtime, registry/host services, HETERO's and
@@ -50,6 +51,9 @@ count_pytest() {  # count_pytest LOG: adds pytest's final "N passed, N failed, N
 echo "=== python: pip install . and pytest"
 bash "$root/scripts/test_python.sh" "$root/build-venv/pytest.log" || echo "=== python: FAILED"
 count_pytest "$root/build-venv/pytest.log"
+echo "=== serve: pip install .[serve] and pytest on tests/serve"
+bash "$root/scripts/test_serve.sh" "$root/build-serve-venv/pytest.log" || echo "=== serve: FAILED"
+count_pytest "$root/build-serve-venv/pytest.log"
 
 # Sanitizer builds: -O1 and line tables only, which compile much faster and still give stack traces.
 # intercept_tls_get_addr=0: GCC 12's LeakSanitizer misreads the dynamic TLS that oneDNN (loaded by

@@ -1,0 +1,94 @@
+"""Fixtures for the serving tests: one local Ray instance and one Serve application for the whole
+session (starting Ray takes seconds on 2 cores), deployed from a configuration file as mosaic-serve
+deploys it, on a free loopback port.
+
+These tests need Ray Serve and tritonclient[http] (`pip install .[serve] tritonclient[http]`,
+scripts/test_serve.sh); the tests that need them are skipped, saying so, where they are missing.
+The bundled model comes from the C++ build: $MOSAIC_TEST_MODELS, else <repo>/build/models.
+"""
+import importlib.util
+import pathlib
+import socket
+
+import numpy as np
+import pytest
+
+import mosaic as ov
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+BATCH_WAIT_S = 0.2
+
+
+def models_dir():
+    """The Python package tests' lookup of the bundled model (their conftest, loaded under another name)."""
+    spec = importlib.util.spec_from_file_location("python_tests_conftest", REPO / "tests" / "python" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.models_dir()
+
+
+def need_serving_packages():
+    pytest.importorskip("ray.serve", reason="Ray Serve is not installed: pip install '.[serve]' "
+                        "(scripts/test_serve.sh does it in a venv)")
+    pytest.importorskip("tritonclient.http", reason="tritonclient is not installed: pip install 'tritonclient[http]'")
+
+
+@pytest.fixture(scope="session")
+def model_path():
+    return models_dir() / "mosaic_cnn.xml"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+CONFIG = """\
+# Two models on one file: cnn merges concurrent requests (batching); cnn_default takes the default
+# device (HETERO:GPU,CPU where a GPU exists, else CPU) with per-device properties.
+app_name: mosaic-test
+ray_actor_options: {{num_cpus: 0.25}}
+models:
+  - name: cnn
+    path: {model}
+    device: CPU
+    properties: {{INFERENCE_NUM_THREADS: 1}}
+    batching: {{max_batch_size: 8, batch_wait_timeout_s: {wait}}}
+  - name: cnn_default
+    path: {model}
+    properties:
+      DEVICE_PROPERTIES: {{CPU: {{INFERENCE_NUM_THREADS: 1}}}}
+"""
+
+
+@pytest.fixture(scope="session")
+def server(model_path, tmp_path_factory):
+    """The base URL of a running server with the models of CONFIG."""
+    need_serving_packages()
+    import ray
+    from ray import serve
+
+    from mosaic.serve.app import app_builder
+
+    config = tmp_path_factory.mktemp("serve") / "serving.yaml"
+    config.write_text(CONFIG.format(model=model_path, wait=BATCH_WAIT_S))
+    port = free_port()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        serve.start(http_options={"host": "127.0.0.1", "port": port})
+        serve.run(app_builder({"config": str(config)}), name="mosaic-test", route_prefix="/")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        serve.shutdown()
+        ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def devices():
+    return ov.Core().available_devices
+
+
+@pytest.fixture
+def image():
+    return np.random.default_rng(7).random((1, 3, 32, 32), dtype=np.float32)
