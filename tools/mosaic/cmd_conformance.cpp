@@ -28,6 +28,7 @@ struct ConformanceOptions {
     bool update_expect = false;
     bool quiet = false;
     bool via_ir = false;
+    bool no_bind = false;  // --no-bind
     Tolerance tolerance;
 };
 
@@ -96,7 +97,7 @@ void run_conformance(const ConformanceOptions& opts) {
         auto tol = expected.tolerances.find(name);
         ConformanceResult r =
             run_conformance_test(core, folder, opts.device, tol == expected.tolerances.end() ? opts.tolerance : tol->second,
-                                 opts.via_ir);
+                                 opts.via_ir, !opts.no_bind);
         seen.insert(r.name);
         (r.verdict == Verdict::pass ? passed : r.verdict == Verdict::fail ? failed : skipped)++;
         if (!opts.quiet || r.verdict == Verdict::fail)
@@ -143,6 +144,8 @@ void add_conformance_command(CLI::App& app) {
     cmd->add_flag("--update-expect", opts->update_expect, "Append newly passing tests to the --expect file");
     cmd->add_flag("--via-ir", opts->via_ir, "Write each model as IR v11 and read it back before running (checks mosaic convert)");
     cmd->add_flag("-q,--quiet", opts->quiet, "Print only failures and the summary");
+    cmd->add_flag("--no-bind", opts->no_bind,
+                  "Never bind inputs as constants: a model whose shapes need an input's value when it is read fails");
     cmd->add_option("--rtol", opts->tolerance.rtol, "Relative tolerance (default 1e-3)");
     cmd->add_option("--atol", opts->tolerance.atol, "Absolute tolerance (default 1e-5)");
     cmd->callback([opts] { run_conformance(*opts); });

@@ -29,6 +29,6 @@ std::vector<std::string> find_test_folders(const std::string& path);
 // Runs one test folder. Never throws for a problem of the test itself; that is a fail or unsupported.
 // `via_ir`: the model read is first written as IR v11 and read back (the `mosaic convert` path).
 ConformanceResult run_conformance_test(Core& core, const std::string& folder, const std::string& device,
-                                       const Tolerance& tolerance, bool via_ir = false);
+                                       const Tolerance& tolerance, bool via_ir = false, bool bind_inputs = true);
 
 }  // namespace mosaic::cli
