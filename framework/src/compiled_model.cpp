@@ -70,6 +70,8 @@ CompiledModel::Impl::Impl(std::shared_ptr<DeviceHandle> device, std::unique_ptr<
         inputs_ = describe_inputs(graph_->model());
         outputs_ = describe_outputs(graph_->model());
     }
+    graph_inputs_ = inputs_;
+    graph_outputs_ = outputs_;
 }
 
 CompiledModel::Impl::~Impl() {
@@ -80,6 +82,15 @@ CompiledModel::Impl::~Impl() {
 std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr<DeviceHandle> device, const Model& model,
                                                                  const nlohmann::json& properties,
                                                                  const std::string& device_string, const Options& options) {
+    if (std::optional<StatelessModel> stateless = make_stateless(model)) {
+        // The graph compiled has the variables' ports after the model's; applications see the model's.
+        std::shared_ptr<Impl> impl = create(device, *stateless->model, properties, device_string, options);
+        const size_t hidden_in = 2 * stateless->variables.size(), hidden_out = stateless->variables.size();
+        impl->inputs_.resize(impl->graph_inputs_.size() - hidden_in);
+        impl->outputs_.resize(impl->graph_outputs_.size() - hidden_out);
+        impl->variables_ = std::move(stateless->variables);
+        return impl;
+    }
     if (!has_dynamic_input(model)) {
         check_tensor_sizes(model, options.max_tensor_bytes);
         auto graph = std::make_unique<HostGraph>(model);
@@ -142,6 +153,8 @@ void CompiledModel::Impl::export_to(std::ostream& out) const {
     if (specializer_)
         throw std::runtime_error("a model compiled with dynamic input shapes cannot be exported; reshape it to static "
                                  "shapes (Model::reshape) and compile that to export it");
+    if (!variables_.empty())
+        throw std::runtime_error("a stateful model (ReadValue / Assign) cannot be exported yet; compile it from the model");
     if (!device_->library().has_export())
         throw std::runtime_error("device '" + device_->name() + "' cannot export compiled models");
     std::string blob;

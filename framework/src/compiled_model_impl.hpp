@@ -8,6 +8,7 @@
 #include "device_handle.hpp"
 #include "graph_view.hpp"
 #include "shape_specializer.hpp"
+#include "state.hpp"
 
 #include <condition_variable>
 #include <list>
@@ -44,8 +45,13 @@ public:
 
     const DeviceHandle& device() const { return *device_; }
     mosaic_compiled_model* raw() const { return compiled_; }
+    // The model's inputs and outputs, as applications see them.
     const std::vector<PortDesc>& inputs() const { return inputs_; }
     const std::vector<PortDesc>& outputs() const { return outputs_; }
+    // Those of the compiled graph: the model's, then each variable's state (state.hpp).
+    const std::vector<PortDesc>& graph_inputs() const { return graph_inputs_; }
+    const std::vector<PortDesc>& graph_outputs() const { return graph_outputs_; }
+    const std::vector<Variable>& variables() const { return variables_; }
     const std::string& device_string() const { return device_string_; }
     PropertyValue property(const std::string& key) const;
     void export_to(std::ostream& out) const;
@@ -56,6 +62,8 @@ private:
     mosaic_compiled_model* compiled_ = nullptr;
     std::string device_string_;
     std::vector<PortDesc> inputs_, outputs_;
+    std::vector<PortDesc> graph_inputs_, graph_outputs_;
+    std::vector<Variable> variables_;
     std::unique_ptr<ShapeSpecializer<Impl>> specializer_;
     std::string network_name_;  // dynamic models, which have no graph of their own
 };
@@ -96,6 +104,24 @@ private:
     std::list<Specialized> specialized_;  // most recently used first, bounded like the model's cache
     std::shared_ptr<Impl> current_;       // the one the last inference ran on (profiling reads it)
     std::vector<bool> input_set_, output_set_;
+
+    // Stateful models (state_request.cpp): each variable's current value, or a pending reset.
+    struct VariableValue {
+        Tensor value;
+        bool reset = true;
+    };
+    std::vector<VariableValue> state_;
+    void feed_state();
+    void take_state() noexcept;
+
+public:
+    // VariableState's side (state_request.cpp).
+    size_t variable_count() const { return state_.size(); }
+    const Variable& variable(size_t index) const;
+    Tensor get_state(size_t index) const;
+    void set_state(size_t index, const Tensor& value);
+    void reset_state(size_t index);
+    void reset_state();
 
     std::shared_ptr<CompiledModel::Impl> model_;
     mosaic_infer_request* request_ = nullptr;

@@ -27,7 +27,7 @@ void InferRequest::Impl::check_dynamic_tensor(size_t index, bool is_input, const
 std::shared_ptr<InferRequest::Impl> InferRequest::Impl::specialization() {
     InputShapes shapes;
     for (size_t i = 0; i < inputs_.size(); ++i) {
-        const PortDesc& port = model_->inputs()[i];
+        const PortDesc& port = model_->graph_inputs()[i];
         if (!input_set_[i] && !is_static(port.shape))
             throw std::logic_error("input '" + port.name + "' has the dynamic shape " + port.bounds.to_string() +
                                    "; set a tensor for it (set_tensor / set_input_tensor) before inferring");
@@ -57,7 +57,7 @@ std::shared_ptr<InferRequest::Impl> InferRequest::Impl::specialization() {
     for (size_t i = 0; i < inputs_.size(); ++i) chosen.set_tensor(i, true, inputs_[i]);
     for (size_t i = 0; i < outputs_.size(); ++i) {
         if (!output_set_[i]) continue;
-        const PortDesc& port = chosen.model_->outputs()[i];
+        const PortDesc& port = chosen.model_->graph_outputs()[i];
         if (outputs_[i].get_shape() != port.shape)
             throw std::invalid_argument("output '" + port.name + "' was given a tensor of shape " +
                                         to_string(outputs_[i].get_shape()) + " but at these input shapes it is " +

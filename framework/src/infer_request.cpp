@@ -33,10 +33,11 @@ Shape placeholder_shape(const Shape& shape) {
 InferRequest::Impl::Impl(std::shared_ptr<CompiledModel::Impl> model) : model_(std::move(model)) {
     if (!model_->is_dynamic())
         model_->device().check(model_->device().api().create_request(model_->raw(), &request_), "creating an infer request");
-    for (const auto& p : model_->inputs()) inputs_.emplace_back(p.type, placeholder_shape(p.shape));
-    for (const auto& p : model_->outputs()) outputs_.emplace_back(p.type, placeholder_shape(p.shape));
+    for (const auto& p : model_->graph_inputs()) inputs_.emplace_back(p.type, placeholder_shape(p.shape));
+    for (const auto& p : model_->graph_outputs()) outputs_.emplace_back(p.type, placeholder_shape(p.shape));
     input_set_.assign(inputs_.size(), false);
     output_set_.assign(outputs_.size(), false);
+    for (const Variable& v : model_->variables()) state_.push_back({Tensor(v.type, v.shape), true});
 }
 
 InferRequest::Impl::~Impl() {
@@ -68,11 +69,12 @@ std::pair<size_t, bool> InferRequest::Impl::find(const std::string& name) const 
 }
 
 Tensor& InferRequest::Impl::tensor(size_t index, bool is_input) {
-    auto& list = is_input ? inputs_ : outputs_;
-    if (index >= list.size())
+    // The model's own ports; a variable's come after them and are the request's business.
+    const size_t count = (is_input ? model_->inputs() : model_->outputs()).size();
+    if (index >= count)
         throw std::out_of_range(std::string(is_input ? "input" : "output") + " index " + std::to_string(index) +
-                                " is out of range; the model has " + std::to_string(list.size()));
-    return list[index];
+                                " is out of range; the model has " + std::to_string(count));
+    return (is_input ? inputs_ : outputs_)[index];
 }
 
 void InferRequest::Impl::set_tensor(size_t index, bool is_input, const Tensor& t) {
@@ -102,10 +104,12 @@ void InferRequest::Impl::build_descriptors() {
 
 void InferRequest::Impl::infer() {
     check_idle("infer");
+    feed_state();
     if (model_->is_dynamic()) {
         std::shared_ptr<Impl> specialized = specialization();
         specialized->infer();
         collect_outputs(*specialized);
+        take_state();
         return;
     }
     build_descriptors();
@@ -113,6 +117,7 @@ void InferRequest::Impl::infer() {
     mosaic_status* status = api.infer(request_, in_desc_.data(), in_desc_.size(), out_desc_.data(), out_desc_.size());
     if (status)
         throw std::runtime_error("inference on device '" + model_->device().name() + "' failed: " + status_text(status));
+    take_state();
 }
 
 void InferRequest::Impl::complete(mosaic_status* status) noexcept {
@@ -130,6 +135,7 @@ void InferRequest::Impl::complete(mosaic_status* status) noexcept {
 }
 
 void InferRequest::Impl::finish(std::exception_ptr error) noexcept {
+    if (!error) take_state();
     std::function<void(std::exception_ptr)> callback;
     std::shared_ptr<Impl> self;
     {
@@ -178,6 +184,7 @@ void InferRequest::Impl::start_async() {
         running_ = true;
         error_ = nullptr;
     }
+    feed_state();
     if (model_->is_dynamic()) return start_dynamic();
     build_descriptors();
     const auto& api = model_->device().api();

@@ -27,6 +27,8 @@ struct ProfilingInfo {
     std::chrono::microseconds cpu_time{0};
 };
 
+class VariableState;
+
 class InferRequest {
 public:
     InferRequest() = default;
@@ -56,6 +58,11 @@ public:
 
     std::vector<ProfilingInfo> get_profiling_info() const;
 
+    // The variables of a stateful model (ReadValue / Assign), each kept per request; empty for a
+    // model without state. reset_state() resets them all, as OpenVINO's.
+    std::vector<VariableState> query_state();
+    void reset_state();
+
     explicit operator bool() const { return impl_ != nullptr; }
 
     class Impl;
@@ -64,5 +71,28 @@ public:
 private:
     std::shared_ptr<Impl> impl_;
 };
+
+// One variable of a stateful model (ReadValue / Assign) in one infer request, as OpenVINO's
+// ov::VariableState: its value carries from one inference to the next. Not to be used while the
+// request runs.
+class VariableState {
+public:
+    // The variable_id.
+    const std::string& get_name() const;
+    // The value the next inference reads. After a reset it is the initial value (zeros, or the
+    // ReadValue's constant initializer); one computed from the inputs is known after an inference.
+    Tensor get_state() const;
+    // Copies `state` in; throws std::invalid_argument when its type or shape differ.
+    void set_state(const Tensor& state);
+    // The next inference reads the initial value.
+    void reset();
+
+private:
+    friend class InferRequest;
+    VariableState(std::shared_ptr<InferRequest::Impl> request, size_t index) : request_(std::move(request)), index_(index) {}
+    std::shared_ptr<InferRequest::Impl> request_;
+    size_t index_ = 0;
+};
+
 
 }  // namespace mosaic

@@ -193,6 +193,12 @@ public:
     // compiles once and each inference runs at the shape of the tensors it is given.
     void reshape(const std::map<std::string, PartialShape>& shapes);
 
+    // OpenVINO's ov::pass::MakeStateful: each (input, output) pair, a recurrent state the model
+    // reads and writes, becomes a variable (ReadValue / Assign, named after the input, zeros at
+    // first) that each infer request keeps, so the application no longer feeds it back. Throws
+    // ModelError naming a pair whose input or output does not exist or whose types or shapes differ.
+    void make_stateful(const std::map<std::string, std::string>& input_to_output);
+
     // The name of a model input/output as applications see it: the first tensor name of the port,
     // else the Parameter's / Result's friendly name.
     static std::string input_name(const Node& parameter);

@@ -25,9 +25,33 @@ Shape shape_attr(const InferContext& ctx) {
     return shape->to_shape();
 }
 
+// ReadValue and Assign: a variable's state, read at the start of an inference and written at its
+// end. The framework turns them into inputs and outputs of the graph it compiles (state.cpp), so no
+// device sees them; their schemas give the model its types and shapes.
+std::vector<PortInfo> infer_read_value(const InferContext& ctx) {
+    ctx.check(!ctx.attrs().get_string("variable_id", "").empty(), "variable_id is missing; name the variable");
+    if (ctx.input_count() == 1) return {ctx.input(0)};
+    // opset6 without an initializer: the variable's declared type and shape (zeros at first).
+    const std::string* type = ctx.attrs().find("variable_type");
+    const std::string* shape = ctx.attrs().find("variable_shape");
+    ctx.check(type && shape, "a ReadValue without an input needs variable_type and variable_shape");
+    const ElementType t = element_type_from_string(*type);
+    ctx.check(t != ElementType::undefined, "unknown variable_type '" + *type + "'");
+    const auto dims = PartialShape::parse(*shape);
+    ctx.check(dims && dims->is_static(), "variable_shape '" + *shape + "' must be a static shape");
+    return {{t, dims->to_shape()}};
+}
+
+std::vector<PortInfo> infer_assign(const InferContext& ctx) {
+    ctx.check(!ctx.attrs().get_string("variable_id", "").empty(), "variable_id is missing; name the variable");
+    return {ctx.input(0)};
+}
+
 }  // namespace
 
 void register_graph_ops(OpRegistry& r) {
+    r.add({"ReadValue", {"opset3", "opset6"}, 0, 1, infer_read_value, false});
+    r.add({"Assign", {"opset3", "opset6"}, 1, 1, infer_assign, false});
     r.add({"Parameter", {"opset1"}, 0, 0,
            [](const InferContext& ctx) { return std::vector<PortInfo>{{element_type_attr(ctx), shape_attr(ctx)}}; },
            false});

@@ -1,0 +1,198 @@
+// Stateful models: ReadValue / Assign keep a variable per infer request from one inference to the
+// next (query_state, reset_state, as OpenVINO's), on every device; make_stateful turns a recurrent
+// state fed back by the application into such a variable.
+#include <mosaic/mosaic.hpp>
+#include <mosaic/serialize.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+
+namespace mosaic::test {
+namespace {
+
+::testing::AssertionResult contains(const std::string& text, const std::string& part) {
+    if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
+}
+
+template <typename Fn>
+std::string error_of(Fn&& fn) {
+    try {
+        fn();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+// y = x + acc; acc = y, with acc starting at 1: a running sum.
+std::shared_ptr<Model> running_sum() {
+    ModelBuilder b("running_sum");
+    Output x = b.parameter("x", ElementType::f32, {1, 4});
+    Output init = b.constant<float>({1, 4}, {1, 1, 1, 1}, "acc_init");
+    Output acc = b.op("ReadValue", {init}, {{"variable_id", "acc"}}, "acc_read", "opset6");
+    Output sum = b.op("Add", {x, acc}, {}, "sum");
+    b.op("Assign", {sum}, {{"variable_id", "acc"}}, "acc_write", "opset6");
+    b.result(sum, "y");
+    return b.build();
+}
+
+std::vector<float> run_once(InferRequest& r, const std::vector<float>& x) {
+    r.set_tensor("x", Tensor::from_vector<float>({1, 4}, ElementType::f32, x));
+    r.infer();
+    return r.get_tensor("y").to_vector<float>();
+}
+
+class StateOn : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(StateOn, AVariableCarriesFromOneInferenceToTheNextAndResets) {
+    Core core;
+    CompiledModel compiled = core.compile_model(running_sum(), GetParam());
+    ASSERT_EQ(compiled.inputs().size(), 1u);   // the variable is not an input
+    ASSERT_EQ(compiled.outputs().size(), 1u);  // nor an output
+    InferRequest r = compiled.create_infer_request();
+    const std::vector<float> x = {1, 2, 3, 4};
+    EXPECT_EQ(run_once(r, x), (std::vector<float>{2, 3, 4, 5}));
+    EXPECT_EQ(run_once(r, x), (std::vector<float>{3, 5, 7, 9}));
+    EXPECT_EQ(run_once(r, x), (std::vector<float>{4, 7, 10, 13}));
+    r.reset_state();
+    EXPECT_EQ(run_once(r, x), (std::vector<float>{2, 3, 4, 5}));
+    // Another request has a state of its own.
+    InferRequest other = compiled.create_infer_request();
+    EXPECT_EQ(run_once(other, x), (std::vector<float>{2, 3, 4, 5}));
+    EXPECT_EQ(run_once(r, x), (std::vector<float>{3, 5, 7, 9}));
+}
+
+TEST_P(StateOn, QueryStateReadsSetsAndResetsOneVariable) {
+    Core core;
+    InferRequest r = core.compile_model(running_sum(), GetParam()).create_infer_request();
+    std::vector<VariableState> states = r.query_state();
+    ASSERT_EQ(states.size(), 1u);
+    EXPECT_EQ(states[0].get_name(), "acc");
+    EXPECT_EQ(states[0].get_state().to_vector<float>(), (std::vector<float>{1, 1, 1, 1}));  // the initializer
+    run_once(r, {1, 2, 3, 4});
+    EXPECT_EQ(states[0].get_state().to_vector<float>(), (std::vector<float>{2, 3, 4, 5}));
+    states[0].set_state(Tensor::from_vector<float>({1, 4}, ElementType::f32, {10, 20, 30, 40}));
+    EXPECT_EQ(run_once(r, {1, 1, 1, 1}), (std::vector<float>{11, 21, 31, 41}));
+    states[0].reset();
+    EXPECT_EQ(run_once(r, {0, 0, 0, 0}), (std::vector<float>{1, 1, 1, 1}));
+    EXPECT_TRUE(contains(error_of([&] { states[0].set_state(Tensor(ElementType::f32, {4})); }),
+                         "variable 'acc' holds f32 [1,4] but the tensor is f32 [4]"));
+}
+
+TEST_P(StateOn, AsynchronousInferencesKeepTheStateToo) {
+    Core core;
+    InferRequest r = core.compile_model(running_sum(), GetParam()).create_infer_request();
+    r.set_tensor("x", Tensor::from_vector<float>({1, 4}, ElementType::f32, {1, 1, 1, 1}));
+    for (int i = 0; i < 3; ++i) {
+        r.start_async();
+        r.wait();
+    }
+    EXPECT_EQ(r.get_tensor("y").to_vector<float>(), (std::vector<float>{4, 4, 4, 4}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, StateOn, ::testing::Values("REFERENCE", "CPU", "HETERO:CPU,REFERENCE"),
+                         [](const auto& info) {
+                             std::string name = info.param;
+                             for (auto& c : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return name;
+                         });
+
+// h_out = tanh(W x + h_in): a recurrent cell whose state the application would feed back.
+std::shared_ptr<Model> recurrent_cell() {
+    ModelBuilder b("cell");
+    Output x = b.parameter("x", ElementType::f32, {1, 3});
+    Output h = b.parameter("h_in", ElementType::f32, {1, 3});
+    Output w = b.constant<float>({3, 3}, {0.5f, -0.2f, 0.1f, 0.3f, 0.8f, -0.5f, -0.1f, 0.4f, 0.6f}, "w");
+    Output next = b.op("Tanh", {b.op("Add", {b.op("MatMul", {x, w}, {}, "wx"), h}, {}, "pre")}, {}, "h_next");
+    b.result(b.op("Multiply", {next, b.constant<float>({1}, {2.0f}, "two")}, {}, "scaled"), "y");
+    b.result(next, "h_out");
+    return b.build();
+}
+
+TEST(State, MakeStatefulKeepsTheRecurrentStateInTheRequest) {
+    Core core;
+    const std::vector<std::vector<float>> chunks = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};
+    // The application feeding the state back, the way a streaming model is run without variables.
+    std::vector<std::vector<float>> expected;
+    {
+        InferRequest r = core.compile_model(recurrent_cell(), "REFERENCE").create_infer_request();
+        std::vector<float> h(3, 0.0f);
+        for (const auto& x : chunks) {
+            r.set_tensor("x", Tensor::from_vector<float>({1, 3}, ElementType::f32, x));
+            r.set_tensor("h_in", Tensor::from_vector<float>({1, 3}, ElementType::f32, h));
+            r.infer();
+            expected.push_back(r.get_tensor("y").to_vector<float>());
+            h = r.get_tensor("h_out").to_vector<float>();
+        }
+    }
+    auto model = recurrent_cell();
+    model->make_stateful({{"h_in", "h_out"}});
+    EXPECT_EQ(model->inputs().size(), 1u);
+    EXPECT_EQ(model->outputs().size(), 1u);
+    for (const std::string device : {"CPU", "HETERO:CPU,REFERENCE"}) {
+        InferRequest r = core.compile_model(model, device).create_infer_request();
+        for (int pass = 0; pass < 2; ++pass) {  // the second after reset_state
+            for (size_t i = 0; i < chunks.size(); ++i) {
+                r.set_tensor("x", Tensor::from_vector<float>({1, 3}, ElementType::f32, chunks[i]));
+                r.infer();
+                const auto y = r.get_tensor("y").to_vector<float>();
+                for (size_t j = 0; j < y.size(); ++j) EXPECT_NEAR(y[j], expected[i][j], 1e-5f) << device << " chunk " << i;
+            }
+            r.reset_state();
+        }
+    }
+}
+
+TEST(State, AStatefulModelSurvivesTheIrRoundTrip) {
+    auto model = recurrent_cell();
+    model->make_stateful({{"h_in", "h_out"}});
+    const auto dir = std::filesystem::temp_directory_path() / ("mosaic_state_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    serialize(*model, (dir / "cell.xml").string());
+    Core core;
+    auto back = core.read_model((dir / "cell.xml").string());
+    std::filesystem::remove_all(dir);
+    InferRequest a = core.compile_model(model, "REFERENCE").create_infer_request();
+    InferRequest b = core.compile_model(back, "REFERENCE").create_infer_request();
+    for (int i = 0; i < 3; ++i) {
+        for (InferRequest* r : {&a, &b}) {
+            r->set_tensor("x", Tensor::from_vector<float>({1, 3}, ElementType::f32, {1, 2, 3}));
+            r->infer();
+        }
+        EXPECT_EQ(a.get_tensor("y").to_vector<float>(), b.get_tensor("y").to_vector<float>());
+    }
+    EXPECT_EQ(b.query_state().at(0).get_name(), "h_in");
+}
+
+TEST(State, BrokenVariablesAreClearErrors) {
+    Core core;
+    {
+        ModelBuilder b("unassigned");
+        Output x = b.parameter("x", ElementType::f32, {2});
+        Output v = b.op("ReadValue", {x}, {{"variable_id", "v"}}, "read", "opset6");
+        b.result(v, "y");
+        EXPECT_TRUE(contains(error_of([&] { core.compile_model(b.build(), "REFERENCE"); }),
+                             "ReadValue 'read' reads variable 'v', which no Assign writes"));
+    }
+    {
+        ModelBuilder b("mismatch");
+        Output x = b.parameter("x", ElementType::f32, {2});
+        Output v = b.op("ReadValue", {x}, {{"variable_id", "v"}}, "read", "opset6");
+        b.op("Assign", {b.op("Concat", {v, v}, {{"axis", "0"}}, "twice")}, {{"variable_id", "v"}}, "write", "opset6");
+        b.result(v, "y");
+        EXPECT_TRUE(contains(error_of([&] { core.compile_model(b.build(), "REFERENCE"); }),
+                             "variable 'v' is read as f32 [2] but Assign 'write' writes f32 [4]"));
+    }
+    auto model = recurrent_cell();
+    EXPECT_TRUE(contains(error_of([&] { model->make_stateful({{"h_in", "nope"}}); }), "make_stateful"));
+    EXPECT_TRUE(contains(error_of([&] { model->make_stateful({{"nope", "h_out"}}); }), "no input named 'nope'"));
+}
+
+}  // namespace
+}  // namespace mosaic::test
