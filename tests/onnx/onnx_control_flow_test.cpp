@@ -1,5 +1,5 @@
 // ONNX subgraphs (control_flow.cpp, onnx_subgraph.cpp): If inlines the branch its known condition
-// takes, Loop and Scan unroll; subgraphs read outer tensors by name, which also orders the main
+// takes and selects between both at run time otherwise, Loop and Scan unroll; subgraphs read outer tensors by name, which also orders the main
 // graph; data-dependent control flow asks for input values; errors name the subgraph.
 #include "onnx_model_test.hpp"
 
@@ -73,10 +73,46 @@ TEST_F(OnnxControlFlow, IfInlinesTheTakenBranchReadingOuterTensorsDefinedLaterIn
     EXPECT_EQ(run(read(if_model(false)), {1, 2}).at(0), (std::vector<float>{11, 44}));
 }
 
-TEST_F(OnnxControlFlow, IfWithAConditionUnknownWhenReadAsksForItsValue) {
-    const std::string e = read_error(if_model(true));
+// The condition is an input: one compiled model takes either branch, call after call.
+TEST_F(OnnxControlFlow, IfWithAConditionGivenAtRunTimeTakesTheBranchItSelects) {
+    Core core;
+    for (const std::string device : {"REFERENCE", "CPU"}) {
+        InferRequest r = core.compile_model(read(if_model(true)), device).create_infer_request();
+        for (const bool cond : {true, false, true}) {
+            r.set_tensor("x", Tensor::from_vector<float>({2}, ElementType::f32, {1, 2}));
+            Tensor c(ElementType::boolean, {});
+            *c.data<uint8_t>() = cond;
+            r.set_tensor("cond", c);
+            r.infer();
+            EXPECT_EQ(r.get_tensor("y").to_vector<float>(), cond ? (std::vector<float>{11, 44}) : (std::vector<float>{10, 20}))
+                << device;
+        }
+    }
+}
+
+TEST_F(OnnxControlFlow, IfWhoseBranchesDisagreeIsAClearError) {
+    auto m = if_model(true);
+    auto* else_g = m.mutable_graph()->mutable_node(0)->mutable_attribute(1)->mutable_g();
+    // else_branch now yields an i64: the branches disagree in type.
+    auto* cast = add_graph_node(else_g, "Cast", {"else_y"}, {"else_i"});
+    auto* to = cast->add_attribute();
+    to->set_name("to");
+    to->set_type(::onnx::AttributeProto::INT);
+    to->set_i(TensorProto::INT64);
+    else_g->mutable_output(0)->set_name("else_i");
+    const std::string e = read_error(m);
     EXPECT_NE(e.find("'choose' (If"), std::string::npos) << e;
-    EXPECT_NE(e.find("must be known when the model is read"), std::string::npos) << e;
+    EXPECT_NE(e.find("output 0 is f32 in then_branch but i64 in else_branch; the branches of an If must agree in type"),
+              std::string::npos) << e;
+    // Branches of other shapes need the condition when the model is read.
+    auto shapes = if_model(true);
+    auto* other = shapes.mutable_graph()->mutable_node(0)->mutable_attribute(1)->mutable_g();
+    add_graph_node(other, "Concat", {"else_y", "else_y"}, {"else_2"})->add_attribute()->set_name("axis");
+    other->mutable_node(1)->mutable_attribute(0)->set_type(::onnx::AttributeProto::INT);
+    other->mutable_output(0)->set_name("else_2");
+    const std::string s = read_error(shapes);
+    EXPECT_NE(s.find("has the shape [2] in then_branch but [4] in else_branch"), std::string::npos) << s;
+    EXPECT_NE(s.find("the condition is known only at run time; give the inputs it depends on"), std::string::npos) << s;
 }
 
 // v = x; 3 times: v = v + x, scanning each v; the body reads x from the main graph.

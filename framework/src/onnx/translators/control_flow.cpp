@@ -1,6 +1,7 @@
 // Translators of ONNX's control flow: If, Loop and Scan. Mosaic graphs are static and have no
 // control-flow ops, so all three resolve when the model is read: If inlines the branch its
-// condition (known at build time) selects; Loop is unrolled, inlining its body once per iteration
+// condition selects when the condition is known then, and otherwise computes both branches and
+// selects their outputs when the model runs (if_at_run_time); Loop is unrolled, inlining its body once per iteration
 // while the trip count and the condition outputs are known; Scan is unrolled over its inputs'
 // static length. Anything data-dependent is unsupported, with the "must be known when the model is
 // read" wording that tells callers to bind inputs.
@@ -50,9 +51,44 @@ void check_tensor_outputs(NodeContext& ctx, const ::onnx::GraphProto& graph, con
     }
 }
 
+// An If whose condition is known only when the model runs (a sample rate given as an input, say)
+// computes both branches and selects each output by the condition: ONNX branches have no side
+// effects, so the outputs are the taken branch's. The branches must agree in the element type and
+// shape of each output, since the graph's shapes are fixed before the condition is known.
+Outputs if_at_run_time(NodeContext& ctx) {
+    Outputs taken, other;
+    for (const char* branch : {"then_branch", "else_branch"}) {
+        const ::onnx::GraphProto& graph = graph_attr(ctx, branch);
+        if (graph.input_size() != 0) ctx.fail(std::string(branch) + " declares inputs; If branches take none");
+        SubgraphInliner inliner(ctx);
+        (taken.empty() ? taken : other) = inliner.inline_graph(graph, {}, branch);
+    }
+    if (taken.size() != ctx.output_count() || other.size() != ctx.output_count())
+        ctx.fail("the branches have " + std::to_string(taken.size()) + " and " + std::to_string(other.size()) +
+                 " outputs; the node has " + std::to_string(ctx.output_count()));
+    const Output& condition = ctx.input(0);
+    if (ctx.type(condition) != ElementType::boolean || shape_size(ctx.shape(condition)) != 1)
+        ctx.fail("the condition must be one boolean, got " + std::string(to_string(ctx.type(condition))) + " " +
+                 to_string(ctx.shape(condition)));
+    const Output scalar = ctx.op("Reshape", {condition, ctx.const_i64({}, {0})}, {{"special_zero", "false"}});
+    Outputs out;
+    for (size_t i = 0; i < taken.size(); ++i) {
+        if (ctx.type(taken[i]) != ctx.type(other[i]))
+            ctx.fail("output " + std::to_string(i) + " is " + to_string(ctx.type(taken[i])) + " in then_branch but " +
+                     to_string(ctx.type(other[i])) + " in else_branch; the branches of an If must agree in type");
+        if (ctx.shape(taken[i]) != ctx.shape(other[i]))
+            ctx.unsupported("output " + std::to_string(i) + " has the shape " + to_string(ctx.shape(taken[i])) +
+                            " in then_branch but " + to_string(ctx.shape(other[i])) +
+                            " in else_branch, and the condition is known only at run time" + kBindHint);
+        out.push_back(ctx.op("Select", {scalar, taken[i], other[i]}, {{"auto_broadcast", "numpy"}}));
+    }
+    return out;
+}
+
 Outputs if_op(NodeContext& ctx) {
     check_tensor_outputs(ctx, graph_attr(ctx, "then_branch"), "then_branch");
     check_tensor_outputs(ctx, graph_attr(ctx, "else_branch"), "else_branch");
+    if (!ctx.value(ctx.input(0))) return if_at_run_time(ctx);
     const bool taken = known_bool(ctx, ctx.input(0), "the condition (input 0)");
     const char* branch = taken ? "then_branch" : "else_branch";
     const ::onnx::GraphProto& graph = graph_attr(ctx, branch);
