@@ -1,5 +1,5 @@
-// Element-wise ops: the activations (activation.hpp) and binary arithmetic with numpy broadcasting,
-// f32. A binary op with an activation after it runs both in one kernel.
+// Element-wise ops: the activations (activation.hpp), binary arithmetic with numpy broadcasting and
+// Select by one condition, f32. A binary op with an activation after it runs both in one kernel.
 #include "activation.hpp"
 #include "kernel_structs.hpp"
 #include "op_registry.hpp"
@@ -92,6 +92,41 @@ private:
     OperandIndex a_index_, b_index_;
     Activation act_;
 };
+
+// Select(cond, a, b) with one boolean condition and operands of the output's shape: what an ONNX If
+// decided at run time becomes (the two branches' results, one taken).
+class SelectExecutor : public Executor {
+public:
+    SelectExecutor(const BuildContext& ctx, size_t n)
+        : Executor(ctx.graph.node_name(n), ctx.graph.type(n),
+                   {ctx.values.input(n, 0), ctx.values.input(n, 1), ctx.values.input(n, 2)}, {ctx.values.output(n, 0)}),
+          count_(shape_size(ctx.graph.output_shape(n, 0))) {}
+
+    void enqueue(const ExecContext& ctx) const override {
+        cl::Kernel& k = ctx.kernel("select_scalar_f32");
+        set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[inputs()[2]], ctx[outputs()[0]]);
+        ctx.launch(k, items(count_));
+    }
+    std::string exec_type() const override { return "select_scalar_f32"; }
+
+private:
+    int64_t count_;
+};
+
+const OpRegistration select({"Select"},
+                            {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
+                                 const Shape out = g.output_shape(n, 0);
+                                 if (g.input_type(n, 0) != ElementType::boolean || shape_size(g.input_shape(n, 0)) != 1)
+                                     return "Select has a GPU kernel for one boolean condition only";
+                                 for (size_t i : {size_t{1}, size_t{2}})
+                                     if (g.input_type(n, i) != ElementType::f32 || g.input_shape(n, i) != out)
+                                         return "Select has a GPU kernel for f32 operands of the output's shape only";
+                                 return first_of({check_static_nonempty(g, n),
+                                                  shape_size(out) >= (int64_t{1} << 31) ? "more than 2^31 elements" : ""});
+                             },
+                             [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                                 return std::make_unique<SelectExecutor>(ctx, n);
+                             }});
 
 const OpRegistration unary({"Relu", "Clamp", "Sigmoid", "Tanh", "Elu", "Gelu", "Swish", "HSwish", "HSigmoid", "Mish",
                             "SoftPlus", "Exp", "Log", "Sqrt", "Abs", "Negative", "Erf", "Floor", "Ceiling", "Sin", "Cos",

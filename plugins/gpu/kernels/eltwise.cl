@@ -1,4 +1,5 @@
-// Element-wise ops: activations, binary arithmetic with numpy broadcasting, the epilogue pass.
+// Element-wise ops: activations, binary arithmetic with numpy broadcasting, Select by one
+// condition, the epilogue pass.
 
 __kernel void unary_f32(__global const float* x, __global float* y, int kind, float a, float b) {
     const int i = get_global_id(0);
@@ -43,6 +44,13 @@ __kernel void binary_bcast_f32(__global const float* a, __global const float* b,
     const float va = a[operand_offset(a_mode, a_inner, i, &w, w.in_strides)];
     const float vb = b[operand_offset(b_mode, b_inner, i, &w, w.other_strides)];
     y[i] = activate(act, binary_op(op, va, vb), act_a, act_b);
+}
+
+// Select with one condition for the whole tensor (an If decided at run time): y = cond ? a : b.
+__kernel void select_scalar_f32(__global const uchar* cond, __global const float* a, __global const float* b,
+                                __global float* y) {
+    const int i = get_global_id(0);
+    y[i] = cond[0] ? a[i] : b[i];
 }
 
 // The epilogue of a GEMM-based convolution or MatMul, in place over its result.

@@ -70,7 +70,13 @@ Outputs if_at_run_time(NodeContext& ctx) {
     if (ctx.type(condition) != ElementType::boolean || shape_size(ctx.shape(condition)) != 1)
         ctx.fail("the condition must be one boolean, got " + std::string(to_string(ctx.type(condition))) + " " +
                  to_string(ctx.shape(condition)));
-    const Output scalar = ctx.op("Reshape", {condition, ctx.const_i64({}, {0})}, {{"special_zero", "false"}});
+    // A [1] condition broadcasts over outputs of rank 1 or more; a scalar output needs it as a scalar.
+    std::optional<Output> scalar;
+    auto condition_for = [&](const Output& o) {
+        if (ctx.rank(condition) <= ctx.rank(o)) return condition;
+        if (!scalar) scalar = ctx.op("Reshape", {condition, ctx.const_i64({}, {0})}, {{"special_zero", "false"}});
+        return *scalar;
+    };
     Outputs out;
     for (size_t i = 0; i < taken.size(); ++i) {
         if (ctx.type(taken[i]) != ctx.type(other[i]))
@@ -80,7 +86,7 @@ Outputs if_at_run_time(NodeContext& ctx) {
             ctx.unsupported("output " + std::to_string(i) + " has the shape " + to_string(ctx.shape(taken[i])) +
                             " in then_branch but " + to_string(ctx.shape(other[i])) +
                             " in else_branch, and the condition is known only at run time" + kBindHint);
-        out.push_back(ctx.op("Select", {scalar, taken[i], other[i]}, {{"auto_broadcast", "numpy"}}));
+        out.push_back(ctx.op("Select", {condition_for(taken[i]), taken[i], other[i]}, {{"auto_broadcast", "numpy"}}));
     }
     return out;
 }
