@@ -1,0 +1,119 @@
+// A streaming model as they come (tools/models/make_streaming_model.py, in the shape of the Silero
+// VAD family): an If on the sample rate, an input, decided when the model runs, and the LSTM state
+// as inputs and outputs that the caller feeds back. 20 chunks in a row at 16 kHz, then at 8 kHz on
+// the same compiled model, equal to torch; then the same with the state kept by the request
+// (make_stateful, through IR: ReadValue / Assign) and reset_state between the two rates.
+#include <mosaic/mosaic.hpp>
+#include <mosaic/onnx.hpp>
+#include <mosaic/serialize.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+namespace mosaic::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kChunks = 20;
+
+// Generated with torch on first use (never committed).
+fs::path model_folder() {
+    const fs::path dir = fs::path(MOSAIC_BUILD_DIR) / "onnx_models_streaming";
+    const fs::path folder = dir / "streaming_vad";
+    if (fs::exists(folder / "model.onnx")) return folder;
+    const std::string command = "/usr/bin/python3 " + std::string(MOSAIC_SOURCE_DIR) +
+                                "/tools/models/make_streaming_model.py " + dir.string() + " >/dev/null 2>&1";
+    if (std::system(command.c_str()) != 0 || !fs::exists(folder / "model.onnx")) return {};
+    return folder;
+}
+
+Tensor load(const fs::path& file) { return onnx::read_tensor_file(file.string()); }
+
+float max_difference(const Tensor& a, const Tensor& b) {
+    float worst = 0;
+    for (size_t i = 0; i < b.get_size(); ++i) worst = std::max(worst, std::fabs(a.data<float>()[i] - b.data<float>()[i]));
+    return worst;
+}
+
+Tensor rate_tensor(int64_t rate) { return Tensor::from_vector<int64_t>({}, ElementType::i64, {rate}); }
+
+class StreamingModel : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(StreamingModel, TwentyChunksFeedingTheStateBackEqualTorchAtBothRates) {
+    const fs::path folder = model_folder();
+    if (folder.empty()) GTEST_SKIP() << "torch is needed to export the streaming model (/usr/bin/python3 with python3-torch)";
+    Core core;
+    CompiledModel compiled = core.compile_model(core.read_model((folder / "model.onnx").string()), GetParam());
+    InferRequest r = compiled.create_infer_request();
+    for (const int64_t rate : {16000, 8000}) {
+        const fs::path data = folder / std::to_string(rate);
+        Tensor h(ElementType::f32, {1, 1, 64}), c(ElementType::f32, {1, 1, 64});
+        float worst = 0;
+        for (int k = 0; k < kChunks; ++k) {
+            r.set_tensor("input", load(data / ("chunk_" + std::to_string(k) + ".pb")));
+            r.set_tensor("sr", rate_tensor(rate));
+            r.set_tensor("h", h);
+            r.set_tensor("c", c);
+            r.infer();
+            worst = std::max(worst, max_difference(r.get_tensor("prob"), load(data / ("prob_" + std::to_string(k) + ".pb"))));
+            h = r.get_tensor("hn").clone();
+            c = r.get_tensor("cn").clone();
+        }
+        EXPECT_LT(worst, 1e-5f) << GetParam() << " at " << rate << " Hz";
+        std::printf("%s at %lld Hz: largest |prob - torch| over %d chunks: %.3g\n", GetParam().c_str(),
+                    static_cast<long long>(rate), kChunks, static_cast<double>(worst));
+        EXPECT_LT(max_difference(h, load(data / ("h_" + std::to_string(kChunks) + ".pb"))), 1e-5f) << rate;
+        EXPECT_LT(max_difference(c, load(data / ("c_" + std::to_string(kChunks) + ".pb"))), 1e-5f) << rate;
+    }
+}
+
+TEST_P(StreamingModel, TheStateKeptByTheRequestThroughIrWithResetState) {
+    const fs::path folder = model_folder();
+    if (folder.empty()) GTEST_SKIP() << "torch is needed to export the streaming model";
+    Core core;
+    auto model = core.read_model((folder / "model.onnx").string());
+    model->make_stateful({{"h", "hn"}, {"c", "cn"}});
+    const fs::path ir = fs::temp_directory_path() / ("mosaic_streaming_" + std::to_string(::getpid()));
+    fs::create_directories(ir);
+    serialize(*model, (ir / "vad.xml").string());
+    auto stateful = core.read_model((ir / "vad.xml").string());
+    fs::remove_all(ir);
+    ASSERT_EQ(stateful->inputs().size(), 2u);  // input and sr: the state is the request's
+    InferRequest r = core.compile_model(stateful, GetParam()).create_infer_request();
+    ASSERT_EQ(r.query_state().size(), 2u);
+    for (const int64_t rate : {16000, 8000}) {
+        r.reset_state();
+        const fs::path data = folder / std::to_string(rate);
+        float worst = 0;
+        for (int k = 0; k < kChunks; ++k) {
+            r.set_tensor("input", load(data / ("chunk_" + std::to_string(k) + ".pb")));
+            r.set_tensor("sr", rate_tensor(rate));
+            r.infer();
+            worst = std::max(worst, max_difference(r.get_tensor("prob"), load(data / ("prob_" + std::to_string(k) + ".pb"))));
+        }
+        EXPECT_LT(worst, 1e-5f) << GetParam() << " at " << rate << " Hz";
+        for (VariableState& s : r.query_state()) {
+            const std::string expected = s.get_name() == "h" ? "h_" : "c_";
+            EXPECT_LT(max_difference(s.get_state(), load(data / (expected + std::to_string(kChunks) + ".pb"))), 1e-5f)
+                << s.get_name();
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, StreamingModel, ::testing::Values("REFERENCE", "CPU", "HETERO:GPU,CPU"),
+                         [](const auto& info) {
+                             std::string name = info.param;
+                             for (auto& ch : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                             return name;
+                         });
+
+}  // namespace
+}  // namespace mosaic::test
