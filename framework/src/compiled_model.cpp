@@ -92,6 +92,15 @@ std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr
         return impl;
     }
     if (!has_dynamic_input(model)) {
+        if (std::optional<StagedModel> staged = split_at_data_dependent_op(model)) {
+            auto impl = std::make_shared<Impl>(device, nullptr, nullptr, device_string, describe_inputs(model),
+                                               describe_outputs(model));
+            impl->prefix_ = create(device, *staged->prefix, properties, device_string, options);
+            impl->suffix_ = create(device, *staged->suffix, properties, device_string, options);
+            impl->staged_ = std::make_shared<const StagedModel>(std::move(*staged));
+            impl->network_name_ = model.get_friendly_name();
+            return impl;
+        }
         check_tensor_sizes(model, options.max_tensor_bytes);
         auto graph = std::make_unique<HostGraph>(model);
         mosaic_compiled_model* compiled = device->compile(graph->view(), properties);
@@ -127,6 +136,7 @@ std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr
 PropertyValue CompiledModel::Impl::property(const std::string& key) const {
     if (key == "SUPPORTED_PROPERTIES")
         return nlohmann::json::array({"OPTIMAL_NUMBER_OF_INFER_REQUESTS", "EXECUTION_DEVICES", "NETWORK_NAME"});
+    if (staged_) return key == "NETWORK_NAME" ? PropertyValue(network_name_) : suffix_->property(key);
     if (specializer_) {
         if (key == kShapeCacheSizeKey) return specializer_->capacity();
         // The device's answers come from a specialization once one is compiled.
@@ -153,6 +163,9 @@ void CompiledModel::Impl::export_to(std::ostream& out) const {
     if (specializer_)
         throw std::runtime_error("a model compiled with dynamic input shapes cannot be exported; reshape it to static "
                                  "shapes (Model::reshape) and compile that to export it");
+    if (staged_)
+        throw std::runtime_error("a model whose shapes depend on values computed when it runs (" + staged_->type + " '" +
+                                 staged_->name + "') cannot be exported; compile it from the model");
     if (!variables_.empty())
         throw std::runtime_error("a stateful model (ReadValue / Assign) cannot be exported yet; compile it from the model");
     if (!device_->library().has_export())

@@ -8,6 +8,7 @@
 #include "device_handle.hpp"
 #include "graph_view.hpp"
 #include "shape_specializer.hpp"
+#include "staged_model.hpp"
 #include "state.hpp"
 
 #include <condition_variable>
@@ -35,6 +36,11 @@ public:
                                         const Options& options);
 
     bool is_dynamic() const { return specializer_ != nullptr; }
+    // A model run in stages around a data-dependent op (staged_model.hpp).
+    bool is_staged() const { return staged_ != nullptr; }
+    const StagedModel& staged() const { return *staged_; }
+    const std::shared_ptr<Impl>& prefix() const { return prefix_; }
+    const std::shared_ptr<Impl>& suffix() const { return suffix_; }
     // The static compiled model for these input shapes (dynamic models only). Throws naming the
     // shapes when they do not compile.
     std::shared_ptr<Impl> specialize(const InputShapes& shapes) const { return specializer_->get(shapes); }
@@ -65,7 +71,9 @@ private:
     std::vector<PortDesc> graph_inputs_, graph_outputs_;
     std::vector<Variable> variables_;
     std::unique_ptr<ShapeSpecializer<Impl>> specializer_;
-    std::string network_name_;  // dynamic models, which have no graph of their own
+    std::shared_ptr<const StagedModel> staged_;
+    std::shared_ptr<Impl> prefix_, suffix_;
+    std::string network_name_;  // dynamic and staged models, which have no graph of their own
 };
 
 class InferRequest::Impl : public std::enable_shared_from_this<InferRequest::Impl> {
@@ -113,6 +121,14 @@ private:
     std::vector<VariableValue> state_;
     void feed_state();
     void take_state() noexcept;
+
+    // Staged models (staged_request.cpp): a request per stage, the host's op between them.
+    std::shared_ptr<Impl> prefix_request_, suffix_request_;
+    void init_stages();
+    void run_host_stage();  // the prefix's outputs through the op into the suffix's inputs
+    void collect_suffix_outputs();
+    void infer_staged();
+    void start_staged();
 
 public:
     // VariableState's side (state_request.cpp).

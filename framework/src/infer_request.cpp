@@ -31,13 +31,14 @@ Shape placeholder_shape(const Shape& shape) {
 }  // namespace
 
 InferRequest::Impl::Impl(std::shared_ptr<CompiledModel::Impl> model) : model_(std::move(model)) {
-    if (!model_->is_dynamic())
+    if (model_->raw())
         model_->device().check(model_->device().api().create_request(model_->raw(), &request_), "creating an infer request");
     for (const auto& p : model_->graph_inputs()) inputs_.emplace_back(p.type, placeholder_shape(p.shape));
     for (const auto& p : model_->graph_outputs()) outputs_.emplace_back(p.type, placeholder_shape(p.shape));
     input_set_.assign(inputs_.size(), false);
     output_set_.assign(outputs_.size(), false);
     for (const Variable& v : model_->variables()) state_.push_back({Tensor(v.type, v.shape), true});
+    if (model_->is_staged()) init_stages();
 }
 
 InferRequest::Impl::~Impl() {
@@ -105,6 +106,11 @@ void InferRequest::Impl::build_descriptors() {
 void InferRequest::Impl::infer() {
     check_idle("infer");
     feed_state();
+    if (model_->is_staged()) {
+        infer_staged();
+        take_state();
+        return;
+    }
     if (model_->is_dynamic()) {
         std::shared_ptr<Impl> specialized = specialization();
         specialized->infer();
@@ -185,6 +191,7 @@ void InferRequest::Impl::start_async() {
         error_ = nullptr;
     }
     feed_state();
+    if (model_->is_staged()) return start_staged();
     if (model_->is_dynamic()) return start_dynamic();
     build_descriptors();
     const auto& api = model_->device().api();
@@ -228,6 +235,11 @@ void InferRequest::Impl::set_callback(std::function<void(std::exception_ptr)> ca
 std::vector<ProfilingInfo> InferRequest::Impl::profiling() const {
     check_idle("get_profiling_info");
     if (model_->is_dynamic()) return current_ ? current_->profiling() : std::vector<ProfilingInfo>{};
+    if (model_->is_staged()) {
+        std::vector<ProfilingInfo> out = prefix_request_->profiling(), rest = suffix_request_->profiling();
+        out.insert(out.end(), rest.begin(), rest.end());
+        return out;
+    }
     std::vector<ProfilingInfo> out;
     mosaic_profiling_sink sink{&out, [](void* ctx, const mosaic_profiling_record* r) {
                                    ProfilingInfo p;

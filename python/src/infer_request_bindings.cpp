@@ -1,6 +1,7 @@
 // mosaic.InferRequest and mosaic.ProfilingInfo.
 #include "bindings.hpp"
 #include "py_infer_request.hpp"
+#include "tensor_convert.hpp"
 
 #include <nanobind/stl/chrono.h>
 #include <nanobind/stl/string.h>
@@ -44,6 +45,18 @@ void bind_infer_request(nb::module_& m) {
                    std::to_string(p.real_time.count()) + " us>";
         });
 
+    nb::class_<VariableState>(m, "VariableState")
+        .def("get_name", &VariableState::get_name)
+        .def_prop_ro("name", &VariableState::get_name)
+        .def("get_state", [](const VariableState& v) { return PyTensor{v.get_state(), nb::none()}; })
+        .def("set_state", [](VariableState& v, nb::handle state) { v.set_state(tensor_from_value(state, "the state").tensor); },
+             nb::arg("state"), "Copies a Tensor or numpy array in as the variable's value.")
+        .def_prop_rw(
+            "state", [](const VariableState& v) { return PyTensor{v.get_state(), nb::none()}; },
+            [](VariableState& v, nb::handle state) { v.set_state(tensor_from_value(state, "the state").tensor); })
+        .def("reset", &VariableState::reset)
+        .def("__repr__", [](const VariableState& v) { return "<VariableState: '" + v.get_name() + "'>"; });
+
     nb::class_<PyInferRequest>(m, "InferRequest", nb::type_slots(gc_slots))
         .def("infer", &PyInferRequest::infer, nb::arg("inputs") = nb::none(),
              "Runs one inference (without the GIL) and returns copies of the outputs.")
@@ -65,7 +78,9 @@ void bind_infer_request(nb::module_& m) {
         .def_prop_ro("profiling_info", &PyInferRequest::profiling_info)
         .def_prop_ro("results", &PyInferRequest::results)
         .def_prop_ro("inputs", &PyInferRequest::inputs)
-        .def_prop_ro("outputs", &PyInferRequest::outputs);
+        .def_prop_ro("outputs", &PyInferRequest::outputs)
+        .def("query_state", &PyInferRequest::query_state)
+        .def("reset_state", &PyInferRequest::reset_state);
 }
 
 }  // namespace mosaic::python

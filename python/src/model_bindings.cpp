@@ -61,8 +61,8 @@ Shape shape_of(nb::handle value) {
 }
 
 // {"data": [1, 3, 64, 64]} or, for a model with one input, just the shape.
-std::map<std::string, PartialShape> reshape_request(const Model& model, nb::handle shapes) {
-    std::map<std::string, PartialShape> out;
+std::map<std::string, mosaic::PartialShape> reshape_request(const Model& model, nb::handle shapes) {
+    std::map<std::string, mosaic::PartialShape> out;
     if (nb::isinstance<nb::dict>(shapes)) {
         const auto inputs = ports(model, true);
         for (auto [key, shape] : nb::cast<nb::dict>(shapes))
@@ -143,6 +143,8 @@ void bind_model(nb::module_& m) {
             const auto all = ports(model, false);
             return all[port_index(all, key, "output")];
         }, nb::arg("key") = 0)
+        .def("make_stateful", [](Model& model, const std::map<std::string, std::string>& pairs) { model.make_stateful(pairs); },
+             nb::arg("pairs"), "ov.pass.MakeStateful: {input name: output name} pairs become variables the request keeps.")
         .def("reshape", [](Model& model, nb::handle shapes) { model.reshape(reshape_request(model, shapes)); },
              nb::arg("shapes"), "Sets input shapes: a shape for a one-input model, else {input: shape}.")
         .def("is_dynamic", [](const Model& model) {

@@ -58,6 +58,10 @@ public:
     Results results() const;
     std::vector<ProfilingInfo> profiling_info() const;
 
+    // The variables of a stateful model, kept by this request (ReadValue / Assign).
+    std::vector<VariableState> query_state() { return request_.query_state(); }
+    void reset_state() { request_.reset_state(); }
+
 private:
     struct Callback;
 

@@ -13,6 +13,16 @@ std::vector<PortInfo> infer_broadcast(const InferContext& ctx, bool has_bidirect
     const bool known_mode = mode == "numpy" || mode == "explicit" || (has_bidirectional && mode == "bidirectional");
     ctx.check(known_mode, "mode must be numpy, explicit" + std::string(has_bidirectional ? " or bidirectional" : "") +
                               ", got '" + mode + "'");
+    // A target computed when the model runs (a shape fed as an input): the rank is known now, the
+    // dimensions then (the framework runs the model in stages around the op, staged_model.hpp).
+    if (!ctx.input_value(1)) {
+        const Shape& target_shape = ctx.input_shape(1);
+        ctx.check(target_shape.size() == 1 && target_shape[0] >= 0,
+                  "target shape must be a 1-D tensor, got shape " + to_string(target_shape));
+        size_t rank = static_cast<size_t>(target_shape[0]);
+        if (mode == "bidirectional") rank = std::max(rank, data.size());
+        return {{ctx.input_type(0), Shape(rank, kDynamicDim)}};
+    }
     const std::vector<int64_t> target = dm::const_list(ctx, 1, "target shape", false);
     for (int64_t d : target)
         ctx.check(d >= 0, "target shape " + dm::list_text(target) + " has the invalid dimension " + std::to_string(d));

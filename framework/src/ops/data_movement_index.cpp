@@ -177,10 +177,10 @@ int64_t count_non_zero(const KnownValue& value) {
 std::vector<PortInfo> infer_non_zero(const InferContext& ctx) {
     const ElementType type = output_type_attr(ctx, "i64", {ElementType::i32, ElementType::i64});
     const KnownValue* value = ctx.input_value(0);
-    ctx.check(value != nullptr,
-              "NonZero: output shape depends on the data; its input must be a constant or computable from "
-              "constants at build time, since Mosaic compiles static shapes only ([rank, number of non-zeros])");
     const int64_t rank = static_cast<int64_t>(ctx.input_shape(0).size());
+    // The number of non-zeros of data computed when the model runs is known then: the framework
+    // runs the model in stages around the op (staged_model.hpp).
+    if (!value) return {{type, Shape{rank, kDynamicDim}}};
     return {{type, Shape{rank, count_non_zero(*value)}}};
 }
 

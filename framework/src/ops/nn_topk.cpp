@@ -25,8 +25,14 @@ std::vector<PortInfo> infer_topk(const InferContext& ctx, bool v11) {
     ctx.check(index_type == ElementType::i32 || index_type == ElementType::i64,
               "attribute 'index_element_type' must be i32 or i64, got '" + index_name + "'");
 
-    const int64_t k = ctx.const_ints(1, "k").at(0);
     int64_t& dim = out[static_cast<size_t>(axis)];
+    // A k computed when the model runs: the axis is known then (the framework runs the model in
+    // stages around such an op, staged_model.hpp).
+    if (!ctx.input_value(1)) {
+        dim = kDynamicDim;
+        return {{ctx.input_type(0), out}, {index_type, out}};
+    }
+    const int64_t k = ctx.const_ints(1, "k").at(0);
     ctx.check(k >= 0, "k must be non-negative, got " + std::to_string(k));
     ctx.check(dim < 0 || k <= dim, "k = " + std::to_string(k) + " exceeds the size " + std::to_string(dim) +
                                        " of axis " + std::to_string(axis) + " of data shape " +

@@ -1,0 +1,105 @@
+#include "staged_model.hpp"
+
+#include <mosaic/reference/kernels.hpp>
+
+#include <cstring>
+#include <map>
+
+namespace mosaic {
+
+namespace {
+
+bool static_outputs(const Node& n) {
+    for (size_t o = 0; o < n.output_count(); ++o)
+        if (!is_static(n.output_shape(o))) return false;
+    return true;
+}
+
+bool static_inputs(const Node& n) {
+    for (const Output& in : n.inputs())
+        if (!is_static(in.get_partial_shape())) return false;
+    return true;
+}
+
+void replace_uses(Model& model, const Output& from, const Output& to) {
+    for (Node* n : model.get_ops())
+        for (size_t i = 0; i < n->input_count(); ++i)
+            if (n->input(i) == from) n->set_input(i, to);
+}
+
+// Removes the ops no Result depends on; Parameters stay, so the stages keep the model's inputs in
+// order (an input a stage does not read is simply not read).
+void prune(Model& model) {
+    bool removed = true;
+    while (removed) {
+        removed = false;
+        std::map<const Node*, size_t> readers;
+        for (Node* n : model.get_ops())
+            for (const Output& in : n->inputs()) ++readers[in.node];
+        for (Node* n : model.get_ops())
+            if (!n->is_result() && !n->is_parameter() && readers[n] == 0) {
+                model.remove_node(n);
+                removed = true;
+            }
+    }
+}
+
+}  // namespace
+
+std::optional<StagedModel> split_at_data_dependent_op(const Model& model) {
+    const Node* op = nullptr;
+    for (const Node* n : model.get_ordered_ops())
+        if (!n->is_parameter() && !static_outputs(*n) && static_inputs(*n)) {
+            op = n;
+            break;
+        }
+    if (!op) return std::nullopt;
+    StagedModel staged{nullptr, nullptr, op->get_type_name(), op->version(), op->get_friendly_name(), op->attrs()};
+
+    staged.prefix = model.clone();
+    Model& prefix = *staged.prefix;
+    for (Node* r : prefix.get_results()) prefix.remove_node(r);
+    const Node* cut = prefix.find_node(op->get_friendly_name());
+    for (size_t i = 0; i < cut->input_count(); ++i)
+        prefix.add_result(cut->input(i), op->get_friendly_name() + "/input" + std::to_string(i));
+    prune(prefix);
+    prefix.validate();
+
+    staged.suffix = model.clone();
+    Model& suffix = *staged.suffix;
+    Node* replaced = suffix.find_node(op->get_friendly_name());
+    for (size_t o = 0; o < replaced->output_count(); ++o) {
+        Node* p = suffix.add_parameter(op->get_friendly_name() + "/output" + std::to_string(o), replaced->output_type(o),
+                                       replaced->output_shape(o));
+        replace_uses(suffix, replaced->output(o), p->output(0));
+    }
+    suffix.remove_node(replaced);
+    prune(suffix);
+    suffix.validate();
+    return staged;
+}
+
+std::vector<Tensor> run_data_dependent_op(const StagedModel& staged, const std::vector<Tensor>& inputs) {
+    // The op alone over constants: shape inference gives its output shapes from the values (the
+    // builder infers each op as it is added, so no Result is needed).
+    ModelBuilder one(staged.name);
+    std::vector<Output> args;
+    for (size_t i = 0; i < inputs.size(); ++i)
+        args.push_back(one.constant(inputs[i].get_element_type(), inputs[i].get_shape(),
+                                    Buffer::copy_of(inputs[i].data(), inputs[i].get_byte_size()),
+                                    staged.name + "/input" + std::to_string(i)));
+    const Node* node = ModelBuilder::node(one.op(staged.type, args, staged.attrs, staged.name, staged.version));
+
+    std::vector<ConstTensorView> in;
+    for (const Tensor& t : inputs) in.push_back({t.get_element_type(), t.get_shape(), t.data()});
+    std::vector<Tensor> out;
+    std::vector<TensorView> views;
+    for (size_t o = 0; o < node->output_count(); ++o) {
+        out.emplace_back(node->output_type(o), node->output_shape(o));
+        views.push_back({out.back().get_element_type(), out.back().get_shape(), out.back().data()});
+    }
+    reference::run_reference_kernel({staged.type, staged.version, staged.attrs, in, views});
+    return out;
+}
+
+}  // namespace mosaic
