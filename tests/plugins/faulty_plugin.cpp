@@ -127,8 +127,9 @@ mosaic_plugin_api faulty_table() {
             t.set_properties = [](mosaic_device* d, const char* props) {
                 return sdk::guard([&] {
                     auto& device = *sdk::detail::unwrap<sdk::Device>(d);
+                    const nlohmann::json given = nlohmann::json::parse(props);
                     nlohmann::json known = nlohmann::json::object();
-                    for (const auto& [k, v] : nlohmann::json::parse(props).items())
+                    for (const auto& [k, v] : given.items())
                         if (device.properties().declares(k)) known[k] = v;
                     device.properties().set(known);
                 });
