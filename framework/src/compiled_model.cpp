@@ -1,5 +1,6 @@
 #include "compiled_model_impl.hpp"
 #include "memory_guard.hpp"
+#include "plugin_values.hpp"
 #include "port_lookup.hpp"
 
 #include <mosaic/sdk/status.hpp>
@@ -148,7 +149,7 @@ PropertyValue CompiledModel::Impl::property(const std::string& key) const {
     }
     std::string text;
     mosaic_status* status = device_->api().compiled_property(compiled_, key.c_str(), sdk::string_sink(text));
-    if (!status) return nlohmann::json::parse(text);
+    if (!status) return plugin_compiled_property(device_->sender(), key, text);
     // Defaults the host can answer for devices that do not.
     if (status->code == MOSAIC_ERROR_NOT_FOUND) {
         if (key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS") { status->release(status); return 1; }

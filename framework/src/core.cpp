@@ -37,8 +37,8 @@ std::string joined(const std::vector<std::string>& items) {
 
 bool declares(DeviceHandle& device, const std::string& key) {
     const nlohmann::json supported = device.get_property("SUPPORTED_PROPERTIES");
-    for (const auto& p : supported)
-        if ((p.is_object() ? p.value("name", "") : p.is_string() ? p.get<std::string>() : "") == key) return true;
+    for (const auto& p : supported)  // canonical: DeviceHandle checked the shape
+        if (p["name"] == key) return true;
     return false;
 }
 }  // namespace
@@ -261,6 +261,27 @@ void Core::set_property(const std::string& device, const AnyMap& properties) {
 PropertyValue Core::get_property(const std::string& device, const std::string& key) {
     DeviceSpec spec = parse_device_spec(device);
     return impl_->device(spec.name)->get_property(key);
+}
+
+PluginInfo Core::get_plugin_info(const std::string& device) {
+    const DeviceHandle& handle = *impl_->device(parse_device_spec(device).name);
+    const PluginLibrary& library = handle.library();
+    const mosaic_plugin_api& api = library.api();
+    PluginInfo info;
+    info.library = library.path();
+    info.name = api.plugin_name ? api.plugin_name : "";
+    info.version = api.plugin_version ? api.plugin_version : "";
+    info.abi_major = api.abi_major;
+    info.abi_minor = api.abi_minor;
+    info.table_size = api.struct_size;
+    const std::pair<bool, const char*> optional[] = {{library.has_device_ids(), "device_ids"},
+                                                     {library.has_export(), "export_model"},
+                                                     {library.has_import(), "import_model"},
+                                                     {library.has_start_async(), "start_async"},
+                                                     {library.has_estimate_cost(), "estimate_cost"}};
+    for (const auto& [present, name] : optional)
+        if (present) info.optional_members.push_back(name);
+    return info;
 }
 
 std::shared_ptr<Model> Core::read_model(const std::string& path, const std::string& weights_path) const {

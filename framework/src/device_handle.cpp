@@ -1,9 +1,11 @@
 #include "device_handle.hpp"
 
 #include "core_impl.hpp"
+#include "plugin_values.hpp"
 
 #include <mosaic/sdk/status.hpp>
 
+#include <cstdint>
 #include <stdexcept>
 
 namespace mosaic {
@@ -26,15 +28,13 @@ void DeviceHandle::check(mosaic_status* status, const std::string& context) cons
     throw std::runtime_error(context + " on device '" + name_ + "': " + message);
 }
 
+PluginSender DeviceHandle::sender() const { return {library_->path(), name_}; }
+
 std::vector<std::string> DeviceHandle::ids() const {
     if (!library_->has_device_ids()) return {};
     std::string text;
     check(api().device_ids(device_, sdk::string_sink(text)), "listing device ids");
-    try {
-        return nlohmann::json::parse(text).get<std::vector<std::string>>();
-    } catch (const std::exception& e) {
-        throw std::runtime_error("device '" + name_ + "' listed its ids as " + text + ", not a JSON array of strings");
-    }
+    return plugin_device_ids(sender(), text);
 }
 
 void DeviceHandle::set_properties(const nlohmann::json& properties) {
@@ -44,7 +44,10 @@ void DeviceHandle::set_properties(const nlohmann::json& properties) {
 nlohmann::json DeviceHandle::get_property(const std::string& key) const {
     std::string text;
     check(api().get_property(device_, key.c_str(), sdk::string_sink(text)), "reading property '" + key + "'");
-    return nlohmann::json::parse(text);
+    const nlohmann::json value = parse_plugin_json(sender(), "property " + key, text);
+    // Everything in the host reads SUPPORTED_PROPERTIES in one shape; older or OpenVINO-style
+    // plugins that list bare names are brought to it here.
+    return key == "SUPPORTED_PROPERTIES" ? canonical_supported_properties(sender(), value) : value;
 }
 
 std::vector<DeviceHandle::Support> DeviceHandle::query(mosaic_graph_view graph, size_t node_count,
@@ -54,14 +57,21 @@ std::vector<DeviceHandle::Support> DeviceHandle::query(mosaic_graph_view graph, 
     struct Ctx {
         std::vector<Support>* result;
         std::vector<bool>* answered;
+        size_t out_of_range = SIZE_MAX;  // a node index past the graph, reported after the call
     } ctx{&result, &answered};
     mosaic_query_sink sink{&ctx, [](void* c, size_t node, int supported, const char* reason) {
                                auto* x = static_cast<Ctx*>(c);
-                               if (node >= x->result->size()) return;
+                               if (node >= x->result->size()) {
+                                   x->out_of_range = node;
+                                   return;
+                               }
                                (*x->result)[node] = {supported != 0, reason ? reason : ""};
                                (*x->answered)[node] = true;
                            }};
     check(api().query(device_, graph, properties.dump().c_str(), sink), "querying the model");
+    if (ctx.out_of_range != SIZE_MAX)
+        refuse_plugin_value(sender(), "a query answer", "node " + std::to_string(ctx.out_of_range),
+                            "a node index below the graph's node_count (" + std::to_string(node_count) + ")");
     for (size_t n = 0; n < node_count; ++n)
         if (!answered[n]) result[n] = {false, "the device did not answer for this node"};
     return result;

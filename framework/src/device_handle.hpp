@@ -15,6 +15,8 @@ namespace mosaic {
 
 struct HostContext;
 
+struct PluginSender;
+
 class DeviceHandle {
 public:
     // Creates the device; throws std::runtime_error naming the device when the plugin refuses.
@@ -30,8 +32,13 @@ public:
     const mosaic_plugin_api& api() const { return library_->api(); }
     mosaic_device* raw() const { return device_; }
 
+    // The plugin and device, for errors about what the plugin sent.
+    PluginSender sender() const;
+
     std::vector<std::string> ids() const;
     void set_properties(const nlohmann::json& properties);
+    // The value the plugin sends, checked (plugin_values.hpp); SUPPORTED_PROPERTIES is canonical:
+    // an array of {"name", "mutable"} objects.
     nlohmann::json get_property(const std::string& key) const;
 
     // Per node of the view: supported, or the reason.

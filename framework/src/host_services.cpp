@@ -2,6 +2,7 @@
 // HETERO, querying and compiling (sub)graphs on the Core's other devices and running them.
 #include "core_impl.hpp"
 #include "logging.hpp"
+#include "plugin_values.hpp"
 #include "sync_request.hpp"
 
 #include <mosaic/sdk/cost_model.hpp>
@@ -47,16 +48,13 @@ std::shared_ptr<Core::Impl> core(void* ctx) {
 mosaic_host_compiled_impl* compiled(mosaic_host_compiled* c) { return reinterpret_cast<mosaic_host_compiled_impl*>(c); }
 mosaic_host_request_impl* request(mosaic_host_request* r) { return reinterpret_cast<mosaic_host_request_impl*>(r); }
 
-nlohmann::json parse(const char* json) {
-    return json && *json ? nlohmann::json::parse(json) : nlohmann::json::object();
-}
-
 // Resolves "GPU.1" / "NAME:LIST" as Core::compile_model does and merges what the device string
 // implies (DEVICE_ID, MULTI_DEVICE_PRIORITIES) into the orchestrator's properties.
-std::shared_ptr<DeviceHandle> resolve(void* ctx, const char* device, const char* properties, nlohmann::json& merged) {
+std::shared_ptr<DeviceHandle> resolve(void* ctx, const char* function, const char* device, const char* properties,
+                                      nlohmann::json& merged) {
     std::shared_ptr<Core::Impl> c = core(ctx);
     const DeviceSpec spec = parse_device_spec(device ? device : "");
-    merged = parse(properties);
+    merged = plugin_properties_argument(function, properties);
     const nlohmann::json implied = c->call_properties(spec, {});
     for (const auto& [key, value] : implied.items()) merged[key] = value;
     return c->device(spec.name);
@@ -74,7 +72,7 @@ mosaic_host_api make_core_host_api(HostContext* context) {
                         mosaic_query_sink sink) {
         return sdk::guard([&] {
             nlohmann::json merged;
-            auto handle = resolve(ctx, device, props, merged);
+            auto handle = resolve(ctx, "query_device", device, props, merged);
             sdk::check(handle->api().query(handle->raw(), graph, merged.dump().c_str(), sink),
                        std::string("querying device '") + device + "'");
         });
@@ -84,7 +82,7 @@ mosaic_host_api make_core_host_api(HostContext* context) {
         return sdk::guard([&] {
             nlohmann::json merged;
             auto model = std::make_shared<HostCompiledModel>();
-            model->device = resolve(ctx, device, props, merged);
+            model->device = resolve(ctx, "compile_on_device", device, props, merged);
             model->compiled = model->device->compile(graph, merged);
             *out = reinterpret_cast<mosaic_host_compiled*>(new mosaic_host_compiled_impl{std::move(model)});
         });
@@ -129,7 +127,7 @@ mosaic_host_api make_core_host_api(HostContext* context) {
             auto handle = core(ctx)->device(device);
             nlohmann::json all = nlohmann::json::object();
             for (const auto& entry : handle->get_property("SUPPORTED_PROPERTIES")) {
-                const std::string key = entry.at("name");
+                const std::string key = entry["name"];  // canonical: DeviceHandle checked the shape
                 all[key] = handle->get_property(key);
             }
             sdk::write_to(sink, all.dump());
@@ -170,7 +168,7 @@ mosaic_host_api make_core_host_api(HostContext* context) {
         return sdk::guard([&] {
             nlohmann::json merged;
             auto model = std::make_shared<HostCompiledModel>();
-            model->device = resolve(ctx, device, props, merged);
+            model->device = resolve(ctx, "import_on_device", device, props, merged);
             if (!model->device->library().has_import())
                 throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "device '" + model->device->name() + "' cannot import");
             model->device->check(model->device->api().import_model(model->device->raw(), blob, size,

@@ -1,5 +1,6 @@
 #include <mosaic/model.hpp>
 
+#include "nearest_names.hpp"
 #include "ops/op_schema.hpp"
 #include "port_lookup.hpp"
 #include "shape_inference.hpp"
@@ -171,25 +172,10 @@ Output Model::output(const std::string& name) const {
 Node* Model::get_op(std::string_view name) const {
     if (Node* n = find_node(name)) return n;
     // The nearest names by edit distance: usually a typo.
-    auto distance = [](std::string_view a, std::string_view b) {
-        std::vector<size_t> row(b.size() + 1);
-        for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-        for (size_t i = 1; i <= a.size(); ++i) {
-            size_t diagonal = row[0];
-            row[0] = i;
-            for (size_t j = 1; j <= b.size(); ++j) {
-                const size_t up = row[j];
-                row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-                diagonal = up;
-            }
-        }
-        return row[b.size()];
-    };
-    std::vector<std::pair<size_t, std::string>> close;
-    for (const auto& n : nodes_) close.emplace_back(distance(name, n->get_friendly_name()), n->get_friendly_name());
-    std::stable_sort(close.begin(), close.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::string> names;
+    for (const auto& n : nodes_) names.push_back(n->get_friendly_name());
     std::string hint;
-    for (size_t i = 0; i < close.size() && i < 3; ++i) hint += (i ? ", '" : "'") + close[i].second + "'";
+    for (const std::string& n : nearest_names(name, names)) hint += (hint.empty() ? "'" : ", '") + n + "'";
     throw ModelError("model '" + name_ + "' has no op named '" + std::string(name) + "'" +
                      (hint.empty() ? std::string() : " (closest: " + hint + ")") +
                      "; friendly names are listed by get_ops() and `mosaic query`");

@@ -1,7 +1,10 @@
 #include "registry.hpp"
 
+#include "nearest_names.hpp"
+
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -31,6 +34,23 @@ bool read_json(const std::string& path, nlohmann::json& out, std::string& error)
     }
 }
 
+// The keys config/schemas/plugins.schema.json allows; anything else is refused rather than ignored,
+// so that a misspelt key ("propertis", "libary") cannot silently drop what it was meant to set.
+const std::vector<std::string> kFileKeys = {"$schema", "version", "plugins"};
+const std::vector<std::string> kEntryKeys = {"device", "library", "properties"};
+
+// "" when every key of `object` is in `known`, else what is wrong with the first that is not.
+std::string unknown_key_problem(const nlohmann::json& object, const std::vector<std::string>& known) {
+    for (const auto& [key, value] : object.items()) {
+        if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+        std::string allowed;
+        for (const auto& k : known) allowed += (allowed.empty() ? "\"" : ", \"") + k + "\"";
+        return "has the unknown key \"" + key + "\" (did you mean \"" + nearest_names(key, known, 1).front() +
+               "\"?); the keys allowed there are " + allowed + " (config/schemas/plugins.schema.json)";
+    }
+    return "";
+}
+
 }  // namespace
 
 std::string device_name_problem(const std::string& name) {
@@ -57,6 +77,8 @@ RegistryFile read_registry(const std::string& path) {
         throw std::runtime_error("plugin registry '" + path +
                                  "' must be a JSON object with a \"plugins\" array: {\"plugins\": [{\"device\": ..., "
                                  "\"library\": ...}]}");
+    if (std::string bad = unknown_key_problem(doc, kFileKeys); !bad.empty())
+        throw std::runtime_error("plugin registry '" + path + "' " + bad);
     if (doc.contains("version") && doc["version"] != 1)
         throw std::runtime_error("plugin registry '" + path + "' has version " + doc["version"].dump() +
                                  "; this Mosaic reads version 1");
@@ -89,7 +111,9 @@ RegistryFile read_registry(const std::string& path) {
         entry.device = device;
         entry.source = where;
         entry.properties = nlohmann::json::object();
-        if (!e.contains("library") || !e["library"].is_string()) {
+        if (std::string bad = unknown_key_problem(e, kEntryKeys); !bad.empty()) {
+            entry.problem = "registry entry " + where + " for device '" + device + "' " + bad;
+        } else if (!e.contains("library") || !e["library"].is_string()) {
             entry.problem = "registry entry " + where + " for device '" + device +
                             "' has no \"library\" string; give the plugin's path relative to the registry file";
         } else {
@@ -97,10 +121,10 @@ RegistryFile read_registry(const std::string& path) {
             entry.library = (lib.is_absolute() ? lib : dir / lib).lexically_normal().string();
         }
         if (e.contains("properties")) {
-            if (!e["properties"].is_object())
-                entry.problem = "registry entry " + where + " for device '" + device + "': \"properties\" must be an object";
-            else
+            if (e["properties"].is_object())
                 entry.properties = e["properties"];
+            else if (entry.problem.empty())
+                entry.problem = "registry entry " + where + " for device '" + device + "': \"properties\" must be an object";
         }
         const fs::path device_file = dir / "devices" / (device + ".json");
         if (entry.problem.empty() && fs::exists(device_file)) {

@@ -2,6 +2,7 @@
 // which runs each op on oneDNN or on the reference kernels, against the case's expected values.
 #include "cpu/cpu_test_util.hpp"
 #include "ops/op_case.hpp"
+#include "tools/mosaic/op_case_model.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,23 +13,9 @@ class CpuOp : public ::testing::TestWithParam<OpCaseSpec> {};
 
 TEST_P(CpuOp, MatchesTheExpectedValues) {
     const OpCaseSpec& c = GetParam();
-    ModelBuilder b(c.id);
-    std::vector<Output> inputs;
-    for (size_t i = 0; i < c.inputs.size(); ++i) {
-        const auto& in = c.inputs[i];
-        inputs.push_back(in.is_const ? b.constant(in.type, in.shape, Buffer::copy_of(in.bytes.data(), in.bytes.size()))
-                                     : b.parameter("in" + std::to_string(i), in.type, in.shape));
-    }
-    Output op = b.op(c.op, inputs, c.attrs, "op_under_test", c.version);
-    for (size_t o = 0; o < c.outputs.size(); ++o) b.result(ModelBuilder::node(op)->output(o), "out" + std::to_string(o));
-    CompiledModel compiled = shared_core().compile_model(b.build(), "CPU", {{"PERF_COUNT", true}});
+    CompiledModel compiled = shared_core().compile_model(op_case_model(c), "CPU", {{"PERF_COUNT", true}});
     InferRequest request = compiled.create_infer_request();
-    for (size_t i = 0; i < c.inputs.size(); ++i) {
-        if (c.inputs[i].is_const) continue;
-        Tensor t(c.inputs[i].type, c.inputs[i].shape);
-        if (!c.inputs[i].bytes.empty()) std::memcpy(t.data(), c.inputs[i].bytes.data(), c.inputs[i].bytes.size());
-        request.set_tensor("in" + std::to_string(i), t);
-    }
+    set_op_case_inputs(request, c);
     request.infer();
     const std::string exec = request.get_profiling_info().empty() ? "none" : request.get_profiling_info()[0].exec_type;
     RecordProperty("exec_type", exec);  // --gtest_output=xml lists which cases ran on oneDNN

@@ -3,6 +3,7 @@
 // the GPU's reason. A guard checks that the query takes a good share of the cases.
 #include "gpu/gpu_test_util.hpp"
 #include "ops/op_case.hpp"
+#include "tools/mosaic/op_case_model.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,30 +13,14 @@
 namespace mosaic::test::gpu {
 namespace {
 
-constexpr const char* kOpNode = "op_under_test";
-
-// The case as a model: its non-constant inputs are parameters "in<i>", its outputs results "out<o>".
-std::shared_ptr<Model> one_op_model(const OpCaseSpec& c) {
-    ModelBuilder b(c.id);
-    std::vector<Output> inputs;
-    for (size_t i = 0; i < c.inputs.size(); ++i) {
-        const auto& in = c.inputs[i];
-        inputs.push_back(in.is_const ? b.constant(in.type, in.shape, Buffer::copy_of(in.bytes.data(), in.bytes.size()))
-                                     : b.parameter("in" + std::to_string(i), in.type, in.shape));
-    }
-    Output op = b.op(c.op, inputs, c.attrs, kOpNode, c.version);
-    for (size_t o = 0; o < c.outputs.size(); ++o) b.result(ModelBuilder::node(op)->output(o), "out" + std::to_string(o));
-    return b.build();
-}
-
 // Whether the GPU's query places the op on the GPU; `why` gets its reason when not.
 bool gpu_takes(const std::shared_ptr<Model>& model, std::string* why = nullptr) {
     const QueryResult q = shared_core().query_model_details(model, "GPU");
-    const auto it = q.affinity.find(kOpNode);
+    const auto it = q.affinity.find(kOpUnderTest);
     if (it != q.affinity.end() && it->second == "GPU") return true;
     if (why) {
         *why = "the GPU's query does not take it";
-        const auto u = q.unsupported.find(kOpNode);
+        const auto u = q.unsupported.find(kOpUnderTest);
         if (u != q.unsupported.end())
             for (const auto& [device, reason] : u->second) *why += "; " + device + ": " + reason;
     }
@@ -54,18 +39,13 @@ class GpuOp : public ::testing::TestWithParam<OpCaseSpec> {};
 
 TEST_P(GpuOp, MatchesTheExpectedValues) {
     const OpCaseSpec& c = GetParam();
-    const std::shared_ptr<Model> model = one_op_model(c);
+    const std::shared_ptr<Model> model = op_case_model(c);
     std::string why;
     if (!gpu_takes(model, &why)) GTEST_SKIP() << c.op << " (" << c.version << "): " << why;
 
     CompiledModel compiled = shared_core().compile_model(model, "GPU", {{"PERF_COUNT", true}});
     InferRequest request = compiled.create_infer_request();
-    for (size_t i = 0; i < c.inputs.size(); ++i) {
-        if (c.inputs[i].is_const) continue;
-        Tensor t(c.inputs[i].type, c.inputs[i].shape);
-        if (!c.inputs[i].bytes.empty()) std::memcpy(t.data(), c.inputs[i].bytes.data(), c.inputs[i].bytes.size());
-        request.set_tensor("in" + std::to_string(i), t);
-    }
+    set_op_case_inputs(request, c);
     request.infer();
     const auto profile = request.get_profiling_info();
     const std::string exec = profile.empty() ? "none" : profile[0].exec_type;
@@ -91,7 +71,7 @@ TEST(GpuOpCoverage, TheQueryTakesAtLeastFortyCases) {
     std::string refused;
     for (const OpCaseSpec& c : runnable_cases()) {
         ++total;
-        if (gpu_takes(one_op_model(c))) ++taken;
+        if (gpu_takes(op_case_model(c))) ++taken;
         else refused += " " + c.id;
     }
     RecordProperty("cases_on_gpu", taken);

@@ -57,6 +57,21 @@ protected:
         return "no error";
     }
 
+    // m.onnx with initializer 'w' moved to external data described by `entries`; the read error.
+    std::string external_data_error(const std::vector<std::pair<std::string, std::string>>& entries) {
+        auto m = add_model();
+        auto* w = m.mutable_graph()->mutable_initializer(0);
+        w->clear_raw_data();
+        w->set_data_location(TensorProto::EXTERNAL);
+        for (const auto& [k, v] : entries) {
+            auto* e = w->add_external_data();
+            e->set_key(k);
+            e->set_value(v);
+        }
+        save(m, path("m.onnx"));
+        return read_error(path("m.onnx"));
+    }
+
     fs::path dir_;
 };
 
@@ -141,6 +156,34 @@ TEST_F(OnnxReader, ExternalDataIsReadFromBesideTheModel) {
     EXPECT_NE(e.find("initializer 'w'"), std::string::npos) << e;
     EXPECT_NE(e.find("weights.data"), std::string::npos) << e;
     EXPECT_NE(e.find("cannot be opened"), std::string::npos) << e;
+}
+
+// As ONNX Runtime: external data may not name files outside the model's folder, however spelt.
+TEST_F(OnnxReader, ExternalDataOutsideTheModelFolderIsRefused) {
+    for (const std::string location : {"../../etc/passwd", "/etc/passwd", "sub/../../weights.data", "./../w.data"}) {
+        const std::string e = external_data_error({{"location", location}});
+        EXPECT_NE(e.find("initializer 'w'"), std::string::npos) << e;
+        EXPECT_NE(e.find("external data location '" + location +
+                         "' must be a relative path inside the model's folder (no absolute path, no '..')"),
+                  std::string::npos)
+            << e;
+    }
+    // A symbolic link inside the folder that leads out of it.
+    fs::create_directory_symlink("/etc", path("etc_link"));
+    const std::string e = external_data_error({{"location", "etc_link/passwd"}});
+    EXPECT_NE(e.find("resolves to '/etc/passwd', outside the model's folder"), std::string::npos) << e;
+}
+
+TEST_F(OnnxReader, ExternalDataOffsetsMustBeNonNegativeIntegers) {
+    std::ofstream(path("weights.data"), std::ios::binary) << std::string(16, 'x');
+    EXPECT_NE(external_data_error({{"location", "weights.data"}, {"offset", "abc"}})
+                  .find("external data 'offset' is 'abc', not a non-negative integer"),
+              std::string::npos);
+    EXPECT_NE(external_data_error({{"location", "weights.data"}, {"length", "-4"}})
+                  .find("external data 'length' is '-4', not a non-negative integer"),
+              std::string::npos);
+    const std::string e = external_data_error({{"location", "weights.data"}, {"offset", "8"}, {"length", "64"}});
+    EXPECT_NE(e.find("external data [8, 72) lies outside"), std::string::npos) << e;
 }
 
 TEST_F(OnnxReader, DynamicDimensionsStayDynamicUntilReshaped) {

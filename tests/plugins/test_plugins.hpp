@@ -59,6 +59,10 @@ inline fs::path abi_major2_plugin() { return test_plugin_dir() / "libmosaic_test
 inline fs::path no_entry_plugin() { return test_plugin_dir() / "libmosaic_test_no_entry_plugin.so"; }
 inline fs::path refusing_plugin() { return test_plugin_dir() / "libmosaic_test_refusing_plugin.so"; }
 inline fs::path forward_plugin() { return test_plugin_dir() / "libmosaic_test_forward_plugin.so"; }
+// A faulty plugin of faulty_plugin.cpp by its fault's name ("props_string", "no_callback", ...).
+inline fs::path faulty_plugin(const std::string& fault) {
+    return test_plugin_dir() / ("libmosaic_test_faulty_" + fault + ".so");
+}
 inline fs::path not_a_library() { return test_plugin_dir() / "libbroken.so"; }
 // The message refusing_plugin.c returns from its entry point.
 inline const char* refusal_message() { return "simulated refusal by mosaic_test_refusing_plugin"; }

@@ -2,6 +2,7 @@
 // compiled on the REFERENCE device through Core and the plugin ABI, and run. Error cases must be
 // rejected when the op is added, with a message naming the node.
 #include "ops/op_case.hpp"
+#include "tools/mosaic/op_case_model.hpp"
 
 #include <mosaic/mosaic.hpp>
 
@@ -19,16 +20,9 @@ class ReferenceOp : public ::testing::TestWithParam<OpCaseSpec> {};
 
 TEST_P(ReferenceOp, RunsAsAModelOnReference) {
     const OpCaseSpec& c = GetParam();
-    ModelBuilder b(c.id);
-    std::vector<Output> inputs;
-    for (size_t i = 0; i < c.inputs.size(); ++i) {
-        const auto& in = c.inputs[i];
-        inputs.push_back(in.is_const ? b.constant(in.type, in.shape, Buffer::copy_of(in.bytes.data(), in.bytes.size()))
-                                     : b.parameter("in" + std::to_string(i), in.type, in.shape));
-    }
     if (!c.error.empty()) {
         try {
-            b.op(c.op, inputs, c.attrs, "op_under_test", c.version);
+            op_case_model(c);
             FAIL() << "expected the op to be rejected with '" << c.error << "'";
         } catch (const ModelError& e) {
             EXPECT_NE(std::string(e.what()).find("'op_under_test'"), std::string::npos) << e.what();
@@ -36,16 +30,9 @@ TEST_P(ReferenceOp, RunsAsAModelOnReference) {
         }
         return;
     }
-    Output op = b.op(c.op, inputs, c.attrs, "op_under_test", c.version);
-    for (size_t o = 0; o < c.outputs.size(); ++o) b.result(ModelBuilder::node(op)->output(o), "out" + std::to_string(o));
-    CompiledModel compiled = shared_core().compile_model(b.build(), "REFERENCE");
+    CompiledModel compiled = shared_core().compile_model(op_case_model(c), "REFERENCE");
     InferRequest request = compiled.create_infer_request();
-    for (size_t i = 0; i < c.inputs.size(); ++i) {
-        if (c.inputs[i].is_const) continue;
-        Tensor t(c.inputs[i].type, c.inputs[i].shape);
-        if (!c.inputs[i].bytes.empty()) std::memcpy(t.data(), c.inputs[i].bytes.data(), c.inputs[i].bytes.size());
-        request.set_tensor("in" + std::to_string(i), t);
-    }
+    set_op_case_inputs(request, c);
     request.infer();
     for (size_t o = 0; o < c.outputs.size(); ++o) {
         Tensor out = request.get_tensor("out" + std::to_string(o));

@@ -175,5 +175,46 @@ TEST(RegistryFile, EmptyRegistryHasNoDevices) {
     EXPECT_CONTAINS(message, "not registered");
 }
 
+// A misspelt key in an entry ("propertis") used to be ignored, dropping the properties it was
+// meant to set without a word; the schema allows no other keys, and neither does the host.
+TEST(RegistryFile, MisspeltEntryKeyBreaksOnlyThatDeviceNamingTheNearestKey) {
+    TempRegistry reg;
+    reg.add("REFERENCE", reference_plugin());
+    reg.add_raw({{"device", "TYPO"}, {"library", fs::relative(reference_plugin(), reg.dir()).string()},
+                 {"propertis", {{"PERF_COUNT", true}}}});
+    reg.write();
+
+    Core core(reg.path());
+    EXPECT_EQ(core.get_available_devices(), std::vector<std::string>{"REFERENCE"});
+    const auto problems = problems_of(core, "TYPO");
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_CONTAINS(problems[0].message, reg.path());
+    EXPECT_CONTAINS(problems[0].message, "plugins[1]");
+    EXPECT_CONTAINS(problems[0].message, "device 'TYPO'");
+    EXPECT_CONTAINS(problems[0].message, "unknown key \"propertis\" (did you mean \"properties\"?)");
+    EXPECT_CONTAINS(problems[0].message, "\"device\", \"library\", \"properties\"");
+    EXPECT_CONTAINS(error_of([&] { core.compile_model(relu_model(), "TYPO"); }), "propertis");
+    EXPECT_EQ(run_once(core, relu_model(), "REFERENCE", sample_input()), relu_of_sample());
+}
+
+TEST(RegistryFile, MisspeltLibraryKeyNamesLibrary) {
+    TempRegistry reg;
+    reg.add_raw({{"device", "TYPO"}, {"libary", "plugins/x.so"}});
+    reg.write();
+    Core core(reg.path());
+    const auto problems = problems_of(core, "TYPO");
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_CONTAINS(problems[0].message, "unknown key \"libary\" (did you mean \"library\"?)");
+}
+
+// The top level has no entry to blame: the file is refused, naming the key.
+TEST(RegistryFile, MisspeltTopLevelKeyRefusesTheFile) {
+    TempRegistry reg;
+    reg.write_text(R"({"version": 1, "plugins": [], "verison": 2})");
+    const std::string message = error_of([&] { Core core(reg.path()); });
+    EXPECT_CONTAINS(message, reg.path());
+    EXPECT_CONTAINS(message, "unknown key \"verison\" (did you mean \"version\"?)");
+}
+
 }  // namespace
 }  // namespace mosaic::test

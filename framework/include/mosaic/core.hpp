@@ -35,6 +35,18 @@ struct QueryResult {
     std::map<std::string, std::string> explanation;
 };
 
+// What a device's plugin library declares through the plugin ABI (the counterpart of OpenVINO's
+// Core::get_versions): for `mosaic verify-plugin` and for diagnostics.
+struct PluginInfo {
+    std::string library;                 // the resolved library path
+    std::string name, version;           // the table's plugin_name and plugin_version
+    unsigned abi_major = 0, abi_minor = 0;
+    size_t table_size = 0;               // the table's struct_size
+    // The optional members the table fills: device_ids, export_model, import_model, start_async,
+    // estimate_cost (a filled member may still decline at run time with NOT_SUPPORTED).
+    std::vector<std::string> optional_members;
+};
+
 class Core {
 public:
     // Reads the registry named by $MOSAIC_PLUGINS, else the installed one beside libmosaic
@@ -66,6 +78,8 @@ public:
         set_property(device, make_properties(std::forward<Props>(properties)...));
     }
     PropertyValue get_property(const std::string& device, const std::string& key);
+    // Loads the device's plugin if needed; throws as compile_model does when it cannot be loaded.
+    PluginInfo get_plugin_info(const std::string& device);
     template <typename T>
     T get_property(const std::string& device, const Property<T>& key) {
         return get_property(device, std::string(key)).template get<T>();

@@ -2,13 +2,17 @@
 
 #include <mosaic/onnx.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 namespace mosaic::onnx_import {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 using ::onnx::TensorProto;
 
@@ -53,17 +57,47 @@ std::vector<uint8_t> typed_values(const TensorProto& t, ElementType type, const 
     }
 }
 
+// An external_data "offset" or "length": a non-negative decimal integer (std::stoll alone would
+// accept "12abc" and throw a bare "stoll" for "abc").
+int64_t external_number(const std::string& key, const std::string& text, const std::string& where) {
+    size_t used = 0;
+    int64_t value = -1;
+    try {
+        value = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (text.empty() || used != text.size() || value < 0)
+        fail(where, "external data '" + key + "' is '" + text + "', not a non-negative integer");
+    return value;
+}
+
 std::vector<uint8_t> external_values(const TensorProto& t, const std::string& base_dir, const std::string& where) {
     std::string location;
     int64_t offset = 0, length = -1;
     for (const auto& entry : t.external_data()) {
         if (entry.key() == "location") location = entry.value();
-        else if (entry.key() == "offset") offset = std::stoll(entry.value());
-        else if (entry.key() == "length") length = std::stoll(entry.value());
+        else if (entry.key() == "offset") offset = external_number("offset", entry.value(), where);
+        else if (entry.key() == "length") length = external_number("length", entry.value(), where);
     }
     if (location.empty()) fail(where, "external data has no 'location'");
-    if (location.find("..") != std::string::npos || location.front() == '/')
-        fail(where, "external data location '" + location + "' must be a path inside the model's folder");
+    // As ONNX Runtime does: a model file must not make the reader open files outside its folder
+    // (a downloaded model naming ../../etc/passwd or /etc/shadow). Absolute paths and ".." parts
+    // are refused outright; a symbolic link inside the folder that leads out is refused too.
+    const fs::path relative(location);
+    bool climbs = false;
+    for (const auto& part : relative) climbs = climbs || part == "..";
+    if (relative.is_absolute() || relative.has_root_path() || climbs)
+        fail(where, "external data location '" + location +
+                        "' must be a relative path inside the model's folder (no absolute path, no '..')");
+    std::error_code ec;
+    const fs::path folder = fs::weakly_canonical(base_dir.empty() ? "." : base_dir, ec);
+    const fs::path resolved = fs::weakly_canonical(folder / relative, ec);
+    const auto [end, unused] = std::mismatch(folder.begin(), folder.end(), resolved.begin(), resolved.end());
+    (void)unused;
+    if (end != folder.end())
+        fail(where, "external data location '" + location + "' resolves to '" + resolved.string() +
+                        "', outside the model's folder '" + folder.string() + "' (through a symbolic link)");
     const std::string path = base_dir + "/" + location;
     std::ifstream in(path, std::ios::binary);
     if (!in)

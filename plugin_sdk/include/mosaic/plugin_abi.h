@@ -22,6 +22,31 @@
  *  - Errors: a function returns mosaic_status*; NULL is success. A non-NULL status was allocated
  *    by the side that returns it and is released by the receiver with status->release(status).
  *
+ * JSON values that cross the ABI. Every JSON text is UTF-8 and one complete JSON document; the host
+ * checks what a plugin sends and refuses any other shape with an error naming the plugin library,
+ * the device, the key and the expected shape (`mosaic verify-plugin DEVICE` runs the same checks):
+ *  - properties_json (host -> plugin: create_device, set_properties, query, compile, import_model;
+ *    plugin -> host: query_device, compile_on_device, import_on_device): a JSON object
+ *    {"KEY": value, ...}; NULL or "" from a plugin means {}. Values are JSON strings, numbers,
+ *    booleans, arrays or objects, as the key's declaration says; a device accepts the spellings
+ *    OpenVINO configuration files use ("YES"/"NO", numbers as strings).
+ *  - get_property(key) (plugin -> host): one JSON value, e.g. "Emulated NPU" (quoted), 4, true.
+ *  - get_property("SUPPORTED_PROPERTIES"): the canonical shape is a JSON array of objects
+ *    [{"name": "PERF_COUNT", "mutable": true}, {"name": "FULL_DEVICE_NAME", "mutable": false}], one
+ *    per key the device accepts in get_property; "mutable" says whether set_properties accepts the
+ *    key; other members are allowed and ignored. A plain array of name strings ["PERF_COUNT"] is
+ *    also accepted (each name is then mutable, as OpenVINO's PropertyName defaults to read-write);
+ *    the host turns it into the canonical shape, which is what Core::get_property returns. Anything
+ *    else (a string, an object, numbers, an object without a "name" string) is refused.
+ *  - device_ids (plugin -> host): a JSON array of strings, each a non-empty id without '.', ':',
+ *    ',' or spaces, e.g. ["0", "1"] (an id becomes part of a device string such as "GPU.1").
+ *  - compiled_property(key) (plugin -> host): one JSON value; the host interprets
+ *    EXECUTION_DEVICES (a JSON array of device-name strings) and OPTIMAL_NUMBER_OF_INFER_REQUESTS
+ *    (a JSON integer >= 1), and answers SUPPORTED_PROPERTIES of a compiled model itself. Unknown
+ *    keys: MOSAIC_ERROR_NOT_FOUND.
+ *  - Query answers are not JSON: report(node, supported, detail) once per node, node below
+ *    node_count; a node index out of range is refused, a node not reported counts as unsupported.
+ *
  * Threads. Unless a function says otherwise: functions on different objects may run concurrently;
  * functions on one device or compiled model may run concurrently (the plugin synchronises);
  * functions on one infer request are called by one thread at a time.
@@ -315,13 +340,16 @@ typedef struct mosaic_plugin_api {
                                     mosaic_device** out);
     void (*release_device)(mosaic_device* device);
 
-    /* Writes a JSON array of device ids (e.g. ["0","1"]) when the device has several physical
-     * instances; optional: NULL means one instance with no id. */
+    /* Writes a JSON array of device ids (e.g. ["0","1"]; shape: see "JSON values that cross the
+     * ABI" above) when the device has several physical instances; optional: NULL means one
+     * instance with no id. */
     mosaic_status* (*device_ids)(mosaic_device* device, mosaic_sink ids_json);
 
     /* Properties, as a JSON object. set_properties validates every key first and changes nothing
      * on error (unknown key: MOSAIC_ERROR_NOT_FOUND; wrong type or value: INVALID_ARGUMENT).
-     * get_property writes the JSON value; the key SUPPORTED_PROPERTIES lists the keys. */
+     * get_property writes the JSON value; unknown key: MOSAIC_ERROR_NOT_FOUND. The key
+     * SUPPORTED_PROPERTIES lists the keys as [{"name": string, "mutable": boolean}, ...] (see "JSON
+     * values that cross the ABI" above for the accepted shapes). */
     mosaic_status* (*set_properties)(mosaic_device* device, const char* properties_json);
     mosaic_status* (*get_property)(mosaic_device* device, const char* key, mosaic_sink value_json);
 

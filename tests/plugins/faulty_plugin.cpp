@@ -1,0 +1,160 @@
+// Faulty plugins: FORWARD (forwarding_device.hpp, which runs everything on REFERENCE through the
+// host) with one deliberate breach of the plugin contract, chosen at build time by MOSAIC_FAULT.
+// tests/registry checks that the host refuses each wrong shape with an error naming the plugin, the
+// key and the expected shape; tests/cli checks that `mosaic verify-plugin` catches each fault with
+// the check named for it. One source, so that every plugin is correct except in its own fault.
+#include "forwarding_device.hpp"
+
+#include <cstddef>
+
+#ifndef MOSAIC_FAULT
+#error "build with MOSAIC_FAULT=<one of the FAULT_* below>"
+#endif
+
+// The faults (values of MOSAIC_FAULT).
+#define FAULT_PROPS_STRING 1      // SUPPORTED_PROPERTIES is "FULL_DEVICE_NAME", a string
+#define FAULT_PROPS_NAMES 2       // SUPPORTED_PROPERTIES is a plain array of names: allowed, not a fault
+#define FAULT_PROPS_NAMELESS 3    // SUPPORTED_PROPERTIES entries are objects without "name"
+#define FAULT_PROPS_NUMBERS 4     // SUPPORTED_PROPERTIES is [1, 2, 3]
+#define FAULT_IDS_NUMBERS 5       // device_ids is [0, 1], numbers
+#define FAULT_PROPERTY_NOT_JSON 6 // get_property writes FULL_DEVICE_NAME unquoted: not JSON
+#define FAULT_QUERY_OUT_OF_RANGE 7 // query reports a node past the graph
+#define FAULT_EXEC_DEVICES_STRING 8 // compiled EXECUTION_DEVICES is a string, not an array
+#define FAULT_ACCEPTS_UNKNOWN 9   // set_properties accepts keys it does not have
+#define FAULT_WRONG_VALUES 10     // models with a Sigmoid get 1 added to every f32 output
+#define FAULT_NO_CALLBACK 11      // start_async returns success and never calls `done`
+#define FAULT_SMALL_TABLE 12      // the function table says it is smaller than ABI 1.0's
+
+namespace {
+
+using namespace mosaic;
+using test_plugins::ForwardDevice;
+
+// Wraps FORWARD's request to corrupt its results (FAULT_WRONG_VALUES).
+class OffByOneRequest : public sdk::InferRequest {
+public:
+    explicit OffByOneRequest(std::unique_ptr<sdk::InferRequest> inner) : inner_(std::move(inner)) {}
+    void infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) override {
+        inner_->infer(inputs, outputs);
+        for (const TensorView& t : outputs)
+            if (t.type == ElementType::f32)
+                for (int64_t i = 0; i < shape_size(t.shape); ++i) static_cast<float*>(t.data)[i] += 1.f;
+    }
+
+private:
+    std::unique_ptr<sdk::InferRequest> inner_;
+};
+
+class FaultyCompiled : public sdk::CompiledModel {
+public:
+    FaultyCompiled(std::unique_ptr<sdk::CompiledModel> inner, bool off_by_one)
+        : inner_(std::move(inner)), off_by_one_(off_by_one) {}
+    std::unique_ptr<sdk::InferRequest> create_request() override {
+        auto request = inner_->create_request();
+        if (off_by_one_) return std::make_unique<OffByOneRequest>(std::move(request));
+        return request;
+    }
+    nlohmann::json property(const std::string& key) const override {
+        if (MOSAIC_FAULT == FAULT_EXEC_DEVICES_STRING && key == "EXECUTION_DEVICES") return "REFERENCE";
+        return inner_->property(key);
+    }
+
+private:
+    std::unique_ptr<sdk::CompiledModel> inner_;
+    bool off_by_one_;
+};
+
+// Only one op type computes wrong values, as a real kernel bug would: everything else (Relu, which
+// the request checks of verify-plugin run) stays right, so only the per-op check can catch it.
+bool has_sigmoid(const sdk::GraphView& graph) {
+    for (size_t n = 0; n < graph.node_count(); ++n)
+        if (graph.type(n) == "Sigmoid") return true;
+    return false;
+}
+
+class FaultyDevice : public ForwardDevice {
+public:
+    explicit FaultyDevice(const std::string& name) : ForwardDevice(name) {}
+
+    nlohmann::json get_property(const std::string& key) const override {
+        if (key == "SUPPORTED_PROPERTIES") {
+            switch (MOSAIC_FAULT) {
+                case FAULT_PROPS_STRING: return "FULL_DEVICE_NAME";
+                case FAULT_PROPS_NAMES: return {"FULL_DEVICE_NAME", "PERF_COUNT", "TARGET"};
+                case FAULT_PROPS_NAMELESS: return nlohmann::json::array({{{"mutable", true}}});
+                case FAULT_PROPS_NUMBERS: return {1, 2, 3};
+                default: break;
+            }
+        }
+        return ForwardDevice::get_property(key);
+    }
+
+    std::unique_ptr<sdk::CompiledModel> compile(const sdk::GraphView& graph, const nlohmann::json& config) override {
+        return std::make_unique<FaultyCompiled>(ForwardDevice::compile(graph, config),
+                                                MOSAIC_FAULT == FAULT_WRONG_VALUES && has_sigmoid(graph));
+    }
+};
+
+// The SDK's correct table, which the faults below patch and call through.
+const mosaic_plugin_api& sdk_table() {
+    static const mosaic_plugin_api table = sdk::detail::PluginTable<FaultyDevice>::make("mosaic_test_faulty", "0.1.0");
+    return table;
+}
+
+mosaic_plugin_api faulty_table() {
+    mosaic_plugin_api t = sdk_table();
+    switch (MOSAIC_FAULT) {
+        case FAULT_IDS_NUMBERS:
+            t.device_ids = [](mosaic_device*, mosaic_sink sink) {
+                return sdk::guard([&] { sdk::write_to(sink, "[0, 1]"); });
+            };
+            break;
+        case FAULT_PROPERTY_NOT_JSON:
+            t.get_property = [](mosaic_device* d, const char* key, mosaic_sink sink) {
+                if (std::string(key) != "FULL_DEVICE_NAME") return sdk_table().get_property(d, key, sink);
+                return sdk::guard([&] { sdk::write_to(sink, "Faulty device (unquoted)"); });
+            };
+            break;
+        case FAULT_QUERY_OUT_OF_RANGE:
+            t.query = [](mosaic_device* d, mosaic_graph_view g, const char* props, mosaic_query_sink sink) {
+                if (mosaic_status* s = sdk_table().query(d, g, props, sink)) return s;
+                sink.report(sink.context, g.api->node_count(g.graph) + 5, 1, nullptr);
+                return static_cast<mosaic_status*>(nullptr);
+            };
+            break;
+        case FAULT_ACCEPTS_UNKNOWN:
+            // Validates nothing: sets what it knows and drops the rest without a word.
+            t.set_properties = [](mosaic_device* d, const char* props) {
+                return sdk::guard([&] {
+                    auto& device = *sdk::detail::unwrap<sdk::Device>(d);
+                    const nlohmann::json given = nlohmann::json::parse(props);
+                    nlohmann::json known = nlohmann::json::object();
+                    for (const auto& [k, v] : given.items())
+                        if (device.properties().declares(k)) known[k] = v;
+                    device.properties().set(known);
+                });
+            };
+            break;
+        case FAULT_NO_CALLBACK:
+            t.start_async = [](mosaic_infer_request*, const mosaic_tensor*, size_t, const mosaic_tensor*, size_t,
+                               mosaic_completion_fn, void*) { return static_cast<mosaic_status*>(nullptr); };
+            break;
+        case FAULT_SMALL_TABLE:
+            t.struct_size = offsetof(mosaic_plugin_api, compile);
+            break;
+        default:
+            break;
+    }
+    return t;
+}
+
+}  // namespace
+
+extern "C" MOSAIC_PLUGIN_EXPORT mosaic_status* mosaic_plugin_entry(const mosaic_host_api* host,
+                                                                  const mosaic_plugin_api** api) {
+    if (mosaic_status* refused = sdk::detail::check_host(host)) return refused;
+    sdk::Host::api() = host;
+    static const mosaic_plugin_api table = faulty_table();
+    *api = &table;
+    return nullptr;
+}
