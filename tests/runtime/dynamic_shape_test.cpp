@@ -132,9 +132,11 @@ INSTANTIATE_TEST_SUITE_P(Devices, DynamicShapesOn, ::testing::Values("REFERENCE"
                              return name;
                          });
 
+// On REFERENCE: the point is the shape cache under contention, which ThreadSanitizer checks in CI;
+// oneDNN (the CPU device) is not instrumented, so TSan cannot follow its own locking.
 TEST(DynamicShapes, RequestsOnManyThreadsAtDifferentShapesShareOneCompiledModel) {
     Core core;
-    CompiledModel compiled = core.compile_model(dynamic_cnn(), "CPU");
+    CompiledModel compiled = core.compile_model(dynamic_cnn(), "REFERENCE");
     std::vector<std::vector<float>> expected;
     std::vector<Tensor> inputs;
     for (size_t i = 0; i < kShapes.size(); ++i) {
