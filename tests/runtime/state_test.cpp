@@ -95,7 +95,7 @@ TEST_P(StateOn, AsynchronousInferencesKeepTheStateToo) {
     EXPECT_EQ(r.get_tensor("y").to_vector<float>(), (std::vector<float>{4, 4, 4, 4}));
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, StateOn, ::testing::Values("REFERENCE", "CPU", "HETERO:CPU,REFERENCE"),
+INSTANTIATE_TEST_SUITE_P(Devices, StateOn, ::testing::Values("REFERENCE", "CPU", "HETERO:CPU,REFERENCE", "HETERO:ACCEL,REFERENCE"),
                          [](const auto& info) {
                              std::string name = info.param;
                              for (auto& c : name)
@@ -135,7 +135,7 @@ TEST(State, MakeStatefulKeepsTheRecurrentStateInTheRequest) {
     model->make_stateful({{"h_in", "h_out"}});
     EXPECT_EQ(model->inputs().size(), 1u);
     EXPECT_EQ(model->outputs().size(), 1u);
-    for (const std::string device : {"CPU", "HETERO:CPU,REFERENCE"}) {
+    for (const std::string device : {"REFERENCE", "HETERO:ACCEL,REFERENCE"}) {
         InferRequest r = core.compile_model(model, device).create_infer_request();
         for (int pass = 0; pass < 2; ++pass) {  // the second after reset_state
             for (size_t i = 0; i < chunks.size(); ++i) {
