@@ -1,4 +1,5 @@
 // Core: devices, properties and their errors, queries, emulated accelerators.
+#include "common/test_checks.hpp"
 #include "common/test_models.hpp"
 
 #include <gtest/gtest.h>
@@ -9,21 +10,6 @@
 
 namespace mosaic::test {
 namespace {
-
-::testing::AssertionResult contains(const std::string& text, const std::string& part) {
-    if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
-}
-
-template <typename Fn>
-std::string error_of(Fn&& fn) {
-    try {
-        fn();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 TEST(Core, ListsTheRegisteredDevices) {
     Core core;

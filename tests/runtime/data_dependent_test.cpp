@@ -1,6 +1,7 @@
 // Shapes that depend on values computed when the model runs: NonZero of computed data, TopK with a
 // k given as an input. The model runs in stages around the op (staged_model.hpp), each inference
 // at the shapes its data gives, on every device.
+#include "common/test_checks.hpp"
 #include <mosaic/mosaic.hpp>
 
 #include <gtest/gtest.h>
@@ -10,16 +11,6 @@
 
 namespace mosaic::test {
 namespace {
-
-template <typename Fn>
-std::string error_of(Fn&& fn) {
-    try {
-        fn();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 // y = x[x > 0] (torch's boolean-mask indexing: NonZero, Transpose, GatherND), and its sum.
 std::shared_ptr<Model> positives() {
@@ -82,12 +73,7 @@ TEST_P(DataDependentOn, TopKWithKGivenAtRunTimeAsynchronously) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, DataDependentOn, ::testing::Values("REFERENCE", "CPU", "HETERO:CPU,REFERENCE", "HETERO:ACCEL,REFERENCE"),
-                         [](const auto& info) {
-                             std::string name = info.param;
-                             for (auto& c : name)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return name;
-                         });
+                         DeviceTestName());
 
 TEST(DataDependent, ABadValueAtRunTimeIsTheInferencesErrorNamingTheOp) {
     Core core;

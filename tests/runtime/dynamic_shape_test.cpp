@@ -1,6 +1,7 @@
 // Models with dynamic input dimensions: one compiled model runs at the shape of each inference's
 // tensors (a specialization compiled per shape and cached), equal to the same model compiled static;
 // ranges are checked; the memory guard refuses absurd sizes before anything is allocated.
+#include "common/test_checks.hpp"
 #include <mosaic/mosaic.hpp>
 #include <mosaic/serialize.hpp>
 
@@ -17,21 +18,6 @@
 
 namespace mosaic::test {
 namespace {
-
-::testing::AssertionResult contains(const std::string& text, const std::string& part) {
-    if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
-}
-
-template <typename Fn>
-std::string error_of(Fn&& fn) {
-    try {
-        fn();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 std::vector<float> random_values(size_t n, unsigned seed) {
     std::mt19937 gen(seed);
@@ -125,12 +111,7 @@ TEST_P(DynamicShapesOn, AsynchronousInferenceWithCallbackAtNewShapes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, DynamicShapesOn, ::testing::Values("REFERENCE", "CPU", "HETERO:CPU,REFERENCE", "HETERO:ACCEL,REFERENCE"),
-                         [](const auto& info) {
-                             std::string name = info.param;
-                             for (auto& c : name)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return name;
-                         });
+                         DeviceTestName());
 
 // On REFERENCE: the point is the shape cache under contention, which ThreadSanitizer checks in CI;
 // oneDNN (the CPU device) is not instrumented, so TSan cannot follow its own locking.

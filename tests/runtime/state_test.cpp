@@ -1,6 +1,7 @@
 // Stateful models: ReadValue / Assign keep a variable per infer request from one inference to the
 // next (query_state, reset_state, as OpenVINO's), on every device; make_stateful turns a recurrent
 // state fed back by the application into such a variable.
+#include "common/test_checks.hpp"
 #include <mosaic/mosaic.hpp>
 #include <mosaic/serialize.hpp>
 
@@ -13,21 +14,6 @@
 
 namespace mosaic::test {
 namespace {
-
-::testing::AssertionResult contains(const std::string& text, const std::string& part) {
-    if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
-}
-
-template <typename Fn>
-std::string error_of(Fn&& fn) {
-    try {
-        fn();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 // y = x + acc; acc = y, with acc starting at 1: a running sum.
 std::shared_ptr<Model> running_sum() {
@@ -96,12 +82,7 @@ TEST_P(StateOn, AsynchronousInferencesKeepTheStateToo) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, StateOn, ::testing::Values("REFERENCE", "CPU", "HETERO:CPU,REFERENCE", "HETERO:ACCEL,REFERENCE"),
-                         [](const auto& info) {
-                             std::string name = info.param;
-                             for (auto& c : name)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return name;
-                         });
+                         DeviceTestName());
 
 // h_out = tanh(W x + h_in): a recurrent cell whose state the application would feed back.
 std::shared_ptr<Model> recurrent_cell() {
