@@ -231,6 +231,18 @@ CheckResult check_ops(Core& core, const VerifyOptions& o) {
                           std::to_string(unclaimed) + " cases not claimed");
 }
 
+// Requests whose plugin never completed them, and their models: the plugin still owns them, so
+// they are never released or reused. Reachable from this static (not leaked, for LeakSanitizer)
+// and never destroyed (a destructor would wait for the inference forever).
+struct Abandoned {
+    std::vector<InferRequest> requests;
+    std::vector<CompiledModel> models;
+};
+Abandoned& abandoned() {
+    static Abandoned* kept = new Abandoned;
+    return *kept;
+}
+
 CheckResult check_async(Core& core, const VerifyOptions& o) {
     const std::string name = "async";
     std::string why;
@@ -263,8 +275,8 @@ CheckResult check_async(Core& core, const VerifyOptions& o) {
         if (!finished) {
             // The plugin still owns the request (the ABI says `done` ends an inference), so it can
             // be neither released nor reused: it is abandoned, and the process exits with it.
-            new InferRequest(std::move(*request));
-            new CompiledModel(std::move(*compiled));
+            abandoned().requests.push_back(std::move(*request));
+            abandoned().models.push_back(std::move(*compiled));
             return fail(name, "start_async returned but the inference did not complete within " +
                                   std::to_string(o.timeout.count()) +
                                   " ms: the plugin never called `done` (the ABI requires exactly one call per start_async)");
