@@ -1,5 +1,7 @@
 #include "staged_model.hpp"
 
+#include "graph_edit.hpp"
+
 #include <mosaic/reference/kernels.hpp>
 
 #include <cstring>
@@ -19,12 +21,6 @@ bool static_inputs(const Node& n) {
     for (const Output& in : n.inputs())
         if (!is_static(in.get_partial_shape())) return false;
     return true;
-}
-
-void replace_uses(Model& model, const Output& from, const Output& to) {
-    for (Node* n : model.get_ops())
-        for (size_t i = 0; i < n->input_count(); ++i)
-            if (n->input(i) == from) n->set_input(i, to);
 }
 
 // Removes the ops no Result depends on; Parameters stay, so the stages keep the model's inputs in

@@ -1,5 +1,7 @@
 #include "state.hpp"
 
+#include "graph_edit.hpp"
+
 #include <cstring>
 #include <map>
 
@@ -8,13 +10,6 @@ namespace mosaic {
 namespace {
 
 const std::string kPrefix = "mosaic.state/";
-
-// Points every input that reads `from` at `to`.
-void replace_uses(Model& model, const Output& from, const Output& to) {
-    for (Node* n : model.get_ops())
-        for (size_t i = 0; i < n->input_count(); ++i)
-            if (n->input(i) == from) n->set_input(i, to);
-}
 
 Tensor constant_tensor(const Node& constant) {
     Tensor t(constant.output_type(0), constant.output_shape(0));
