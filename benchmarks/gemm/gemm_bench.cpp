@@ -17,6 +17,7 @@
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include "clblast_tuning.hpp"
+#include "tiled_gemm.hpp"
 
 #include <CL/opencl.hpp>
 #include <clblast.h>
@@ -223,6 +224,71 @@ private:
 };
 
 // ------------------------------------------------------------------------------------------------
+// Mosaic's tiled kernel, through the GPU plugin's own TiledGemm (plugins/gpu/tiled_gemm.cpp) on a
+// program built from kernels/00_common.cl (its epilogue) and kernels/gemm.cl with the plugin's options. Neither operand is a constant, so
+// every call packs both (as a MatMul of two activations does; the plugin packs a constant operand
+// once, at compile time, which makes a call cheaper than measured here).
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class TiledGemmRun {
+public:
+    TiledGemmRun(const cl::Device& device, const Options& o, const std::vector<float>& a, const std::vector<float>& b)
+        : o_(o), context_(device), queue_(context_, device, CL_QUEUE_PROFILING_ENABLE),
+          program_(context_, read_file(MOSAIC_GEMM_KERNELS "/00_common.cl") + read_file(MOSAIC_GEMM_KERNELS "/gemm.cl")),
+          a_(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.size() * sizeof(float), const_cast<float*>(a.data())),
+          b_(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.size() * sizeof(float), const_cast<float*>(b.data())),
+          c_(context_, CL_MEM_READ_WRITE, o.m * o.n * sizeof(float)), gemm_(shape(o)) {
+        const std::string options = "-cl-std=CL1.2 " + mosaic::gpu_plugin::tiled_gemm_options();
+        try {
+            program_.build({device}, options.c_str());
+        } catch (const cl::Error&) {
+            throw std::runtime_error("building the kernels of " MOSAIC_GEMM_KERNELS " failed:\n" +
+                                     program_.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device));
+        }
+        scratch_ = cl::Buffer(context_, CL_MEM_READ_WRITE, gemm_.scratch_elements() * sizeof(float));
+    }
+
+    // One call, waited for; returns its device time from OpenCL profiling (first to last kernel).
+    double run() {
+        std::vector<cl::Event> events;
+        mosaic::gpu_plugin::ExecContext ctx(queue_, program_, buffers_, kernels_, &events, &scratch_);
+        gemm_.enqueue(ctx, a_, 0, b_, 0, c_, 0, 0);
+        events.back().wait();
+        return (events.back().getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                events.front().getProfilingInfo<CL_PROFILING_COMMAND_START>()) / 1e6;
+    }
+
+    std::vector<float> result() {
+        std::vector<float> c(o_.m * o_.n);
+        queue_.enqueueReadBuffer(c_, CL_TRUE, 0, c.size() * sizeof(float), c.data());
+        return c;
+    }
+
+private:
+    static mosaic::gpu_plugin::GemmShape shape(const Options& o) {
+        mosaic::gpu_plugin::GemmShape s;
+        s.m = o.m;
+        s.n = o.n;
+        s.k = o.k;
+        return s;
+    }
+
+    const Options& o_;
+    cl::Context context_;
+    cl::CommandQueue queue_;
+    cl::Program program_;
+    cl::Buffer a_, b_, c_, scratch_;
+    std::vector<cl::Buffer> buffers_;  // the plugin's per-value buffers: none, the operands are passed directly
+    std::map<std::string, cl::Kernel> kernels_;
+    mosaic::gpu_plugin::TiledGemm gemm_;
+};
+
+// ------------------------------------------------------------------------------------------------
 // oneDNN: the matmul primitive, as the CPU plugin runs MatMul
 
 class OnednnGemm {
@@ -343,25 +409,30 @@ int main(int argc, char** argv) try {
                                : o.clblast_defaults ? "CLBlast's own parameters (--clblast-defaults)"
                                                     : mosaic::gpu_plugin::apply_gemm_tuning(device(), device_name);
     ClblastGemm blast(device, o, a, b);
+    TiledGemmRun tiled(device, o, a, b);
     OnednnGemm dnnl(o, a_dnnl, b_dnnl);
 
-    Timings tb, td;
+    Timings tb, tt, td;
     tb.setup_ms = time_call([&] { blast.run(); });
+    tt.setup_ms = time_call([&] { tiled.run(); });
     td.setup_ms = dnnl.setup_ms();
     td.first_call_ms = time_call([&] { dnnl.run(); });
     for (int i = 0; i < o.warmup; ++i) {
         blast.run();
+        tiled.run();
         dnnl.run();
     }
     for (int r = 0; r < o.rounds; ++r) {
-        for (int i = 0; i < o.iterations; ++i) {
-            double ev = 0;
-            tb.wall_ms.push_back(time_call([&] { ev = blast.run(); }));
-            tb.event_ms.push_back(ev);
-        }
+        for (auto [timings, gemm] : {std::pair{&tb, std::function<double()>([&] { return blast.run(); })},
+                                     std::pair{&tt, std::function<double()>([&] { return tiled.run(); })}})
+            for (int i = 0; i < o.iterations; ++i) {
+                double ev = 0;
+                timings->wall_ms.push_back(time_call([&] { ev = gemm(); }));
+                timings->event_ms.push_back(ev);
+            }
         for (int i = 0; i < o.iterations; ++i) td.wall_ms.push_back(time_call([&] { dnnl.run(); }));
     }
-    const Check c = check(o, a, b, blast.result(), dnnl.result());
+    const Check c = check(o, a, b, blast.result(), dnnl.result()), ct = check(o, a, b, tiled.result(), dnnl.result());
 
     const auto v = dnnl::version();
     std::printf("command:   %s\n", o.command.c_str());
@@ -375,16 +446,21 @@ int main(int argc, char** argv) try {
     std::printf("CLBlast:   Xgemm with %s\n", tuning.c_str());
     std::printf("oneDNN:    %d.%d.%d, %s, %d OpenMP threads\n", v->major, v->minor, v->patch, dnnl.implementation().c_str(),
                 omp_get_max_threads());
-    std::printf("setup:     CLBlast first call %.1f ms (kernel compilation included); oneDNN primitive creation %.1f ms, "
-                "first call %.1f ms\n",
-                tb.setup_ms, td.setup_ms, td.first_call_ms);
+    std::printf("Tiled:     Mosaic's gemm_tiled_f32 (%s), both operands packed in every call\n",
+                mosaic::gpu_plugin::tiled_gemm_options().c_str());
+    std::printf("setup:     CLBlast first call %.1f ms (kernel compilation included); Tiled first call %.1f ms; oneDNN "
+                "primitive creation %.1f ms, first call %.1f ms\n",
+                tb.setup_ms, tt.setup_ms, td.setup_ms, td.first_call_ms);
     print_line("CLBlast", o, tb);
+    print_line("Tiled", o, tt);
     print_line("oneDNN", o, td);
-    std::printf("ratio:     CLBlast / oneDNN GFLOP/s = %.2f (wall)\n", median(td.wall_ms) / median(tb.wall_ms));
-    std::printf("check:     max |C_clblast - C_onednn| = %.3g; max error against a double dot product at 256 entries "
-                "= %.3g; tolerance 4*K*eps = %.3g: %s\n",
-                c.max_diff_between, c.max_diff_exact, c.tolerance, c.ok() ? "OK" : "FAILED");
-    return c.ok() ? 0 : 1;
+    std::printf("ratio:     CLBlast / oneDNN GFLOP/s = %.2f (wall); Tiled / oneDNN = %.2f (wall)\n",
+                median(td.wall_ms) / median(tb.wall_ms), median(td.wall_ms) / median(tt.wall_ms));
+    for (const auto& [name, r] : {std::pair{"CLBlast", c}, std::pair{"Tiled", ct}})
+        std::printf("check:     max |C_%s - C_onednn| = %.3g; max error against a double dot product at 256 entries "
+                    "= %.3g; tolerance 4*K*eps = %.3g: %s\n",
+                    name, r.max_diff_between, r.max_diff_exact, r.tolerance, r.ok() ? "OK" : "FAILED");
+    return c.ok() && ct.ok() ? 0 : 1;
 } catch (const cl::Error& e) {
     std::fprintf(stderr, "gemm_bench: OpenCL call %s failed with status %d\n", e.what(), e.err());
     return 1;

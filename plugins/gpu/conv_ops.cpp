@@ -1,11 +1,15 @@
 // Convolution and GroupConvolution, 2-D, f32, constant filters: im2col into the request's
-// scratch buffer and a CLBlast GEMM per image (1x1 stride-1 unpadded filters read the input as
-// it is), or a direct kernel for depthwise filters; bias, activations and a residual Add after it
-// fused (fusion.hpp) into one epilogue.
-#include "clblast_gemm.hpp"
+// scratch buffer and a GEMM per image (gemm.hpp; 1x1 stride-1 unpadded filters read the input as
+// it is; with the tiled GEMM, im2col writes the GEMM's packed operand directly), or a direct
+// kernel for depthwise filters; bias, activations and a residual Add after it fused (fusion.hpp)
+// into one epilogue.
+#include "gemm.hpp"
+#include "tiled_gemm.hpp"
 #include "fusion.hpp"
 #include "op_registry.hpp"
 #include "window_shape.hpp"
+
+#include <optional>
 
 namespace mosaic::gpu_plugin {
 
@@ -45,21 +49,26 @@ public:
         direct_ = !depthwise_ && kh == 1 && kw == 1 && win.stride_h == 1 && win.stride_w == 1 && win.pad_top == 0 &&
                   win.pad_left == 0 && win.pad_bottom == 0 && win.pad_right == 0;
         const size_t spatial = static_cast<size_t>(out[2] * out[3]), k = static_cast<size_t>(ic_per_group * kh * kw);
-        gemm_.m = static_cast<size_t>(oc_per_group);
-        gemm_.n = spatial;
-        gemm_.k = k;
-        gemm_.batch = static_cast<size_t>(groups_);
-        gemm_.a_stride = gemm_.m * k;
-        gemm_.b_stride = k * spatial;
-        gemm_.c_stride = gemm_.m * spatial;
+        GemmShape gemm;
+        gemm.m = static_cast<size_t>(oc_per_group);
+        gemm.n = spatial;
+        gemm.k = k;
+        gemm.batch = static_cast<size_t>(groups_);
+        gemm.a_stride = gemm.m * k;
+        gemm.b_stride = k * spatial;
+        gemm.c_stride = gemm.m * spatial;
+        if (!depthwise_) gemm_.emplace(ctx, gemm, inputs()[1], kNoValue);
         in_image_ = in[1] * in[2] * in[3];
         out_image_ = out[1] * out[2] * out[3];
         col_elements_ = groups_ * static_cast<int64_t>(k * spatial);
+        k_ = k;
+        spatial_ = spatial;
         if (depthwise_) s_.channels = static_cast<cl_int>(in[1]);
         epilogue_ = fuse_epilogue(ctx, n, 1);
         if (!epilogue_.empty()) fused_into(g.node_name(epilogue_.last_node), epilogue_.out);
         if (epilogue_.bias != kNoValue) add_input(epilogue_.bias);
         if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
+        epilogue_in_gemm_ = gemm_ && !epilogue_.empty() && gemm_->applies_epilogue(epilogue_.args);
         count_ = shape_size(out);
     }
 
@@ -73,10 +82,21 @@ public:
             ctx.launch(k, items(count_));
             return;
         }
+        const GemmEpilogue in_gemm = epilogue_in_gemm_ ? GemmEpilogue{&epilogue_.args, &bias, &residual} : GemmEpilogue{};
         for (int64_t b = 0; b < batch_; ++b) {
             if (direct_) {
                 // The image's channels are the GEMM's rows of B as they lie.
-                enqueue_gemm(ctx, gemm_, w, 0, x, static_cast<size_t>(b * in_image_), y, static_cast<size_t>(b * out_image_));
+                gemm_->enqueue(ctx, w, 0, x, static_cast<size_t>(b * in_image_), y, static_cast<size_t>(b * out_image_), 0,
+                               in_gemm);
+                continue;
+            }
+            if (const TiledGemm* tiled = gemm_->tiled()) {
+                cl::Kernel& im2col = ctx.kernel("im2col_packed_f32");
+                set_args(im2col, x, static_cast<cl_int>(b * in_image_), ctx.scratch(), cl_int{0}, s_,
+                         static_cast<cl_int>(k_), static_cast<cl_int>(spatial_));
+                ctx.launch(im2col, cl::NDRange(k_, tiled->packed_b_panels(), static_cast<size_t>(groups_)));
+                tiled->enqueue_packed_b(ctx, w, 0, 0, y, static_cast<size_t>(b * out_image_), tiled->packed_b_elements(),
+                                        in_gemm);
                 continue;
             }
             // One im2col over every group: the groups' channels follow each other in the image,
@@ -86,23 +106,31 @@ public:
             cl::Kernel& im2col = ctx.kernel("im2col_f32");
             set_args(im2col, x, static_cast<cl_int>(b * in_image_), ctx.scratch(), all);
             ctx.launch(im2col, items(col_elements_));
-            enqueue_gemm(ctx, gemm_, w, 0, ctx.scratch(), 0, y, static_cast<size_t>(b * out_image_));
+            gemm_->enqueue(ctx, w, 0, ctx.scratch(), 0, y, static_cast<size_t>(b * out_image_), static_cast<size_t>(col_elements_),
+                           in_gemm);
         }
-        if (epilogue_.empty()) return;
+        if (epilogue_.empty() || epilogue_in_gemm_) return;
         cl::Kernel& k = ctx.kernel("epilogue_f32");
         set_args(k, y, bias, residual, epilogue_.args);
         ctx.launch(k, items(count_));
     }
     std::string exec_type() const override {
-        return depthwise_ ? "depthwise_conv_f32" : direct_ ? "clblast_gemm_1x1" : "im2col_clblast_gemm";
+        return depthwise_ ? "depthwise_conv_f32" : direct_ ? gemm_->exec_type() + "_1x1" : "im2col_" + gemm_->exec_type();
     }
-    size_t scratch_bytes() const override { return depthwise_ || direct_ ? 0 : static_cast<size_t>(col_elements_) * sizeof(float); }
+    // The columns of im2col (but where it writes the tiled GEMM's packed B), then what the GEMM packs.
+    size_t scratch_bytes() const override {
+        if (depthwise_) return 0;
+        const size_t columns = direct_ || gemm_->tiled() ? 0 : static_cast<size_t>(col_elements_);
+        return (columns + gemm_->scratch_elements()) * sizeof(float);
+    }
 
 private:
     ConvShape s_{};
-    GemmShape gemm_;
+    std::optional<Gemm> gemm_;  // all but depthwise filters
     int64_t groups_ = 1, batch_ = 1, in_image_ = 0, out_image_ = 0, col_elements_ = 0, count_ = 0;
+    size_t k_ = 0, spatial_ = 0;  // of one group's GEMM: rows and columns of B
     bool depthwise_ = false, direct_ = false;
+    bool epilogue_in_gemm_ = false;  // the tiled GEMM applies it as it stores
     Epilogue epilogue_;
 };
 

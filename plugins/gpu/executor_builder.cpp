@@ -5,9 +5,9 @@
 namespace mosaic::gpu_plugin {
 
 std::vector<std::unique_ptr<Executor>> build_executors(const sdk::GraphView& graph, const ValueTable& values,
-                                                       ClEngine& engine) {
+                                                       ClEngine& engine, const std::string& gemm_kernel) {
     std::vector<bool> fused(graph.node_count(), false);
-    BuildContext ctx{graph, values, engine, fused};
+    BuildContext ctx{graph, values, engine, fused, gemm_kernel};
     std::vector<std::unique_ptr<Executor>> executors;
     for (size_t n = 0; n < graph.node_count(); ++n) {
         if (!values.runs(n) || fused[n]) continue;

@@ -6,11 +6,13 @@
 #include "executor.hpp"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace mosaic::gpu_plugin {
 
+// `gemm_kernel`: the GPU_GEMM_KERNEL property (gemm.hpp).
 std::vector<std::unique_ptr<Executor>> build_executors(const sdk::GraphView& graph, const ValueTable& values,
-                                                       ClEngine& engine);
+                                                       ClEngine& engine, const std::string& gemm_kernel);
 
 }  // namespace mosaic::gpu_plugin

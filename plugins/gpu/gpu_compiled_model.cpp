@@ -2,6 +2,7 @@
 
 #include "executor_builder.hpp"
 #include "gpu_infer_request.hpp"
+#include "tiled_gemm.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -26,10 +27,10 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
       label_(device_name_ + "." + config.device_id),
       model_name_(graph.name()) {
     const auto t0 = std::chrono::steady_clock::now();
-    program_ = engine_->program("-cl-std=CL1.2", config_.cache_dir);
+    program_ = engine_->program("-cl-std=CL1.2 " + tiled_gemm_options(), config_.cache_dir);
     program_ms_ = ms_since(t0);
     upload_constants(graph);
-    executors_ = build_executors(graph, values_, *engine_);
+    executors_ = build_executors(graph, values_, *engine_, config_.gemm_kernel);
     plan_ = plan_memory(values_, executors_);
     for (const auto& e : executors_) scratch_bytes_ = std::max(scratch_bytes_, e->scratch_bytes());
     compile_ms_ = ms_since(t0);

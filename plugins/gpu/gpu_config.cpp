@@ -12,6 +12,7 @@ GpuConfig GpuConfig::from(const nlohmann::json& config) {
     c.device_id = config.value("DEVICE_ID", std::string("0"));
     if (c.device_id.empty()) c.device_id = "0";
     c.allow_cpu_fallback = config.value("GPU_ALLOW_CPU_FALLBACK", true);
+    c.gemm_kernel = config.value("GPU_GEMM_KERNEL", std::string("AUTO"));
     return c;
 }
 

@@ -44,6 +44,9 @@ GpuDevice::GpuDevice(const std::string& name)
                      "folder of OpenCL program binaries reused by later compiles (empty: none)"},
                     {"GPU_ALLOW_CPU_FALLBACK", PropertyKind::boolean, true, {}, false, 0,
                      "with no OpenCL GPU, run on an OpenCL CPU device (PoCL)"},
+                    {"GPU_GEMM_KERNEL", PropertyKind::choice, "AUTO", {"AUTO", "TILED", "CLBLAST"}, false, 0,
+                     "GEMMs of convolutions and MatMuls: Mosaic's register-tiled kernel (AUTO on OpenCL CPU devices) "
+                     "or CLBlast (AUTO on GPUs)"},
                     {"DEVICE_TYPE", PropertyKind::string, "", {}, true, 0, "integrated or discrete"},
                     {"GPU_DEVICE_TOTAL_MEM_SIZE", PropertyKind::integer, 0, {}, true, 0, "global memory, bytes"},
                     {"OPTIMIZATION_CAPABILITIES", PropertyKind::object, nlohmann::json::array(), {}, true, 0,

@@ -1,10 +1,12 @@
-// MatMul, f32, on CLBlast's GEMM, with the bias and activations after it fused (fusion.hpp) into
-// one epilogue pass. Supported: both operands of rank >= 2 whose batch dims are equal, or B of
-// rank 2 (its one matrix shared by every batch; without transpose_a that is one tall GEMM).
-#include "clblast_gemm.hpp"
+// MatMul, f32, on a GEMM (gemm.hpp), with the bias and activations after it fused (fusion.hpp)
+// into one epilogue pass. Supported: both operands of rank >= 2 whose batch dims are equal, or B
+// of rank 2 (its one matrix shared by every batch; without transpose_a that is one tall GEMM).
+#include "gemm.hpp"
 #include "fusion.hpp"
 #include "kernel_structs.hpp"
 #include "op_registry.hpp"
+
+#include <optional>
 
 namespace mosaic::gpu_plugin {
 
@@ -29,50 +31,47 @@ public:
         const sdk::GraphView& g = ctx.graph;
         const Attributes attrs = g.attributes(n);
         const Shape a = g.input_shape(n, 0), b = g.input_shape(n, 1), out = g.output_shape(n, 0);
-        s_.transpose_a = attrs.get_bool("transpose_a", false);
-        s_.transpose_b = attrs.get_bool("transpose_b", false);
-        s_.m = static_cast<size_t>(out[out.size() - 2]);
-        s_.n = static_cast<size_t>(out.back());
-        s_.k = static_cast<size_t>(s_.transpose_a ? a[a.size() - 2] : a.back());
+        GemmShape s;
+        s.transpose_a = attrs.get_bool("transpose_a", false);
+        s.transpose_b = attrs.get_bool("transpose_b", false);
+        s.m = static_cast<size_t>(out[out.size() - 2]);
+        s.n = static_cast<size_t>(out.back());
+        s.k = static_cast<size_t>(s.transpose_a ? a[a.size() - 2] : a.back());
         size_t batch = 1;
         for (size_t d = 0; d + 2 < out.size(); ++d) batch *= static_cast<size_t>(out[d]);
-        if (b.size() == 2 && !s_.transpose_a) {
-            s_.m *= batch;  // rows of every batch times the one matrix
+        if (b.size() == 2 && !s.transpose_a) {
+            s.m *= batch;  // rows of every batch times the one matrix
         } else {
-            s_.batch = batch;
-            s_.a_stride = s_.m * s_.k;
-            s_.b_stride = b.size() == 2 ? 0 : s_.k * s_.n;
-            s_.c_stride = s_.m * s_.n;
+            s.batch = batch;
+            s.a_stride = s.m * s.k;
+            s.b_stride = b.size() == 2 ? 0 : s.k * s.n;
+            s.c_stride = s.m * s.n;
         }
-        if (s_.batch > 1 && s_.b_stride == 0) per_batch_ = true;  // CLBlast wants distinct matrices
+        gemm_.emplace(ctx, s, inputs()[0], inputs()[1]);
         epilogue_ = fuse_epilogue(ctx, n, out.size() - 1);
         if (!epilogue_.empty()) fused_into(g.node_name(epilogue_.last_node), epilogue_.out);
         if (epilogue_.bias != kNoValue) add_input(epilogue_.bias);
         if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
+        epilogue_in_gemm_ = !epilogue_.empty() && gemm_->applies_epilogue(epilogue_.args);
         count_ = shape_size(out);
     }
 
     void enqueue(const ExecContext& ctx) const override {
         const cl::Buffer &a = ctx[inputs()[0]], &b = ctx[inputs()[1]], &c = ctx[outputs()[0]];
-        if (per_batch_) {
-            GemmShape one = s_;
-            one.batch = 1;
-            for (size_t i = 0; i < s_.batch; ++i) enqueue_gemm(ctx, one, a, i * s_.a_stride, b, 0, c, i * s_.c_stride);
-        } else {
-            enqueue_gemm(ctx, s_, a, 0, b, 0, c, 0);
-        }
-        if (epilogue_.empty()) return;
-        cl::Kernel& k = ctx.kernel("epilogue_f32");
         const cl::Buffer& bias = epilogue_.bias != kNoValue ? ctx[epilogue_.bias] : c;
         const cl::Buffer& residual = epilogue_.residual != kNoValue ? ctx[epilogue_.residual] : c;
+        gemm_->enqueue(ctx, a, 0, b, 0, c, 0, 0, epilogue_in_gemm_ ? GemmEpilogue{&epilogue_.args, &bias, &residual} : GemmEpilogue{});
+        if (epilogue_.empty() || epilogue_in_gemm_) return;
+        cl::Kernel& k = ctx.kernel("epilogue_f32");
         set_args(k, c, bias, residual, epilogue_.args);
         ctx.launch(k, items(count_));
     }
-    std::string exec_type() const override { return "clblast_gemm"; }
+    std::string exec_type() const override { return gemm_->exec_type(); }
+    size_t scratch_bytes() const override { return gemm_->scratch_elements() * sizeof(float); }
 
 private:
-    GemmShape s_;
-    bool per_batch_ = false;
+    std::optional<Gemm> gemm_;
+    bool epilogue_in_gemm_ = false;  // the tiled GEMM applies it as it stores
     Epilogue epilogue_;
     int64_t count_ = 0;
 };

@@ -25,6 +25,7 @@ struct BuildContext {
     const ValueTable& values;
     ClEngine& engine;
     std::vector<bool>& fused;  // per node: absorbed by an executor built before it
+    std::string gemm_kernel;   // GPU_GEMM_KERNEL: AUTO, TILED or CLBLAST (gemm.hpp)
 
     // A read-only device buffer initialised with `bytes` (weights an executor transformed).
     cl::Buffer upload(const void* data, size_t bytes) const {

@@ -115,18 +115,6 @@ TEST(GpuModel, TransformerEncoderBlockMatchesReference) {
     check_model(encoder_block(), {{"x", random_tensor({1, kSeq, kHidden}, 12)}});
 }
 
-// GEMMs of sizes that are no multiple of any tile (the GPU's CLBlast parameters must hold for every
-// size, not only the tuned one: clblast_tuning.cpp), down to a single row, against REFERENCE.
-TEST(GpuGemm, OddSizesMatchReference) {
-    for (const auto& [m, k, n] : std::vector<std::array<int64_t, 3>>{{1, 32, 10}, {3, 5, 7}, {130, 1027, 257}, {17, 2048, 1000}}) {
-        SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n));
-        ModelBuilder b("gemm");
-        Output x = b.parameter("x", ElementType::f32, {m, k});
-        b.result(matmul(b, x, random_constant(b, {k, n}, 7, "w", 0.5f), "mm"), "y");
-        expect_device_matches_reference(b.build(), "GPU", {{"x", random_tensor({m, k}, 8)}}, 1e-4, 1e-4);
-    }
-}
-
 // The CNN with an op the GPU lacks between the stem and the residual block.
 std::shared_ptr<Model> cnn_with(const std::string& type) {
     ModelBuilder b("gpu_cnn_with_" + type);

@@ -28,13 +28,14 @@ inline void expect_near(const std::vector<float>& expected, const std::vector<fl
     }
 }
 
-// Runs `model` on REFERENCE and on `device` with the same inputs, checks every output agrees, and
-// returns the run on `device` (with its profiling records: PERF_COUNT is on).
+// Runs `model` on REFERENCE and on `device` (compiled with `properties`) with the same inputs, checks
+// every output agrees, and returns the run on `device` (with its profiling records: PERF_COUNT is on).
 inline RunResult expect_device_matches_reference(const std::shared_ptr<Model>& model, const std::string& device,
                                                  const Inputs& inputs, double atol = kModelAtol,
-                                                 double rtol = kModelRtol) {
+                                                 double rtol = kModelRtol, AnyMap properties = {}) {
     const RunResult ref = run_on(model, "REFERENCE", inputs);
-    RunResult got = run_on(model, device, inputs, {{"PERF_COUNT", true}});
+    properties["PERF_COUNT"] = true;
+    RunResult got = run_on(model, device, inputs, properties);
     EXPECT_EQ(got.outputs.size(), ref.outputs.size());
     for (size_t o = 0; o < ref.outputs.size() && o < got.outputs.size(); ++o)
         expect_near(ref.outputs[o], got.outputs[o], atol, rtol, device, "output " + std::to_string(o));

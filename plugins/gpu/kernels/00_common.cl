@@ -47,43 +47,47 @@ typedef struct {
 #define ACT_SQUARE 29
 #define ACT_POW 30       // pow(x, a)
 
-inline float softplus(float x) { return x > 20.0f ? x : log1p(exp(x)); }
-
-inline float activate(int kind, float x, float a, float b) {
-    switch (kind) {
-        case ACT_RELU: return fmax(x, 0.0f);
-        case ACT_CLAMP: return fmin(fmax(x, a), b);
-        case ACT_SIGMOID: return 1.0f / (1.0f + exp(-x));
-        case ACT_TANH: return tanh(x);
-        case ACT_ELU: return x > 0.0f ? x : a * (exp(x) - 1.0f);
-        case ACT_GELU_ERF: return 0.5f * x * (1.0f + erf(x * 0.70710678118654752f));
-        case ACT_GELU_TANH: return 0.5f * x * (1.0f + tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
-        case ACT_SWISH: return x / (1.0f + exp(-a * x));
-        case ACT_HSWISH: return x * fmin(fmax(x + 3.0f, 0.0f), 6.0f) / 6.0f;
-        case ACT_HSIGMOID: return fmin(fmax(x + 3.0f, 0.0f), 6.0f) / 6.0f;
-        case ACT_MISH: return x * tanh(softplus(x));
-        case ACT_SOFTPLUS: return softplus(x);
-        case ACT_EXP: return exp(x);
-        case ACT_LOG: return log(x);
-        case ACT_SQRT: return sqrt(x);
-        case ACT_ABS: return fabs(x);
-        case ACT_NEGATIVE: return -x;
-        case ACT_ERF: return erf(x);
-        case ACT_FLOOR: return floor(x);
-        case ACT_CEIL: return ceil(x);
-        case ACT_LINEAR: return a * x + b;
-        case ACT_SIN: return sin(x);
-        case ACT_COS: return cos(x);
-        case ACT_RECIPROCAL: return 1.0f / x;
-        case ACT_SIGN: return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f);
-        case ACT_LEAKY: return x < 0.0f ? a * x : x;
-        case ACT_HARD_SIGMOID: return fmin(fmax(a * x + b, 0.0f), 1.0f);
-        case ACT_SELU: return b * (x > 0.0f ? x : a * (exp(x) - 1.0f));
-        case ACT_SQUARE: return x * x;
-        case ACT_POW: return pow(x, a);
-        default: return x;
+// activate() on one float and activate16() on 16 (a row of the tiled GEMM's register tile), from
+// one definition: select(else, then, condition) picks per lane for vectors as for scalars.
+#define MOSAIC_DEFINE_ACTIVATE(NAME, T)                                                                      \
+    inline T NAME##_softplus(T x) { return select(log1p(exp(x)), x, x > 20.0f); }                             \
+    inline T NAME(int kind, T x, float a, float b) {                                                          \
+        switch (kind) {                                                                                       \
+            case ACT_RELU: return fmax(x, 0.0f);                                                              \
+            case ACT_CLAMP: return fmin(fmax(x, a), b);                                                       \
+            case ACT_SIGMOID: return 1.0f / (1.0f + exp(-x));                                                 \
+            case ACT_TANH: return tanh(x);                                                                    \
+            case ACT_ELU: return select(a * (exp(x) - 1.0f), x, x > 0.0f);                                    \
+            case ACT_GELU_ERF: return 0.5f * x * (1.0f + erf(x * 0.70710678118654752f));                      \
+            case ACT_GELU_TANH: return 0.5f * x * (1.0f + tanh(0.79788456080286536f * (x + 0.044715f * x * x * x))); \
+            case ACT_SWISH: return x / (1.0f + exp(-a * x));                                                  \
+            case ACT_HSWISH: return x * fmin(fmax(x + 3.0f, 0.0f), 6.0f) / 6.0f;                              \
+            case ACT_HSIGMOID: return fmin(fmax(x + 3.0f, 0.0f), 6.0f) / 6.0f;                                \
+            case ACT_MISH: return x * tanh(NAME##_softplus(x));                                               \
+            case ACT_SOFTPLUS: return NAME##_softplus(x);                                                     \
+            case ACT_EXP: return exp(x);                                                                      \
+            case ACT_LOG: return log(x);                                                                      \
+            case ACT_SQRT: return sqrt(x);                                                                    \
+            case ACT_ABS: return fabs(x);                                                                     \
+            case ACT_NEGATIVE: return -x;                                                                     \
+            case ACT_ERF: return erf(x);                                                                      \
+            case ACT_FLOOR: return floor(x);                                                                  \
+            case ACT_CEIL: return ceil(x);                                                                    \
+            case ACT_LINEAR: return a * x + b;                                                                \
+            case ACT_SIN: return sin(x);                                                                      \
+            case ACT_COS: return cos(x);                                                                      \
+            case ACT_RECIPROCAL: return 1.0f / x;                                                             \
+            case ACT_SIGN: return select(select((T)(0.0f), (T)(-1.0f), x < 0.0f), (T)(1.0f), x > 0.0f);       \
+            case ACT_LEAKY: return select(x, a * x, x < 0.0f);                                                \
+            case ACT_HARD_SIGMOID: return fmin(fmax(a * x + b, 0.0f), 1.0f);                                  \
+            case ACT_SELU: return b * select(a * (exp(x) - 1.0f), x, x > 0.0f);                               \
+            case ACT_SQUARE: return x * x;                                                                    \
+            case ACT_POW: return pow(x, (T)(a));                                                              \
+            default: return x;                                                                                \
+        }                                                                                                     \
     }
-}
+MOSAIC_DEFINE_ACTIVATE(activate, float)
+MOSAIC_DEFINE_ACTIVATE(activate16, float16)
 
 // What a convolution or MatMul applies to each result, in this order: a per-channel bias, the
 // first activation, a residual tensor of the output's shape, the second activation.
@@ -103,6 +107,16 @@ inline float apply_epilogue(Epilogue e, int i, float v, __global const float* bi
     v = activate(e.act1, v, e.act1_a, e.act1_b);
     if (e.has_residual) v += residual[i];
     return activate(e.act2, v, e.act2_a, e.act2_b);
+}
+
+// apply_epilogue() on the 16 results from flat index i on, which lie in one row of a matrix whose
+// rows are `inner` long (a bias per row: a convolution's output channel) or, with inner 1, in one
+// row of `channels` (a bias per column: a MatMul's last axis); the tiled GEMM checks which holds.
+inline float16 apply_epilogue16(Epilogue e, int i, float16 v, __global const float* bias, __global const float* residual) {
+    if (e.has_bias) v += e.inner == 1 ? vload16(0, bias + i % e.channels) : (float16)(bias[(i / e.inner) % e.channels]);
+    v = activate16(e.act1, v, e.act1_a, e.act1_b);
+    if (e.has_residual) v += vload16(0, residual + i);
+    return activate16(e.act2, v, e.act2_a, e.act2_b);
 }
 
 // The offset of flat output index `i` in an operand with `strides`.

@@ -20,6 +20,29 @@ __kernel void im2col_f32(__global const float* x, int x_offset, __global float* 
     col[i] = (ih >= 0 && ih < s.in_h && iw >= 0 && iw < s.in_w) ? x[x_offset + (c * s.in_h + ih) * s.in_w + iw] : 0.0f;
 }
 
+// im2col straight into the packed B of the tiled GEMM (gemm.cl's gemm_pack_b_f32 layout), for
+// one group of one image, so the columns are never written unpacked: row kk = (c * KH + kh) * KW +
+// kw of `k`, column p = oh * OW + ow of `n`, at bp[(t * k + kk) * GEMM_NR + j] for p = t * GEMM_NR
+// + j, 0 past column n. Global size (k, panels, groups); a group's channels follow the previous
+// group's in the image.
+__kernel void im2col_packed_f32(__global const float* x, int x_offset, __global float* bp, int bp_offset, ConvShape s,
+                                int k, int n) {
+    const int kk = get_global_id(0), t = get_global_id(1), group = get_global_id(2);
+    const int kw = kk % s.kernel_w, kh = (kk / s.kernel_w) % s.kernel_h, c = group * s.channels + kk / (s.kernel_w * s.kernel_h);
+    __global const float* plane = x + x_offset + c * s.in_h * s.in_w;
+    __global float* dst = bp + bp_offset + (group * get_global_size(1) + t) * k * GEMM_NR + kk * GEMM_NR;
+    // The panel's first output position, then one step right at a time (no division per element).
+    int p = t * GEMM_NR, oh = p / s.out_w, ow = p % s.out_w;
+    for (int j = 0; j < GEMM_NR; ++j, ++p) {
+        const int ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h, iw = ow * s.stride_w - s.pad_left + kw * s.dilation_w;
+        dst[j] = p < n && ih >= 0 && ih < s.in_h && iw >= 0 && iw < s.in_w ? plane[ih * s.in_w + iw] : 0.0f;
+        if (++ow == s.out_w) {
+            ow = 0;
+            ++oh;
+        }
+    }
+}
+
 // One output element per work item; `s.channels` is the total channel count, one filter each.
 __kernel void depthwise_conv_f32(__global const float* x, __global const float* w, __global float* y, ConvShape s,
                                  __global const float* bias, __global const float* residual, Epilogue e) {

@@ -1,0 +1,90 @@
+// Register-tiled single-precision GEMM for OpenCL CPU devices (PoCL's pthread device), where
+// CLBlast's kernels, written for GPUs' local memory and thousands of work items, run at a few
+// percent of the cores' peak. One work item (a work group of one) computes GEMM_MR x 32 tiles of C
+// in 2 * GEMM_MR float16 accumulators, which the device compiler maps to vector registers
+// (AVX-512: 16 of its 32), with one broadcast of A and two vector loads of B per k step: the shape
+// of BLIS's micro-kernel. Both operands are first packed (gemm_pack_*_f32) so that those loads are
+// contiguous: a row-major B read along k strides by its row length, and at 4 KiB strides every row
+// falls into the same L1 set. Packing pads with zeros to whole tiles, so the inner loop has no
+// edge cases; only the store checks the matrix's edges.
+//
+// GEMM_MR (rows per tile), GEMM_NR (columns per panel of B: 32, two float16) and GEMM_MT (tiles
+// per work item) come from the build options (tiled_gemm.cpp holds the values, so the host and the
+// kernels cannot disagree). conv.cl's im2col_packed_f32 writes B in this packed form directly.
+
+// Packs A (element (i, kk) at a[a_offset + i * tile_stride + kk * k_stride], so either layout) into tiles of
+// GEMM_MR rows stored k-major: ap[(t * k + kk) * GEMM_MR + r] = A[t * GEMM_MR + r][kk], 0 past row m.
+// Global size (k, tiles, batch): a work item writes one k step of a tile, GEMM_MR floats in a row.
+__kernel void gemm_pack_a_f32(__global const float* a, int a_offset, int a_batch, int tile_stride, int k_stride, int m,
+                              int k, __global float* ap, int ap_offset, int ap_batch) {
+    const int kk = get_global_id(0), t = get_global_id(1), batch = get_global_id(2);
+    __global const float* src = a + a_offset + batch * a_batch + kk * k_stride;
+    __global float* dst = ap + ap_offset + batch * ap_batch + (t * k + kk) * GEMM_MR;
+    const int m0 = t * GEMM_MR;
+    for (int r = 0; r < GEMM_MR; ++r) dst[r] = m0 + r < m ? src[(m0 + r) * tile_stride] : 0.0f;
+}
+
+// Packs B (element (kk, j) at b[b_offset + j * tile_stride + kk * k_stride]) into panels of 32 columns stored
+// k-major: bp[(t * k + kk) * 32 + c] = B[kk][t * 32 + c], 0 past column n. Global size (k, panels,
+// batch): a work item writes one k step of a panel, from one row of B where its columns lie in a row.
+__kernel void gemm_pack_b_f32(__global const float* b, int b_offset, int b_batch, int tile_stride, int k_stride, int n,
+                              int k, __global float* bp, int bp_offset, int bp_batch) {
+    const int kk = get_global_id(0), t = get_global_id(1), batch = get_global_id(2);
+    __global const float* src = b + b_offset + batch * b_batch + kk * k_stride;
+    __global float* dst = bp + bp_offset + batch * bp_batch + (t * k + kk) * GEMM_NR;
+    const int n0 = t * GEMM_NR;
+    if (tile_stride == 1 && n0 + GEMM_NR <= n) {
+        vstore16(vload16(0, src + n0), 0, dst);
+        vstore16(vload16(0, src + n0 + 16), 0, dst + 16);
+        return;
+    }
+    for (int c = 0; c < GEMM_NR; ++c) dst[c] = n0 + c < n ? src[(n0 + c) * tile_stride] : 0.0f;
+}
+
+// Stores one row of a tile at flat index i of C with the epilogue applied (00_common.cl; the bias
+// and activations fused after a convolution or MatMul, none when `e` is all zero): as two vectors
+// where the tile lies inside C, else its first `cols` values one by one.
+inline void gemm_store_row(__global float* c, int i, float16 lo, float16 hi, int cols, Epilogue e,
+                           __global const float* bias, __global const float* residual) {
+    if (cols >= GEMM_NR) {
+        vstore16(apply_epilogue16(e, i, lo, bias, residual), 0, c + i);
+        vstore16(apply_epilogue16(e, i + 16, hi, bias, residual), 0, c + i + 16);
+        return;
+    }
+    float v[GEMM_NR];
+    vstore16(lo, 0, v);
+    vstore16(hi, 0, v + 16);
+    for (int j = 0; j < cols; ++j) c[i + j] = apply_epilogue(e, i + j, v[j], bias, residual);
+}
+
+// C[batch] (m x n, rows ldc apart) = packed A * packed B, then the epilogue `e`. Global size:
+// (ceil(tiles of A / GEMM_MT), panels of B, batch), local size 1. Consecutive work items share a
+// panel of B (k x 32 floats), which stays in the core's L2 while the tiles of A stream past it.
+__kernel void gemm_tiled_f32(__global const float* ap, int ap_offset, int ap_batch, __global const float* bp,
+                             int bp_offset, int bp_batch, __global float* c, int c_offset, int c_batch, int ldc, int m,
+                             int n, int k, __global const float* bias, __global const float* residual, Epilogue e) {
+    const int batch = get_global_id(2), panel = get_global_id(1);
+    const int tiles = (m + GEMM_MR - 1) / GEMM_MR, first = get_global_id(0) * GEMM_MT;
+    const int n0 = panel * GEMM_NR, cols = n - n0;
+    __global const float* b_panel = bp + bp_offset + batch * bp_batch + panel * k * GEMM_NR;
+    for (int t = first; t < min(first + GEMM_MT, tiles); ++t) {
+        float16 lo[GEMM_MR], hi[GEMM_MR];
+        for (int r = 0; r < GEMM_MR; ++r) lo[r] = hi[r] = 0.0f;
+        __global const float* a = ap + ap_offset + batch * ap_batch + t * k * GEMM_MR;
+        __global const float* b = b_panel;
+        for (int kk = 0; kk < k; ++kk) {
+            const float16 b_lo = vload16(0, b), b_hi = vload16(0, b + 16);
+#pragma unroll
+            for (int r = 0; r < GEMM_MR; ++r) {
+                const float16 av = (float16)(a[r]);
+                lo[r] = fma(av, b_lo, lo[r]);
+                hi[r] = fma(av, b_hi, hi[r]);
+            }
+            a += GEMM_MR;
+            b += GEMM_NR;
+        }
+        const int m0 = t * GEMM_MR;
+        for (int r = 0; r < GEMM_MR && m0 + r < m; ++r)
+            gemm_store_row(c, c_offset + batch * c_batch + (m0 + r) * ldc + n0, lo[r], hi[r], cols, e, bias, residual);
+    }
+}

@@ -1,0 +1,146 @@
+// The GPU's two GEMMs (plugins/gpu/gemm.hpp), each forced with GPU_GEMM_KERNEL, against REFERENCE:
+// sizes that are no multiple of any tile (the tiled kernel pads its packed operands to whole
+// tiles; CLBlast's parameters must hold at every size, not only the tuned one: clblast_tuning.cpp),
+// down to one row; operands computed or constant (a constant is packed once at compile time),
+// transposed, batched with a B per batch or one shared B; grouped, strided and 1x1 convolutions.
+#include "gpu_test_util.hpp"
+
+#include <array>
+
+namespace mosaic::test::gpu {
+namespace {
+
+Output matmul(ModelBuilder& b, Output a, Output w, const std::string& name, bool transpose_a = false,
+              bool transpose_b = false) {
+    return b.op("MatMul", {a, w},
+                {{"transpose_a", transpose_a ? "true" : "false"}, {"transpose_b", transpose_b ? "true" : "false"}}, name);
+}
+
+class GpuGemm : public ::testing::TestWithParam<std::string> {
+protected:
+    // Runs `model` on GPU with the kernel under test, checks it against REFERENCE and that each of
+    // `ops` ran on that kernel.
+    void check(const std::shared_ptr<Model>& model, const Inputs& inputs, const std::vector<std::string>& ops) {
+        const RunResult got = expect_device_matches_reference(model, "GPU", inputs, 1e-4, 1e-4, {{"GPU_GEMM_KERNEL", GetParam()}});
+        const std::string kernel = GetParam() == "TILED" ? "gemm_tiled_f32" : "clblast_gemm";
+        for (const std::string& op : ops) {
+            const ProfilingInfo* record = record_named(got.profile, op);
+            ASSERT_NE(record, nullptr) << op << " has no profiling record:\n" << contents(got.profile);
+            EXPECT_TRUE(contains(record->exec_type, kernel)) << op << " ran " << record->exec_type;
+        }
+    }
+};
+
+TEST_P(GpuGemm, OddSizesWithAConstantB) {
+    for (const auto& [m, k, n] : std::vector<std::array<int64_t, 3>>{
+             {1, 32, 10}, {3, 5, 7}, {8, 1, 32}, {9, 33, 33}, {130, 1027, 257}, {17, 2048, 1000}}) {
+        SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n));
+        ModelBuilder b("gemm");
+        Output x = b.parameter("x", ElementType::f32, {m, k});
+        b.result(matmul(b, x, random_constant(b, {k, n}, 7, "w", 0.5f), "mm"), "y");
+        check(b.build(), {{"x", random_tensor({m, k}, 8)}}, {"mm"});
+    }
+}
+
+// Neither operand constant, so both are packed at run time; every transpose combination.
+TEST_P(GpuGemm, ComputedOperandsEveryTranspose) {
+    const int64_t m = 19, k = 45, n = 37;
+    for (const bool ta : {false, true})
+        for (const bool tb : {false, true}) {
+            SCOPED_TRACE(std::string("transpose_a ") + (ta ? "yes" : "no") + ", transpose_b " + (tb ? "yes" : "no"));
+            ModelBuilder b("gemm_computed");
+            const Shape a_shape = ta ? Shape{k, m} : Shape{m, k}, b_shape = tb ? Shape{n, k} : Shape{k, n};
+            Output x = b.parameter("x", ElementType::f32, a_shape);
+            Output y = b.parameter("y", ElementType::f32, b_shape);
+            b.result(matmul(b, x, y, "mm", ta, tb), "z");
+            check(b.build(), {{"x", random_tensor(a_shape, 21)}, {"y", random_tensor(b_shape, 22)}}, {"mm"});
+        }
+}
+
+// A constant A (packed at compile time) times a computed B, transposed or not.
+TEST_P(GpuGemm, ConstantAOperand) {
+    for (const bool ta : {false, true}) {
+        SCOPED_TRACE(std::string("transpose_a ") + (ta ? "yes" : "no"));
+        ModelBuilder b("gemm_constant_a");
+        Output w = random_constant(b, ta ? Shape{40, 11} : Shape{11, 40}, 31, "w");
+        Output x = b.parameter("x", ElementType::f32, {40, 70});
+        b.result(matmul(b, w, x, "mm", ta), "z");
+        check(b.build(), {{"x", random_tensor({40, 70}, 32)}}, {"mm"});
+    }
+}
+
+TEST_P(GpuGemm, BatchesWithABPerBatchAndOneSharedB) {
+    {
+        SCOPED_TRACE("a B per batch, transposed");
+        ModelBuilder b("gemm_batched");
+        Output x = b.parameter("x", ElementType::f32, {2, 3, 13, 24});
+        Output y = b.parameter("y", ElementType::f32, {2, 3, 35, 24});
+        b.result(matmul(b, x, y, "mm", false, true), "z");
+        check(b.build(), {{"x", random_tensor({2, 3, 13, 24}, 41)}, {"y", random_tensor({2, 3, 35, 24}, 42)}}, {"mm"});
+    }
+    {
+        SCOPED_TRACE("one constant B shared by transposed batches of A");
+        ModelBuilder b("gemm_shared_b");
+        Output x = b.parameter("x", ElementType::f32, {4, 17, 10});
+        b.result(matmul(b, x, random_constant(b, {17, 33}, 43, "w"), "mm", true), "z");
+        check(b.build(), {{"x", random_tensor({4, 17, 10}, 44)}}, {"mm"});
+    }
+}
+
+// The convolutions' GEMMs: constant filters as A, im2col columns (or the image itself for 1x1) as B.
+TEST_P(GpuGemm, GroupedStridedAnd1x1Convolutions) {
+    ModelBuilder b("gemm_convs");
+    Output x = b.parameter("x", ElementType::f32, {2, 6, 11, 9});
+    Output grouped = b.op("GroupConvolution", {x, random_constant(b, {3, 5, 2, 3, 3}, 51, "gw")}, conv_attrs(1, 2), "grouped");
+    Output pointwise = b.op("Convolution", {grouped, random_constant(b, {7, 15, 1, 1}, 52, "pw")}, conv_attrs(0, 1), "pointwise");
+    b.result(b.op("Relu", {pointwise}, {}, "relu"), "y");
+    // The Relu is fused into the 1x1 convolution, whose record takes its name.
+    check(b.build(), {{"x", random_tensor({2, 6, 11, 9}, 53)}}, {"grouped", "relu"});
+}
+
+// A bias per column, an activation, a residual and a second activation after a MatMul: applied by
+// the tiled kernel as it stores (in vectors, and one by one in the last, partial panel of 37
+// columns), by an epilogue pass after CLBlast.
+TEST_P(GpuGemm, FusedBiasActivationsAndResidual) {
+    ModelBuilder b("gemm_epilogue");
+    Output x = b.parameter("x", ElementType::f32, {19, 45});
+    Output r = b.parameter("r", ElementType::f32, {19, 37});
+    Output mm = matmul(b, x, random_constant(b, {45, 37}, 71, "w"), "mm");
+    Output biased = b.op("Add", {mm, random_constant(b, {37}, 72, "b")}, {}, "bias");
+    Output act = b.op("Sigmoid", {biased}, {}, "sigmoid");
+    Output res = b.op("Add", {act, r}, {}, "residual");
+    b.result(b.op("Tanh", {res}, {}, "tanh"), "y");
+    check(b.build(), {{"x", random_tensor({19, 45}, 73)}, {"r", random_tensor({19, 37}, 74)}}, {"tanh"});
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, GpuGemm, ::testing::Values("TILED", "CLBLAST"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+std::string gemm_exec_type(const AnyMap& properties) {
+    ModelBuilder b("gemm_auto");
+    Output x = b.parameter("x", ElementType::f32, {4, 8});
+    b.result(matmul(b, x, random_constant(b, {8, 8}, 61, "w"), "mm"), "y");
+    const CompiledModel compiled = shared_core().compile_model(b.build(), "GPU", properties);
+    const nlohmann::json executors = compiled.get_property("GPU_EXECUTORS");
+    for (const auto& e : executors)
+        if (e.at("name") == "mm") return e.at("exec_type").get<std::string>();
+    return "none";
+}
+
+// AUTO: the tiled kernel on an OpenCL CPU device (PoCL), CLBlast on a GPU.
+TEST(GpuGemmKernel, AutoPicksTheTiledKernelOnAnOpenClCpuDeviceAndClblastOnAGpu) {
+    const std::string name = shared_core().get_property("GPU", "FULL_DEVICE_NAME").get<std::string>();
+    const bool cpu_device = contains(name, "OpenCL CPU device");
+    EXPECT_EQ(gemm_exec_type({}), cpu_device ? "gemm_tiled_f32" : "clblast_gemm") << name;
+    EXPECT_EQ(gemm_exec_type({{"GPU_GEMM_KERNEL", "CLBLAST"}}), "clblast_gemm");
+    EXPECT_EQ(gemm_exec_type({{"GPU_GEMM_KERNEL", "TILED"}}), "gemm_tiled_f32");
+}
+
+TEST(GpuGemmKernel, AnUnknownKernelIsRefusedNamingTheChoices) {
+    const std::string error = error_of([] { gemm_exec_type({{"GPU_GEMM_KERNEL", "FASTEST"}}); });
+    EXPECT_TRUE(contains(error, "GPU_GEMM_KERNEL")) << error;
+    EXPECT_TRUE(contains(error, "TILED") && contains(error, "CLBLAST")) << error;
+}
+
+}  // namespace
+}  // namespace mosaic::test::gpu
