@@ -21,10 +21,7 @@ mkdir -p "$out"
 [ -f "$model" ] || { echo "soak: no model at $model; build first (scripts/build.sh)" >&2; exit 1; }
 
 bin=$build/soak_driver
-if [[ ! -x $bin || $root/benchmarks/soak/soak.cpp -nt $bin ]]; then
-    g++ -std=c++17 -O2 -I"$root/framework/include" -I"$root/plugin_sdk/include" -o "$bin" \
-        "$root/benchmarks/soak/soak.cpp" -L"$build/lib" -lmosaic -Wl,-rpath,"$build/lib"
-fi
+bash "$root/benchmarks/build_driver.sh" "$root/benchmarks/soak/soak.cpp" "$bin" "$build"
 export MOSAIC_PLUGINS=${MOSAIC_PLUGINS:-$build/lib/mosaic/plugins.json}
 
 echo "command: benchmarks/soak/run.sh $*"
