@@ -21,9 +21,9 @@ namespace {
 
 constexpr int kThreads = 8;
 
-// MOSAIC_STRESS_REQUESTS, else the 10,000 on HETERO:CPU,REFERENCE (about 20 s on 2 cores);
-// 1,000 on the others, whose reference kernels run the bundled CNN 30 times slower than oneDNN and
-// which are there for ThreadSanitizer; 100 in a sanitized build (5 to 20 times slower again).
+// MOSAIC_STRESS_REQUESTS, else the 10,000 on HETERO:CPU,REFERENCE (13 s on 2 busy cores);
+// 1,000 on the others, whose reference kernels run the mix 3 times slower than oneDNN and which
+// are there for ThreadSanitizer; 100 in a sanitized build (5 to 20 times slower again).
 int64_t requests_per_thread(const std::string& device) {
     const char* env = std::getenv("MOSAIC_STRESS_REQUESTS");
     if (env && *env) return std::max<int64_t>(1, std::atoll(env));
