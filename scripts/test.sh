@@ -6,7 +6,7 @@
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build and the whole suite again (but the
 #      full-size ONNX architectures, which take minutes even unsanitized),
 #   3. a ThreadSanitizer build of the threaded suites (runtime, registry/host services, HETERO's and
-#      the CPU device's threaded tests).
+#      the CPU device's threaded tests, the stress load in a reduced form).
 # Ends with the line "N passed, N failed" summing every run; exits non-zero on any failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,21 +72,24 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTI
 # device's concurrent requests with one thread each and its stream limiter (oneDNN's OpenMP
 # runtime, libgomp, is not instrumented, so only single-threaded inferences are checked), and the
 # GPU device's concurrent requests (PoCL's own threads are not instrumented; the plugin's queues,
-# events and buffers are). Every plugin of the build registry is built: a registered device whose
-# library is missing is a problem that Core's tests see.
+# events and buffers are), and the stress load (8 threads of mixed requests over split models, bit-
+# identical to serial) in a reduced form, 8 x 100 requests, on HETERO:ACCEL,REFERENCE: its release
+# form runs HETERO:CPU,REFERENCE, whose oneDNN OpenMP threads TSan cannot see, and ACCEL is REFERENCE
+# restricted, so every thread of that variant is instrumented. Every plugin of the build registry is
+# built: a registered device whose library is missing is a problem that Core's tests see.
 echo "=== tsan: building in $root/build-tsan"
-MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_gpu_test mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_gpu_plugin mosaic_config" \
+MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_gpu_test mosaic_stress_test mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_gpu_plugin mosaic_config" \
   bash "$root/scripts/build.sh" "$root/build-tsan" -DMOSAIC_SANITIZE=thread "${SAN_FLAGS[@]}"
 # The runtime suite's tests that infer on the CPU device (named .../CPU, .../HETERO_CPU_REFERENCE)
 # run oneDNN's uninstrumented OpenMP threads; the same tests run on REFERENCE here.
 declare -A tsan_filter=([runtime]="*-*/CPU:*/HETERO_CPU_REFERENCE" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*:HeteroSubgraphErrors.*"
                         [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial:CpuStreamLimiter.*:CpuStreams.MoreRequestsThanStreamsOnTwoSingleThreadStreams"
-                        [gpu]="GpuThreads.*")
-for suite in runtime registry hetero cpu gpu; do
+                        [gpu]="GpuThreads.*" [stress]="*/HETERO_ACCEL_REFERENCE")
+for suite in runtime registry hetero cpu gpu stress; do
   echo "=== tsan: mosaic_${suite}_test"
   log="$root/build-tsan/tsan_$suite.log"
   MOSAIC_PLUGINS="$root/build-tsan/lib/mosaic/plugins.json" MOSAIC_BUILD_DIR="$root/build-tsan" \
-    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 MOSAIC_STRESS_REQUESTS=100 \
     "$root/build-tsan/bin/mosaic_${suite}_test" --gtest_filter="${tsan_filter[$suite]}" 2>&1 | tee "$log" \
     || echo "=== tsan: $suite FAILED"
   pass=$(grep -E "^\[  PASSED  \] [0-9]+ test" "$log" | sed -E 's/.* ([0-9]+) test.*/\1/' || true)

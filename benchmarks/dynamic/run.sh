@@ -11,10 +11,7 @@ models=$build/onnx_models_dynamic
 [ -f "$models/squeezenet1_1_dynamic/model.onnx" ] ||
     /usr/bin/python3 "$root/tools/models/make_onnx_models.py" "$models" --only squeezenet1_1_dynamic >/dev/null
 bin=$build/dynamic_bench
-if [[ ! -x $bin || $root/benchmarks/dynamic/dynamic_bench.cpp -nt $bin ]]; then
-    g++ -std=c++17 -O2 -I"$root/framework/include" -I"$root/plugin_sdk/include" -o "$bin" \
-        "$root/benchmarks/dynamic/dynamic_bench.cpp" -L"$build/lib" -lmosaic -Wl,-rpath,"$build/lib"
-fi
+bash "$root/benchmarks/build_driver.sh" "$root/benchmarks/dynamic/dynamic_bench.cpp" "$bin" "$build"
 export MOSAIC_PLUGINS=${MOSAIC_PLUGINS:-$build/lib/mosaic/plugins.json}
 echo "command: benchmarks/dynamic/run.sh $*"
 exec "$bin" "$models/squeezenet1_1_dynamic/model.onnx" "$device" "${3:-20}" "${4:-5}"
