@@ -329,6 +329,21 @@ TEST_F(OnnxReader, OldOpsetsAreRead) {
     EXPECT_EQ(run(onnx::read_onnx(path("add.onnx")), {1, 1, 1, 1}), (std::vector<float>{2, 3, 4, 5}));
 }
 
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader): EyeLike reads its input's shape through
+// ShapeOf, which is folded from the shape alone; for an f16 input the reference kernels' widening to
+// f32 read the input's values, which folding does not have (a null pointer).
+TEST_F(OnnxReader, EyeLikeOfAnF16InputFoldsItsShape) {
+    auto m = onnx_model(9);
+    add_input(m, "x", {2, 3}, TensorProto::FLOAT16);
+    add_node(m, "EyeLike", {"x"}, {"y"}, "eye");
+    add_output(m, "y", {2, 3}, TensorProto::FLOAT16);
+    save(m, path("eye.onnx"));
+    const auto model = onnx::read_onnx(path("eye.onnx"));
+    const Node* result = model->get_results().at(0);
+    EXPECT_EQ(result->input(0).get_partial_shape(), (Shape{2, 3}));
+    EXPECT_EQ(result->input(0).get_element_type(), ElementType::f16);
+}
+
 TEST_F(OnnxReader, MissingGraphOutputProducer) {
     auto m = add_model();
     m.mutable_graph()->mutable_output(0)->set_name("nowhere");
