@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace mosaic::test {
 namespace {
 
@@ -194,6 +196,35 @@ TEST(Model, ShapesWhoseSizeOverflowsAreRejected) {
     EXPECT_NE(msg.find("overflows"), std::string::npos) << msg;
     msg = model_error([&] { b.parameter("p", ElementType::f32, {1LL << 40, 1LL << 40}); });
     EXPECT_NE(msg.find("overflows"), std::string::npos) << msg;
+}
+
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/broadcast_target_of_rank_2_31.onnx): a
+// Broadcast whose target shape is computed at run time has the target's declared length as its
+// rank, and a target declared [2147483647] made shape inference allocate a shape of that rank.
+TEST(Model, BroadcastToATargetOfAbsurdLengthIsRejected) {
+    ModelBuilder b("long_target");
+    Output x = b.parameter("x", ElementType::f32, {1});
+    Output target = b.parameter("target", ElementType::i64, {2147483647});
+    const std::string msg = model_error([&] { b.op("Broadcast", {x, target}, {{"mode", "numpy"}}, "bcast"); });
+    for (const char* part : {"'bcast'", "output rank 2147483647", "at most 64"})
+        EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
+}
+
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/eye_diagonal_int64_max.onnx): folding an Eye
+// whose diagonal_index is INT64_MAX computed row + diagonal, a signed overflow (UBSan). A diagonal
+// outside the matrix sets nothing.
+TEST(Model, EyeWithADiagonalOutsideTheMatrixFoldsToZeros) {
+    for (int64_t diagonal : {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min(), int64_t{3}, int64_t{-2}}) {
+        ModelBuilder b("eye");
+        Output rows = b.constant<int64_t>({}, {2}), columns = b.constant<int64_t>({}, {3});
+        Output eye = b.op("Eye", {rows, columns, b.constant<int64_t>({}, {diagonal})}, {{"output_type", "f32"}}, "eye");
+        b.result(b.op("Add", {eye, b.parameter("x", ElementType::f32, {2, 3})}), "y");
+        Core core;
+        InferRequest r = core.compile_model(b.build(), "REFERENCE").create_infer_request();
+        r.set_input_tensor(0, Tensor::from_vector({2, 3}, ElementType::f32, std::vector<float>(6, 0.5f)));
+        r.infer();
+        EXPECT_EQ(r.get_output_tensor(0).to_vector<float>(), std::vector<float>(6, 0.5f)) << "diagonal " << diagonal;
+    }
 }
 
 }  // namespace
