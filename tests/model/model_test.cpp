@@ -210,6 +210,24 @@ TEST(Model, BroadcastToATargetOfAbsurdLengthIsRejected) {
         EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
 }
 
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/conv_pads_int64_max.onnx): a Convolution's
+// output size added its pads to the input size unchecked, a signed overflow (UBSan) for a pad of
+// INT64_MAX; so did the window of a huge dilation.
+TEST(Model, ConvolutionWindowsThatOverflowAreRejected) {
+    for (const auto& [pads, dilations] : std::vector<std::pair<std::string, std::string>>{
+             {"9223372036854775807,0", "1,1"}, {"0,0", "4611686018427387904,1"}}) {
+        ModelBuilder b("conv");
+        Output x = b.parameter("x", ElementType::f32, {1, 1, 8, 8});
+        Output w = b.constant<float>({1, 1, 3, 3}, std::vector<float>(9, 1.0f), "w");
+        const std::string msg = model_error([&] {
+            b.op("Convolution", {x, w},
+                 {{"strides", "1,1"}, {"pads_begin", pads}, {"pads_end", "0,0"}, {"dilations", dilations}}, "conv");
+        });
+        for (const char* part : {"'conv'", "spatial axis 0", "overflows 64 bits"})
+            EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
+    }
+}
+
 // Found by fuzzing (tests/fuzz/regressions/onnx_reader/eye_diagonal_int64_max.onnx): folding an Eye
 // whose diagonal_index is INT64_MAX computed row + diagonal, a signed overflow (UBSan). A diagonal
 // outside the matrix sets nothing.
