@@ -228,6 +228,20 @@ TEST(Model, ConvolutionWindowsThatOverflowAreRejected) {
     }
 }
 
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/depth_to_space_block_overflow.onnx):
+// DepthToSpace multiplied block_size over the spatial axes unchecked, a signed overflow (UBSan) for
+// a block_size of INT64_MAX; SpaceToDepth likewise.
+TEST(Model, BlockSizesWhoseVolumeOverflowsAreRejected) {
+    for (const char* op : {"DepthToSpace", "SpaceToDepth"}) {
+        ModelBuilder b("blocks");
+        Output x = b.parameter("x", ElementType::f32, {1, 4, 2, 2});
+        const std::string msg = model_error(
+            [&] { b.op(op, {x}, {{"block_size", "9223372036854775807"}, {"mode", "blocks_first"}}, "block"); });
+        for (const char* part : {"'block'", "block_size 9223372036854775807", "overflows 64 bits"})
+            EXPECT_NE(msg.find(part), std::string::npos) << op << ": " << part << " in: " << msg;
+    }
+}
+
 // Found by fuzzing (tests/fuzz/regressions/onnx_reader/eye_diagonal_int64_max.onnx): folding an Eye
 // whose diagonal_index is INT64_MAX computed row + diagonal, a signed overflow (UBSan). A diagonal
 // outside the matrix sets nothing.
