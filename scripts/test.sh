@@ -6,7 +6,9 @@
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build and the whole suite again (but the
 #      full-size ONNX architectures, which take minutes even unsanitized),
 #   3. a ThreadSanitizer build of the threaded suites (runtime, registry/host services, HETERO's and
-#      the CPU device's threaded tests, the stress load in a reduced form).
+#      the CPU device's threaded tests, the stress load in a reduced form),
+#   4. the fuzz smoke: each libFuzzer target of tests/fuzz for about half a minute (scripts/fuzz.sh
+#      --smoke, a clang build of what the fuzzers need), each target one test in the totals.
 # Ends with the line "N passed, N failed" summing every run; exits non-zero on any failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -98,6 +100,19 @@ for suite in runtime registry hetero cpu gpu stress; do
   if [ -z "$pass" ] && [ "$fail" -eq 0 ]; then fail=1; fi  # crashed (or a race halted it) before its summary
   total_pass=$((total_pass + ${pass:-0})); total_fail=$((total_fail + fail))
 done
+
+# The fuzz smoke ends with "fuzz: N passed, N failed" (a target each); no such line means its build failed.
+echo "=== fuzz: smoke"
+fuzz_log=$root/build-fuzz/fuzz-smoke.log
+mkdir -p "$root/build-fuzz"
+bash "$root/scripts/fuzz.sh" --smoke 2>&1 | tee "$fuzz_log" || echo "=== fuzz: FAILED"
+line=$(grep -E "^fuzz: [0-9]+ passed, [0-9]+ failed$" "$fuzz_log" | tail -1 || true)
+if [ -z "$line" ]; then
+  total_fail=$((total_fail + 1))
+else
+  total_pass=$((total_pass + $(echo "$line" | sed -E 's/fuzz: ([0-9]+) passed.*/\1/')))
+  total_fail=$((total_fail + $(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')))
+fi
 
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

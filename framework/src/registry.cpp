@@ -28,7 +28,9 @@ bool read_json(const std::string& path, nlohmann::json& out, std::string& error)
     try {
         out = nlohmann::json::parse(in);
         return true;
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {
+        // Not only parse_error: a number too large for a double (1e999) is an out_of_range error,
+        // and must break only the file that holds it, not every device of the registry.
         error = "'" + path + "' is not valid JSON: " + e.what();
         return false;
     }
@@ -59,6 +61,12 @@ std::string device_name_problem(const std::string& name) {
         if (c == '.' || c == ':' || c == ',' || c == ' ')
             return "device name '" + name + "' contains '" + std::string(1, c) +
                    "', which is reserved for device ids (GPU.1) and device lists (HETERO:GPU,CPU)";
+    // The name also names its property file, devices/<name>.json: a path separator would read a
+    // file from outside devices/ (or anywhere, for "/etc/x").
+    for (char c : name)
+        if (c == '/' || c == '\\')
+            return "device name '" + name + "' contains '" + std::string(1, c) +
+                   "', a path separator; device names are plain identifiers such as \"GPU\" or \"MY_ACCEL\"";
     return "";
 }
 

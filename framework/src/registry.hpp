@@ -35,7 +35,8 @@ struct RegistryFile {
 RegistryFile read_registry(const std::string& path);
 
 // Device names are plain identifiers: '.', ':' and ',' are reserved for ids ("GPU.1") and
-// device lists ("HETERO:GPU,CPU"). Returns an empty string or what is wrong with `name`.
+// device lists ("HETERO:GPU,CPU"), and "/" (a path separator) because the name also names
+// devices/<name>.json. Returns an empty string or what is wrong with `name`.
 std::string device_name_problem(const std::string& name);
 
 // The registry installed beside libmosaic: <dir of libmosaic>/mosaic/plugins.json.

@@ -88,6 +88,31 @@ TEST(CliConfig, Malformed) {
     EXPECT_THROW(parse_config("", "REFERENCE", "bad.json"), UsageError);
 }
 
+// Found by fuzzing (tests/fuzz/regressions/cli_config): nlohmann reports a number too large for a
+// double as out_of_range, not parse_error, and it escaped as an uncaught exception.
+TEST(CliConfig, NumberTooLargeForADoubleIsAUsageError) {
+    try {
+        parse_config(R"({"NUM_STREAMS": 1e999})", "REFERENCE", "big.json");
+        FAIL();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("big.json"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("not valid JSON"), std::string::npos);
+    }
+}
+
+// Found by fuzzing: a DEVICE_PROPERTIES entry that is not an object, merged with a section for the
+// same device, threw nlohmann's type_error from update().
+TEST(CliConfig, NonObjectDevicePropertiesEntryIsAUsageError) {
+    try {
+        parse_config(R"({"DEVICE_PROPERTIES": {"ACCEL": 1}, "ACCEL": {"PERF_COUNT": true}})", "HETERO:ACCEL,REFERENCE",
+                     "dp.json");
+        FAIL();
+    } catch (const UsageError& e) {
+        for (const char* part : {"dp.json", "DEVICE_PROPERTIES entry 'ACCEL'", "must be an object"})
+            EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << part << " in: " << e.what();
+    }
+}
+
 TEST(CliInputs, Spec) {
     const InputSpec s = parse_input_spec("data=dir/with=sign.npy");
     EXPECT_EQ(s.name, "data");

@@ -310,5 +310,25 @@ TEST(IrReader, StaticRangeIsAStaticDim) {
     EXPECT_EQ(node_named(*m, "x").output_shape(0), (Shape{2, 3, 5, 4}));
 }
 
+// Found by fuzzing (tests/fuzz/regressions/ir_reader): the IR format lets a Constant start at any
+// byte of the .bin, and a view at an odd offset made shape inference read the i64 Reshape target
+// through a misaligned pointer (undefined behaviour). Such a Constant is copied to aligned memory.
+TEST(IrReader, ConstantAtAMisalignedOffsetIsReadIntoAlignedMemory) {
+    TempDir dir;
+    const std::string bin = read_text(data_file("conv.bin"));
+    const std::string odd_offset = std::to_string(bin.size() + 1);  // the mapping is page-aligned
+    dir.write("odd.bin", bin + '\0' + bin.substr(448, 16));          // flatten/shape's two i64 again
+    const std::string xml = replaced(read_text(data_file("conv_v11.xml")), R"(offset="448")",
+                                     "offset=\"" + odd_offset + "\"");
+    auto m = read_ir(dir.write("odd.xml", xml), dir.path("odd.bin"));
+
+    const auto shape = node_named(*m, "flatten/shape").constant_data();
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(shape->data()) % alignof(int64_t), 0u);
+    int64_t expected[2];
+    std::memcpy(expected, bin.data() + 448, sizeof expected);
+    EXPECT_EQ(std::memcmp(shape->data(), expected, sizeof expected), 0);
+    EXPECT_EQ(node_named(*m, "flatten").output_shape(0), (Shape{1, 256}));
+}
+
 }  // namespace
 }  // namespace mosaic::ir::test

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace mosaic::test {
 namespace {
 
@@ -194,6 +196,67 @@ TEST(Model, ShapesWhoseSizeOverflowsAreRejected) {
     EXPECT_NE(msg.find("overflows"), std::string::npos) << msg;
     msg = model_error([&] { b.parameter("p", ElementType::f32, {1LL << 40, 1LL << 40}); });
     EXPECT_NE(msg.find("overflows"), std::string::npos) << msg;
+}
+
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/broadcast_target_of_rank_2_31.onnx): a
+// Broadcast whose target shape is computed at run time has the target's declared length as its
+// rank, and a target declared [2147483647] made shape inference allocate a shape of that rank.
+TEST(Model, BroadcastToATargetOfAbsurdLengthIsRejected) {
+    ModelBuilder b("long_target");
+    Output x = b.parameter("x", ElementType::f32, {1});
+    Output target = b.parameter("target", ElementType::i64, {2147483647});
+    const std::string msg = model_error([&] { b.op("Broadcast", {x, target}, {{"mode", "numpy"}}, "bcast"); });
+    for (const char* part : {"'bcast'", "output rank 2147483647", "at most 64"})
+        EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
+}
+
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/conv_pads_int64_max.onnx): a Convolution's
+// output size added its pads to the input size unchecked, a signed overflow (UBSan) for a pad of
+// INT64_MAX; so did the window of a huge dilation.
+TEST(Model, ConvolutionWindowsThatOverflowAreRejected) {
+    for (const auto& [pads, dilations] : std::vector<std::pair<std::string, std::string>>{
+             {"9223372036854775807,0", "1,1"}, {"0,0", "4611686018427387904,1"}}) {
+        ModelBuilder b("conv");
+        Output x = b.parameter("x", ElementType::f32, {1, 1, 8, 8});
+        Output w = b.constant<float>({1, 1, 3, 3}, std::vector<float>(9, 1.0f), "w");
+        const std::string msg = model_error([&] {
+            b.op("Convolution", {x, w},
+                 {{"strides", "1,1"}, {"pads_begin", pads}, {"pads_end", "0,0"}, {"dilations", dilations}}, "conv");
+        });
+        for (const char* part : {"'conv'", "spatial axis 0", "overflows 64 bits"})
+            EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
+    }
+}
+
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/depth_to_space_block_overflow.onnx):
+// DepthToSpace multiplied block_size over the spatial axes unchecked, a signed overflow (UBSan) for
+// a block_size of INT64_MAX; SpaceToDepth likewise.
+TEST(Model, BlockSizesWhoseVolumeOverflowsAreRejected) {
+    for (const char* op : {"DepthToSpace", "SpaceToDepth"}) {
+        ModelBuilder b("blocks");
+        Output x = b.parameter("x", ElementType::f32, {1, 4, 2, 2});
+        const std::string msg = model_error(
+            [&] { b.op(op, {x}, {{"block_size", "9223372036854775807"}, {"mode", "blocks_first"}}, "block"); });
+        for (const char* part : {"'block'", "block_size 9223372036854775807", "overflows 64 bits"})
+            EXPECT_NE(msg.find(part), std::string::npos) << op << ": " << part << " in: " << msg;
+    }
+}
+
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/eye_diagonal_int64_max.onnx): folding an Eye
+// whose diagonal_index is INT64_MAX computed row + diagonal, a signed overflow (UBSan). A diagonal
+// outside the matrix sets nothing.
+TEST(Model, EyeWithADiagonalOutsideTheMatrixFoldsToZeros) {
+    for (int64_t diagonal : {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min(), int64_t{3}, int64_t{-2}}) {
+        ModelBuilder b("eye");
+        Output rows = b.constant<int64_t>({}, {2}), columns = b.constant<int64_t>({}, {3});
+        Output eye = b.op("Eye", {rows, columns, b.constant<int64_t>({}, {diagonal})}, {{"output_type", "f32"}}, "eye");
+        b.result(b.op("Add", {eye, b.parameter("x", ElementType::f32, {2, 3})}), "y");
+        Core core;
+        InferRequest r = core.compile_model(b.build(), "REFERENCE").create_infer_request();
+        r.set_input_tensor(0, Tensor::from_vector({2, 3}, ElementType::f32, std::vector<float>(6, 0.5f)));
+        r.infer();
+        EXPECT_EQ(r.get_output_tensor(0).to_vector<float>(), std::vector<float>(6, 0.5f)) << "diagonal " << diagonal;
+    }
 }
 
 }  // namespace

@@ -167,6 +167,31 @@ TEST_F(OnnxControlFlow, ScanUnrollsOverItsInputInEitherDirection) {
     EXPECT_EQ(outs.at(1), (std::vector<float>{5, 6, 8, 10, 9, 12}));
 }
 
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader): Scan-8 read the batch size from the first
+// dimension of its first state, and a scalar state has none (an empty shape was indexed).
+TEST_F(OnnxControlFlow, Scan8ScalarStateIsRefusedNamingTheInput) {
+    auto m = onnx_model(8);
+    add_input(m, "x", {1, 3, 2});
+    add_initializer(m, "s0", {}, {0});
+    auto* node = add_node(m, "Scan", {"", "s0", "x"}, {"s", "ss"}, "scan8");
+    auto* n = node->add_attribute();
+    n->set_name("num_scan_inputs");
+    n->set_type(::onnx::AttributeProto::INT);
+    n->set_i(1);
+    auto* body = add_graph_attr(node, "body");
+    add_value(body->mutable_input(), "s_in", TensorProto::FLOAT, {});
+    add_value(body->mutable_input(), "row", TensorProto::FLOAT, {2});
+    add_graph_node(body, "Identity", {"s_in"}, {"s_out"});
+    add_graph_node(body, "Identity", {"row"}, {"scan"});
+    add_value(body->mutable_output(), "s_out", TensorProto::FLOAT, {});
+    add_value(body->mutable_output(), "scan", TensorProto::FLOAT, {2});
+    add_output(m, "s", {1});
+    add_output(m, "ss", {1, 3, 2});
+    const std::string e = read_error(m);
+    for (const char* part : {"'scan8' (Scan", "input 1 has shape []", "a batch axis on every state"})
+        EXPECT_NE(e.find(part), std::string::npos) << part << " in: " << e;
+}
+
 TEST_F(OnnxControlFlow, UndefinedNameReadByABranchNamesTheIfAndTheName) {
     auto m = if_model(false);
     m.mutable_graph()->mutable_node(0)->mutable_attribute(0)->mutable_g()->mutable_node(0)->set_input(0, "nowhere");

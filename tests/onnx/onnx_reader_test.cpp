@@ -329,6 +329,42 @@ TEST_F(OnnxReader, OldOpsetsAreRead) {
     EXPECT_EQ(run(onnx::read_onnx(path("add.onnx")), {1, 1, 1, 1}), (std::vector<float>{2, 3, 4, 5}));
 }
 
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader): EyeLike reads its input's shape through
+// ShapeOf, which is folded from the shape alone; for an f16 input the reference kernels' widening to
+// f32 read the input's values, which folding does not have (a null pointer).
+TEST_F(OnnxReader, EyeLikeOfAnF16InputFoldsItsShape) {
+    auto m = onnx_model(9);
+    add_input(m, "x", {2, 3}, TensorProto::FLOAT16);
+    add_node(m, "EyeLike", {"x"}, {"y"}, "eye");
+    add_output(m, "y", {2, 3}, TensorProto::FLOAT16);
+    save(m, path("eye.onnx"));
+    const auto model = onnx::read_onnx(path("eye.onnx"));
+    const Node* result = model->get_results().at(0);
+    EXPECT_EQ(result->input(0).get_partial_shape(), (Shape{2, 3}));
+    EXPECT_EQ(result->input(0).get_element_type(), ElementType::f16);
+}
+
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/lstm_hidden_size_without_weights.onnx): an
+// LSTM without B gets a zero bias of [num_directions, 4 * hidden_size], made while reading; with
+// hidden_size=2147483647 and R [1,12,3] the reader tried to allocate 64 GiB.
+TEST_F(OnnxReader, LstmHiddenSizeMustMatchRAndStayReadable) {
+    auto lstm = [&](const std::vector<int64_t>& r_dims, int64_t hidden) {
+        auto m = onnx_model(14);
+        add_input(m, "x", {1, 1, 2});
+        add_input(m, "w", {1, 12, 2});
+        add_input(m, "r", r_dims);
+        set_int(add_node(m, "LSTM", {"x", "w", "r"}, {"", "y_h"}, "lstm"), "hidden_size", hidden);
+        add_output(m, "y_h", {1, 1, 3});
+        save(m, path("lstm.onnx"));
+        return read_error(path("lstm.onnx"));
+    };
+    const std::string disagrees = lstm({1, 12, 3}, 2147483647);
+    for (const char* part : {"'lstm' (LSTM", "hidden_size=2147483647 disagrees with R's shape [1,12,3]"})
+        EXPECT_NE(disagrees.find(part), std::string::npos) << part << " in: " << disagrees;
+    const std::string too_large = lstm({1, -1, -1}, 2147483647);  // R's shape says nothing
+    EXPECT_NE(too_large.find("hidden_size=2147483647 is larger than"), std::string::npos) << too_large;
+}
+
 TEST_F(OnnxReader, MissingGraphOutputProducer) {
     auto m = add_model();
     m.mutable_graph()->mutable_output(0)->set_name("nowhere");

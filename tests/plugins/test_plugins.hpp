@@ -120,8 +120,12 @@ public:
     void write_text(const std::string& text) const { write_file(file(), text); }
     // <dir>/devices/<device>.json
     void write_device_file(const std::string& device, const nlohmann::json& properties) const {
+        write_device_text(device, properties.dump(2));
+    }
+    // The same, as text that need not be JSON nlohmann can hold ("1e999").
+    void write_device_text(const std::string& device, const std::string& text) const {
         fs::create_directories(dir_ / "devices");
-        write_file(dir_ / "devices" / (device + ".json"), properties.dump(2));
+        write_file(dir_ / "devices" / (device + ".json"), text);
     }
 
 private:

@@ -216,5 +216,45 @@ TEST(RegistryFile, MisspeltTopLevelKeyRefusesTheFile) {
     EXPECT_CONTAINS(message, "unknown key \"verison\" (did you mean \"version\"?)");
 }
 
+// Found by fuzzing (tests/fuzz/regressions/device_properties): nlohmann reports a number too large
+// for a double as out_of_range, not parse_error; it escaped the registry reader and took down every
+// device instead of the one whose file holds it.
+TEST(RegistryFile, NumberTooLargeForADoubleBreaksOnlyThatDevice) {
+    TempRegistry reg;
+    reg.add("REFERENCE", reference_plugin());
+    reg.add("HUGE", reference_plugin());
+    reg.write();
+    reg.write_device_text("HUGE", R"({"NUM_STREAMS": 1e999})");
+
+    Core core(reg.path());
+    EXPECT_EQ(core.get_available_devices(), std::vector<std::string>{"REFERENCE"});
+    const auto problems = problems_of(core, "HUGE");
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_CONTAINS(problems[0].message, (reg.dir() / "devices" / "HUGE.json").string());
+    EXPECT_CONTAINS(problems[0].message, "not valid JSON");
+    EXPECT_EQ(run_once(core, relu_model(), "REFERENCE", sample_input()), relu_of_sample());
+}
+
+// A device name also names its property file, devices/<name>.json; "/" in it would read a file
+// from outside devices/ ("/etc/x" from anywhere), so such a name is refused like "GPU.1" is.
+TEST(RegistryFile, DeviceNameWithAPathSeparatorIsRefusedNamingTheEntry) {
+    TempRegistry reg;
+    reg.add("REFERENCE", reference_plugin());
+    reg.add("../OUTSIDE", reference_plugin());
+    reg.add("SUB/DIR", reference_plugin());
+    reg.write();
+    fs::create_directories(reg.dir() / "devices" / "SUB");
+    std::ofstream(reg.dir() / "devices" / "SUB" / "DIR.json") << R"({"PERF_COUNT": true})";
+
+    Core core(reg.path());
+    EXPECT_EQ(core.get_available_devices(), std::vector<std::string>{"REFERENCE"});
+    const auto problems = problems_of(core, "SUB/DIR");
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_CONTAINS(problems[0].message, reg.path());
+    EXPECT_CONTAINS(problems[0].message, "plugins[2]");
+    EXPECT_CONTAINS(problems[0].message, "contains '/', a path separator");
+    EXPECT_EQ(problems_of(core, "../OUTSIDE").size(), 1u);
+}
+
 }  // namespace
 }  // namespace mosaic::test

@@ -18,7 +18,7 @@ AnyMap parse_config(const std::string& text, const std::string& device, const st
     PropertyValue root;
     try {
         root = PropertyValue::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // also out_of_range: a number too large for a double (1e999)
         throw UsageError("config file '" + source + "' is not valid JSON: " + e.what());
     }
     if (!root.is_object())
@@ -52,7 +52,16 @@ AnyMap parse_config(const std::string& text, const std::string& device, const st
         if (merged.is_null()) merged = PropertyValue::object();
         if (!merged.is_object())
             throw UsageError("config file '" + source + "': DEVICE_PROPERTIES must be an object of device sections");
-        for (const auto& [k, v] : per_device.items()) merged[k].update(v);
+        for (const auto& [k, v] : per_device.items()) {
+            PropertyValue& section = merged[k];
+            // {"DEVICE_PROPERTIES": {"ACCEL": 1}, "ACCEL": {...}}: the file's own entry for the
+            // device must be a section too before the two can be merged.
+            if (!section.is_null() && !section.is_object())
+                throw UsageError("config file '" + source + "': DEVICE_PROPERTIES entry '" + k +
+                                 "' must be an object of properties, such as {\"PERF_COUNT\": true}, to merge the '" +
+                                 k + "' section into it");
+            section.update(v);
+        }
     }
     return props;
 }

@@ -47,7 +47,8 @@ const Shape* given_for(const std::map<std::string, Shape>& given, const std::str
 
 void check_names(const std::map<std::string, Shape>& given, const std::vector<std::pair<std::string, Shape>>& declared,
                  const std::string& flag) {
-    for (const auto& [name, shape] : given) {
+    for (const auto& entry : given) {
+        const std::string& name = entry.first;  // a lambda cannot capture a structured binding before C++20 (clang)
         const bool known = name.empty() || std::any_of(declared.begin(), declared.end(),
                                                         [&](const auto& d) { return d.first == name; });
         if (!known)

@@ -416,7 +416,7 @@ private:
                 fail(l, "the constant needs bytes " + std::to_string(offset) + ".." + std::to_string(offset + size) +
                             " but " + w.path() + " is only " + std::to_string(w.size()) +
                             " bytes long; the .bin is truncated or belongs to another .xml");
-            data = Buffer::view(w.data() + offset, size, weights_);
+            data = aligned_weights(w.data() + offset, size, element_size(type));
         }
 
         Attributes attrs;  // offset and size only locate the bytes; the writer lays them out anew
@@ -425,6 +425,14 @@ private:
         Node* node = model.add_constant(type, shape, std::move(data), l.name, node_id_of_layer(l.id));
         node->attrs() = std::move(attrs);
         return node;
+    }
+
+    // A view into the mapped .bin where the bytes are aligned for their element type; else a copy.
+    // Kernels and shape inference read constants through typed pointers, and a misaligned one (an
+    // f32 at offset 2, which the IR format allows) is undefined behaviour.
+    std::shared_ptr<const Buffer> aligned_weights(const uint8_t* bytes, uint64_t size, size_t alignment) const {
+        if (alignment <= 1 || reinterpret_cast<uintptr_t>(bytes) % alignment == 0) return Buffer::view(bytes, size, weights_);
+        return Buffer::copy_of(bytes, size);
     }
 
     const WeightsFile& weights(const LayerRecord& l) {

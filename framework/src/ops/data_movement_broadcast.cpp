@@ -7,6 +7,8 @@ namespace mosaic::ops {
 
 namespace {
 
+constexpr int64_t kMaxBroadcastRank = 64;  // far above any model's, far below an allocation that fails
+
 std::vector<PortInfo> infer_broadcast(const InferContext& ctx, bool has_bidirectional) {
     const Shape& data = ctx.input_shape(0);
     const std::string mode = ctx.attrs().get_string("mode", "numpy");
@@ -19,6 +21,11 @@ std::vector<PortInfo> infer_broadcast(const InferContext& ctx, bool has_bidirect
         const Shape& target_shape = ctx.input_shape(1);
         ctx.check(target_shape.size() == 1 && target_shape[0] >= 0,
                   "target shape must be a 1-D tensor, got shape " + to_string(target_shape));
+        // The rank is the target's declared length, which a model may set to anything: a shape of
+        // 2^31 dynamic dimensions would be allocated here.
+        ctx.check(target_shape[0] <= kMaxBroadcastRank, "target shape " + to_string(target_shape) + " gives the output rank " +
+                                                            std::to_string(target_shape[0]) + "; at most " +
+                                                            std::to_string(kMaxBroadcastRank) + " is supported");
         size_t rank = static_cast<size_t>(target_shape[0]);
         if (mode == "bidirectional") rank = std::max(rank, data.size());
         return {{ctx.input_type(0), Shape(rank, kDynamicDim)}};

@@ -38,11 +38,21 @@ int64_t block_size(const InferContext& ctx) {
     return block;
 }
 
+// block_size to the power of the spatial rank: how many channels one output element gathers. The
+// attribute may be anything (INT64_MAX), so an overflow is refused rather than wrapped.
+int64_t block_volume(const InferContext& ctx, int64_t block, const Shape& in) {
+    int64_t volume = 1;
+    for (size_t d = 2; d < in.size(); ++d)
+        ctx.check(!__builtin_mul_overflow(volume, block, &volume),
+                  "block_size " + std::to_string(block) + " over the " + std::to_string(in.size() - 2) +
+                      " spatial axes of shape " + to_string(in) + " overflows 64 bits");
+    return volume;
+}
+
 std::vector<PortInfo> infer_depth_to_space(const InferContext& ctx) {
     const int64_t block = block_size(ctx);
     const Shape& in = ctx.input_shape(0);
-    int64_t divisor = 1;
-    for (size_t d = 2; d < in.size(); ++d) divisor *= block;
+    const int64_t divisor = block_volume(ctx, block, in);
     Shape out = in;
     if (in[1] >= 0) {
         ctx.check(in[1] % divisor == 0, "channels " + std::to_string(in[1]) + " of shape " + to_string(in) +
@@ -58,9 +68,8 @@ std::vector<PortInfo> infer_space_to_depth(const InferContext& ctx) {
     const int64_t block = block_size(ctx);
     const Shape& in = ctx.input_shape(0);
     Shape out = in;
-    int64_t multiplier = 1;
+    const int64_t multiplier = block_volume(ctx, block, in);
     for (size_t d = 2; d < in.size(); ++d) {
-        multiplier *= block;
         if (in[d] < 0) continue;
         ctx.check(in[d] % block == 0, "spatial dimension " + std::to_string(d) + " of shape " + to_string(in) +
                                           " is not divisible by block_size " + std::to_string(block));

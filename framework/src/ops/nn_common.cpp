@@ -13,6 +13,25 @@ std::string lower(std::string s) {
     return s;
 }
 
+// Window arithmetic on attributes a model may set to anything (a pad, stride or dilation of
+// INT64_MAX): an overflow is refused naming the axis instead of wrapping (undefined behaviour).
+int64_t checked_sum(const InferContext& ctx, int64_t a, int64_t b, size_t axis) {
+    int64_t sum = 0;
+    ctx.check(!__builtin_add_overflow(a, b, &sum), "the padded input or window on spatial axis " + std::to_string(axis) +
+                                                       " overflows 64 bits (" + std::to_string(a) + " + " +
+                                                       std::to_string(b) + "); check pads, kernel and dilations");
+    return sum;
+}
+
+// dilation * (kernel - 1) + 1: the extent of a dilated kernel.
+int64_t dilated_extent(const InferContext& ctx, int64_t kernel, int64_t dilation, size_t axis) {
+    int64_t scaled = 0;
+    ctx.check(!__builtin_mul_overflow(dilation, kernel - 1, &scaled),
+              "kernel " + std::to_string(kernel) + " with dilation " + std::to_string(dilation) + " on spatial axis " +
+                  std::to_string(axis) + " overflows 64 bits");
+    return checked_sum(ctx, scaled, 1, axis);
+}
+
 }  // namespace
 
 std::string join(const std::vector<int64_t>& values) {
@@ -74,9 +93,9 @@ Padding forward_padding(const InferContext& ctx, AutoPad auto_pad, const Shape& 
     } else if (auto_pad != AutoPad::valid) {
         for (size_t i = 0; i < n; ++i) {
             if (in_spatial[i] < 0) continue;
-            const int64_t out = (in_spatial[i] + strides[i] - 1) / strides[i];
-            const int64_t dilated = dilations[i] * (kernel[i] - 1) + 1;
-            const int64_t total = std::max<int64_t>(0, (out - 1) * strides[i] + dilated - in_spatial[i]);
+            const int64_t out = in_spatial[i] / strides[i] + (in_spatial[i] % strides[i] != 0 ? 1 : 0);
+            const int64_t dilated = dilated_extent(ctx, kernel[i], dilations[i], i);
+            const int64_t total = std::max<int64_t>(0, checked_sum(ctx, (out - 1) * strides[i], dilated, i) - in_spatial[i]);
             const int64_t small = total / 2;
             p.begin[i] = auto_pad == AutoPad::same_upper ? small : total - small;
             p.end[i] = total - p.begin[i];
@@ -88,13 +107,13 @@ Padding forward_padding(const InferContext& ctx, AutoPad auto_pad, const Shape& 
 int64_t window_output_dim(const InferContext& ctx, int64_t in, int64_t pad_begin, int64_t pad_end, int64_t kernel,
                           int64_t stride, int64_t dilation, bool ceil_mode, size_t axis) {
     if (in < 0) return kDynamicDim;
-    const int64_t padded = in + pad_begin + pad_end;
-    const int64_t dilated = dilation * (kernel - 1) + 1;
+    const int64_t padded = checked_sum(ctx, checked_sum(ctx, in, pad_begin, axis), pad_end, axis);
+    const int64_t dilated = dilated_extent(ctx, kernel, dilation, axis);
     ctx.check(dilated <= padded, "window of size " + std::to_string(dilated) + " (kernel " + std::to_string(kernel) +
                                      ", dilation " + std::to_string(dilation) + ") is larger than the padded input " +
                                      std::to_string(padded) + " on spatial axis " + std::to_string(axis));
     const int64_t span = padded - dilated;
-    return (ceil_mode ? (span + stride - 1) / stride : span / stride) + 1;
+    return span / stride + (ceil_mode && span % stride != 0 ? 1 : 0) + 1;
 }
 
 void check_floating(const InferContext& ctx, size_t input, const char* what) {

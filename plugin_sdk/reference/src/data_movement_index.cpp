@@ -195,6 +195,9 @@ void eye_kernel(const KernelArgs& args) {
         T* p = out.as<T>();
         const int64_t matrix = rows * columns;
         for (int64_t i = 0; i < out.size(); ++i) p[i] = T(0);
+        // A diagonal outside the matrix (diagonal_index may be any int64) sets nothing; inside it,
+        // r + diagonal cannot overflow.
+        if (diagonal >= columns || diagonal <= -rows) return;
         for (int64_t m = 0; matrix > 0 && m < out.size() / matrix; ++m)
             for (int64_t r = 0; r < rows; ++r)
                 if (r + diagonal >= 0 && r + diagonal < columns) p[m * matrix + r * columns + r + diagonal] = T(1);

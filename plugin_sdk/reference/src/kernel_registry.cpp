@@ -72,9 +72,13 @@ void run_reference_kernel(const KernelArgs& args) {
     KernelArgs wide{args.op_type, args.version, args.attrs, args.inputs, args.outputs};
     for (auto& in : wide.inputs)
         if (is_half(in.type)) {
-            wide_in.push_back(widen(in.type, in.data, in.size()));
+            // An input given by its shape alone (ShapeOf, folded while its input's values are
+            // unknown) has no data to widen; the kernel reads only its shape.
+            if (in.data) {
+                wide_in.push_back(widen(in.type, in.data, in.size()));
+                in.data = wide_in.back().data();
+            }
             in.type = ElementType::f32;
-            in.data = wide_in.back().data();
         }
     std::vector<size_t> narrowed;
     for (size_t i = 0; i < wide.outputs.size(); ++i)

@@ -299,6 +299,15 @@ Outputs scan(NodeContext& ctx) {
                            {inputs.begin() + static_cast<std::ptrdiff_t>(carried), inputs.end()}, layout, "body/");
     }
 
+    // Every Scan-8 input leads with the batch axis, and a scan input then with the sequence axis;
+    // a scalar state (which Scan-9 allows) has neither.
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const int64_t needed = i < carried ? 1 : 2;
+        if (ctx.rank(inputs[i]) < needed)
+            ctx.fail("input " + std::to_string(i + first) + " has shape " + to_string(ctx.shape(inputs[i])) +
+                     "; Scan before opset 9 needs " + (i < carried ? "a batch axis on every state" :
+                     "a batch and a sequence axis on every scan input") + " (or use Scan-9, which has no batch axis)");
+    }
     const int64_t batch = ctx.shape(inputs.at(0))[0];
     if (batch < 0) ctx.unsupported("the batch size must be static; give the inputs' shapes");
     if (ctx.has_input(0)) {

@@ -115,7 +115,7 @@ Output reorder_gates(NodeContext& ctx, const RecurrentKind& kind, Output w) {
 // OpenVINO's B from ONNX's [nd, 2*gates*hidden] = Wb then Rb, or zeros when there is none.
 Output bias(NodeContext& ctx, const RecurrentKind& kind, bool linear_before_reset, int64_t nd, int64_t hidden,
             ElementType type) {
-    const int64_t rows = (kind.gates + (linear_before_reset ? 1 : 0)) * hidden;
+    const int64_t rows = (kind.gates + (linear_before_reset ? 1 : 0)) * hidden;  // hidden_size() bounds it
     if (!ctx.has_input(kB))
         return ctx.const_of(type, std::vector<double>(static_cast<size_t>(nd * rows), 0.0), {nd, rows});
     const std::vector<Output> wb_rb = split(ctx, ctx.input(kB), 1, 2);
@@ -155,11 +155,22 @@ void check_peepholes(NodeContext& ctx, const RecurrentKind& kind) {
         if (v != 0.0) ctx.unsupported("peephole input P with non-zero values is not supported");
 }
 
+// The largest hidden_size read: the zero bias of a node without B is made at read time, before any
+// tensor-size check, so an attribute no weights back (hidden_size=2147483647) must not make the
+// reader allocate it. Real models stay far below (hidden sizes of a few thousand).
+constexpr int64_t kMaxHiddenSize = int64_t{1} << 20;
+
 int64_t hidden_size(NodeContext& ctx) {
     const Shape& r = ctx.shape(ctx.input(kR));
     const int64_t from_r = r.size() == 3 ? r[2] : kDynamicDim;
     const int64_t hidden = ctx.attr_int("hidden_size", from_r);
     if (hidden <= 0) ctx.unsupported("hidden_size must be given (attribute or a static R shape)");
+    if (from_r != kDynamicDim && hidden != from_r)
+        ctx.fail("attribute hidden_size=" + std::to_string(hidden) + " disagrees with R's shape " + to_string(r) +
+                 ", which must be [num_directions, gates * hidden_size, hidden_size]; fix one of them");
+    if (hidden > kMaxHiddenSize)
+        ctx.unsupported("hidden_size=" + std::to_string(hidden) + " is larger than the " + std::to_string(kMaxHiddenSize) +
+                        " supported");
     return hidden;
 }
 
