@@ -192,6 +192,34 @@ TEST_F(OnnxControlFlow, Scan8ScalarStateIsRefusedNamingTheInput) {
         EXPECT_NE(e.find(part), std::string::npos) << part << " in: " << e;
 }
 
+// The unrolling limit holds for the whole Scan-8 node: 4096 batch items of 4 positions of a 5-node
+// body are 81,920 nodes, though each item alone (20) is far below the limit.
+TEST_F(OnnxControlFlow, Scan8UnrollingIsBoundedOverEveryBatchItem) {
+    auto m = onnx_model(8);
+    add_input(m, "x", {4096, 4, 2});
+    add_initializer(m, "s0", {4096, 2}, std::vector<float>(4096 * 2, 0.0f));
+    auto* node = add_node(m, "Scan", {"", "s0", "x"}, {"s", "ss"}, "scan8");
+    auto* n = node->add_attribute();
+    n->set_name("num_scan_inputs");
+    n->set_type(::onnx::AttributeProto::INT);
+    n->set_i(1);
+    auto* body = add_graph_attr(node, "body");
+    add_value(body->mutable_input(), "s_in", TensorProto::FLOAT, {2});
+    add_value(body->mutable_input(), "row", TensorProto::FLOAT, {2});
+    add_graph_node(body, "Add", {"s_in", "row"}, {"a"});
+    add_graph_node(body, "Relu", {"a"}, {"b"});
+    add_graph_node(body, "Neg", {"b"}, {"c"});
+    add_graph_node(body, "Neg", {"c"}, {"s_out"});
+    add_graph_node(body, "Identity", {"s_out"}, {"scan"});
+    add_value(body->mutable_output(), "s_out", TensorProto::FLOAT, {2});
+    add_value(body->mutable_output(), "scan", TensorProto::FLOAT, {2});
+    add_output(m, "s", {4096, 2});
+    add_output(m, "ss", {4096, 4, 2});
+    const std::string e = read_error(m);
+    for (const char* part : {"'scan8' (Scan", "4096 batch items of 4 positions of a 5-node body", "limit of 65536"})
+        EXPECT_NE(e.find(part), std::string::npos) << part << " in: " << e;
+}
+
 TEST_F(OnnxControlFlow, UndefinedNameReadByABranchNamesTheIfAndTheName) {
     auto m = if_model(false);
     m.mutable_graph()->mutable_node(0)->mutable_attribute(0)->mutable_g()->mutable_node(0)->set_input(0, "nowhere");

@@ -225,7 +225,7 @@ Outputs unroll_scan(NodeContext& ctx, SubgraphInliner& inliner, const ::onnx::Gr
         length = n;
         axes.push_back(axis);
     }
-    if (length * std::max(1, body.node_size()) > kMaxUnrolledNodes)
+    if (length > kMaxUnrolledNodes / std::max(1, body.node_size()))  // a division: length may be huge
         ctx.unsupported("unrolling " + std::to_string(length) + " positions of a " + std::to_string(body.node_size()) +
                         "-node body exceeds Mosaic's limit of " + std::to_string(kMaxUnrolledNodes) + " unrolled nodes");
     const size_t carried = states.size(), outputs = static_cast<size_t>(body.output_size()) - carried;
@@ -317,6 +317,14 @@ Outputs scan(NodeContext& ctx) {
                 ctx.unsupported("sequence_lens shorter than the scan inputs (" + std::to_string(n) + " of " +
                                 std::to_string(length) + ") are not supported");
     }
+    // Every batch item unrolls the body over every position: the limit holds for the whole node
+    // (a fuzzed model of many items, each under the limit, took minutes to read).
+    const int64_t nodes = std::max(1, body.node_size());
+    const int64_t positions = inputs.size() > carried ? std::max<int64_t>(1, ctx.shape(inputs[carried])[1]) : 1;
+    if (batch > kMaxUnrolledNodes / nodes / positions)
+        ctx.unsupported("unrolling " + std::to_string(batch) + " batch items of " + std::to_string(positions) +
+                        " positions of a " + std::to_string(body.node_size()) + "-node body exceeds Mosaic's limit of " +
+                        std::to_string(kMaxUnrolledNodes) + " unrolled nodes");
     std::vector<std::vector<Output>> per_batch(carried + outputs);
     for (int64_t b = 0; b < batch; ++b) {
         std::vector<Output> item;
