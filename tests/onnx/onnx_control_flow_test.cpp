@@ -24,6 +24,23 @@ using ::onnx::TensorProto;
     return n;
 }
 
+// A Scan node with one scan input, and its body with the inputs s_in (the state) and row (a slice of
+// the scan input); the body's nodes and outputs are the caller's.
+::onnx::GraphProto* add_scan(::onnx::ModelProto& m, const std::vector<std::string>& inputs, const std::string& name,
+                             const std::vector<int64_t>& state, const std::vector<int64_t>& row,
+                             ::onnx::NodeProto** node_out = nullptr) {
+    auto* node = add_node(m, "Scan", inputs, {"s", "ss"}, name);
+    auto* n = node->add_attribute();
+    n->set_name("num_scan_inputs");
+    n->set_type(::onnx::AttributeProto::INT);
+    n->set_i(1);
+    auto* body = add_graph_attr(node, "body");
+    add_value(body->mutable_input(), "s_in", TensorProto::FLOAT, state);
+    add_value(body->mutable_input(), "row", TensorProto::FLOAT, row);
+    if (node_out) *node_out = node;
+    return body;
+}
+
 void add_scalar_initializer(::onnx::GraphProto* g, const std::string& name, int32_t type, int64_t value) {
     auto* t = g->add_initializer();
     t->set_name(name);
@@ -144,18 +161,12 @@ TEST_F(OnnxControlFlow, ScanUnrollsOverItsInputInEitherDirection) {
     auto m = onnx_model(11);
     add_input(m, "x", {3, 2});
     add_initializer(m, "s0", {2}, {0, 0});
-    auto* node = add_node(m, "Scan", {"s0", "x"}, {"s", "ss"}, "scan");
-    auto* n = node->add_attribute();
-    n->set_name("num_scan_inputs");
-    n->set_type(::onnx::AttributeProto::INT);
-    n->set_i(1);
+    ::onnx::NodeProto* node = nullptr;
+    auto* body = add_scan(m, {"s0", "x"}, "scan", {2}, {2}, &node);
     auto* d = node->add_attribute();
     d->set_name("scan_input_directions");
     d->set_type(::onnx::AttributeProto::INTS);
     d->add_ints(1);
-    auto* body = add_graph_attr(node, "body");
-    add_value(body->mutable_input(), "s_in", TensorProto::FLOAT, {2});
-    add_value(body->mutable_input(), "row", TensorProto::FLOAT, {2});
     add_graph_node(body, "Add", {"s_in", "row"}, {"s_out"});
     add_graph_node(body, "Identity", {"s_out"}, {"scan"});
     add_value(body->mutable_output(), "s_out", TensorProto::FLOAT, {2});
@@ -173,14 +184,7 @@ TEST_F(OnnxControlFlow, Scan8ScalarStateIsRefusedNamingTheInput) {
     auto m = onnx_model(8);
     add_input(m, "x", {1, 3, 2});
     add_initializer(m, "s0", {}, {0});
-    auto* node = add_node(m, "Scan", {"", "s0", "x"}, {"s", "ss"}, "scan8");
-    auto* n = node->add_attribute();
-    n->set_name("num_scan_inputs");
-    n->set_type(::onnx::AttributeProto::INT);
-    n->set_i(1);
-    auto* body = add_graph_attr(node, "body");
-    add_value(body->mutable_input(), "s_in", TensorProto::FLOAT, {});
-    add_value(body->mutable_input(), "row", TensorProto::FLOAT, {2});
+    auto* body = add_scan(m, {"", "s0", "x"}, "scan8", {}, {2});
     add_graph_node(body, "Identity", {"s_in"}, {"s_out"});
     add_graph_node(body, "Identity", {"row"}, {"scan"});
     add_value(body->mutable_output(), "s_out", TensorProto::FLOAT, {});
@@ -198,14 +202,7 @@ TEST_F(OnnxControlFlow, Scan8UnrollingIsBoundedOverEveryBatchItem) {
     auto m = onnx_model(8);
     add_input(m, "x", {4096, 4, 2});
     add_initializer(m, "s0", {4096, 2}, std::vector<float>(4096 * 2, 0.0f));
-    auto* node = add_node(m, "Scan", {"", "s0", "x"}, {"s", "ss"}, "scan8");
-    auto* n = node->add_attribute();
-    n->set_name("num_scan_inputs");
-    n->set_type(::onnx::AttributeProto::INT);
-    n->set_i(1);
-    auto* body = add_graph_attr(node, "body");
-    add_value(body->mutable_input(), "s_in", TensorProto::FLOAT, {2});
-    add_value(body->mutable_input(), "row", TensorProto::FLOAT, {2});
+    auto* body = add_scan(m, {"", "s0", "x"}, "scan8", {2}, {2});
     add_graph_node(body, "Add", {"s_in", "row"}, {"a"});
     add_graph_node(body, "Relu", {"a"}, {"b"});
     add_graph_node(body, "Neg", {"b"}, {"c"});
