@@ -110,6 +110,17 @@ std::string check_reduce(const sdk::GraphView& g, size_t n, const ClDeviceInfo&)
     return first_of({check_f32(g, n), check_constant_input(g, n, 1)});
 }
 
+// The work items that share one output of a reduction: a power of two, at most 128 on a GPU (at
+// most one per reduced element). An OpenCL CPU device runs each work group on one core, so more
+// than a few lanes there only add barriers; 4 keeps the combining steps in use on PoCL, where CI
+// tests them.
+int64_t reduce_lanes(int64_t count, const ClDeviceInfo& device) {
+    const int64_t most = device.is_cpu_fallback ? 4 : 128;
+    int64_t lanes = 1;
+    while (lanes < most && lanes * 2 <= count) lanes *= 2;
+    return lanes;
+}
+
 class ReduceExecutor : public Executor {
 public:
     ReduceExecutor(const BuildContext& ctx, size_t n)
@@ -129,18 +140,20 @@ public:
         red_ = make_walk(red_dims, red_strides);
         count_ = shape_size(red_dims);
         outputs_ = shape_size(kept_dims);
+        lanes_ = reduce_lanes(count_, ctx.engine.info());
     }
     void enqueue(const ExecContext& ctx) const override {
         cl::Kernel& k = ctx.kernel("reduce_f32");
-        set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], out_, red_, static_cast<cl_int>(count_), op_);
-        ctx.launch(k, items(outputs_));
+        set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], out_, red_, static_cast<cl_int>(count_), op_,
+                 cl::Local(lanes_ * sizeof(float)));
+        ctx.launch(k, items(outputs_ * lanes_), items(lanes_));
     }
     std::string exec_type() const override { return "reduce_f32"; }
 
 private:
     cl_int op_;
     Walk out_, red_;
-    int64_t count_ = 1, outputs_ = 1;
+    int64_t count_ = 1, outputs_ = 1, lanes_ = 1;
 };
 
 template <typename E>

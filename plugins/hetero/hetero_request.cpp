@@ -1,5 +1,6 @@
 #include "hetero_request.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace mosaic::hetero {
@@ -9,8 +10,10 @@ HeteroInferRequest::HeteroInferRequest(const HeteroCompiledModel& model)
       data_(plan_.slots.size(), nullptr), in_(plan_.subgraphs.size()), out_(plan_.subgraphs.size()),
       pending_(plan_.subgraphs.size(), 0) {
     for (size_t k = 0; k < plan_.subgraphs.size(); ++k) {
-        for (size_t d : plan_.subgraphs[k].depends_on) users_[d].push_back(k);
+        const std::vector<size_t>& deps = plan_.subgraphs[k].depends_on;
+        for (size_t d : deps) users_[d].push_back(k);
         completions_.push_back({this, k});
+        if (k > 0 && std::find(deps.begin(), deps.end(), k - 1) == deps.end()) chain_ = false;
     }
     // Produced slots that no model output backs get a buffer of their own, once.
     for (size_t s = 0; s < plan_.slots.size(); ++s) {
@@ -56,7 +59,6 @@ void HeteroInferRequest::infer(const std::vector<ConstTensorView>& inputs, const
             case Slot::Kind::constant: data_[s] = const_cast<void*>(slot.constant); break;
         }
     }
-    std::vector<size_t> ready;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         error_.clear();
@@ -65,6 +67,31 @@ void HeteroInferRequest::infer(const std::vector<ConstTensorView>& inputs, const
             out_[k].clear();
             for (size_t s : plan_.subgraphs[k].inputs) in_[k].push_back(descriptor(s));
             for (size_t s : plan_.subgraphs[k].outputs) out_[k].push_back(descriptor(s));
+        }
+    }
+    if (chain_) run_chain();
+    else run_graph();
+    // Outputs that could not be written in place: a second output of one tensor, a model input or
+    // a constant returned as an output.
+    for (size_t o = 0; o < plan_.model_outputs.size(); ++o) {
+        const size_t s = plan_.model_outputs[o];
+        const Slot& slot = plan_.slots[s];
+        if (slot.kind == Slot::Kind::produced && slot.model_outputs.front() == o) continue;
+        if (const size_t bytes = slot.bytes()) std::memcpy(outputs[o].data, data_[s], bytes);
+    }
+}
+
+void HeteroInferRequest::run_chain() {
+    for (size_t k = 0; k < plan_.subgraphs.size(); ++k)
+        if (mosaic_status* status = requests_[k]->infer(in_[k], out_[k]))
+            throw sdk::Error(MOSAIC_ERROR_GENERAL, failure(k, status));
+}
+
+void HeteroInferRequest::run_graph() {
+    std::vector<size_t> ready;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (size_t k = 0; k < plan_.subgraphs.size(); ++k) {
             pending_[k] = plan_.subgraphs[k].depends_on.size();
             if (!pending_[k]) ready.push_back(k);
         }
@@ -78,14 +105,13 @@ void HeteroInferRequest::infer(const std::vector<ConstTensorView>& inputs, const
         error = error_;
     }
     if (!error.empty()) throw sdk::Error(MOSAIC_ERROR_GENERAL, error);
-    // Outputs that could not be written in place: a second output of one tensor, a model input or
-    // a constant returned as an output.
-    for (size_t o = 0; o < plan_.model_outputs.size(); ++o) {
-        const size_t s = plan_.model_outputs[o];
-        const Slot& slot = plan_.slots[s];
-        if (slot.kind == Slot::Kind::produced && slot.model_outputs.front() == o) continue;
-        if (const size_t bytes = slot.bytes()) std::memcpy(outputs[o].data, data_[s], bytes);
-    }
+}
+
+std::string HeteroInferRequest::failure(size_t k, mosaic_status* status) const {
+    std::string text = "subgraph" + std::to_string(k) + " on " + plan_.subgraphs[k].device + " failed: " +
+                       (status->message ? status->message : "(no message)");
+    status->release(status);
+    return text;
 }
 
 void HeteroInferRequest::launch(size_t k) {
@@ -100,10 +126,8 @@ void HeteroInferRequest::finished(size_t k, mosaic_status* status) {
     std::vector<size_t> next;
     std::unique_lock<std::mutex> lock(mutex_);
     if (status) {
-        if (error_.empty())
-            error_ = "subgraph" + std::to_string(k) + " on " + plan_.subgraphs[k].device + " failed: " +
-                     (status->message ? status->message : "(no message)");
-        status->release(status);
+        std::string text = failure(k, status);
+        if (error_.empty()) error_ = std::move(text);
     } else if (error_.empty()) {
         for (size_t u : users_[k])
             if (--pending_[u] == 0) next.push_back(u);

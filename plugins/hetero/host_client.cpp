@@ -4,6 +4,10 @@ namespace mosaic::hetero {
 
 std::string base_device_name(const std::string& device) { return device.substr(0, device.find('.')); }
 
+mosaic_status* HostRequest::infer(const std::vector<mosaic_tensor>& inputs, const std::vector<mosaic_tensor>& outputs) {
+    return host_->infer(host_->host_context, request_, inputs.data(), inputs.size(), outputs.data(), outputs.size());
+}
+
 mosaic_status* HostRequest::start(const std::vector<mosaic_tensor>& inputs, const std::vector<mosaic_tensor>& outputs,
                                   mosaic_completion_fn done, void* user_data) {
     return host_->start_async(host_->host_context, request_, inputs.data(), inputs.size(), outputs.data(),

@@ -21,6 +21,8 @@ public:
     HostRequest(const HostRequest&) = delete;
     HostRequest& operator=(const HostRequest&) = delete;
 
+    // Returns the host's status (ownership passes to the caller), null when the inference succeeded.
+    mosaic_status* infer(const std::vector<mosaic_tensor>& inputs, const std::vector<mosaic_tensor>& outputs);
     // Returns the host's status (ownership passes to the caller); `done` runs once unless this fails.
     mosaic_status* start(const std::vector<mosaic_tensor>& inputs, const std::vector<mosaic_tensor>& outputs,
                          mosaic_completion_fn done, void* user_data);

@@ -20,7 +20,12 @@ extern char** environ;
 
 namespace mosaic::cli_test {
 
-inline std::string build_dir() { return MOSAIC_BUILD_DIR; }
+// $MOSAIC_BUILD_DIR (set by ctest) before the folder this test was built in, so that a build copied
+// to another machine (benchmarks/gpu/pack.sh) runs its CLI tests there.
+inline std::string build_dir() {
+    const char* env = std::getenv("MOSAIC_BUILD_DIR");
+    return env && *env ? env : MOSAIC_BUILD_DIR;
+}
 inline std::string mosaic_binary() { return build_dir() + "/bin/mosaic"; }
 inline std::string default_model() { return build_dir() + "/models/mosaic_cnn.xml"; }
 inline std::string build_registry() { return build_dir() + "/lib/mosaic/plugins.json"; }

@@ -44,23 +44,38 @@ __kernel void mvn_f32(__global const float* x, __global float* y, int length, in
 #define REDUCE_L1 5
 #define REDUCE_L2 6
 
-// One output element per work item. `out` walks the output (kept dims) with the input strides
-// of the kept axes; `red` walks the reduced axes (dims and input strides in in_strides).
-__kernel void reduce_f32(__global const float* x, __global float* y, Walk out, Walk red, int count, int op) {
-    const int i = get_global_id(0);
+float reduce_combine(int op, float a, float b) {
+    switch (op) {
+        case REDUCE_MAX: return fmax(a, b);
+        case REDUCE_MIN: return fmin(a, b);
+        case REDUCE_PROD: return a * b;
+        default: return a + b;  // sums, means and both norms add their partial results
+    }
+}
+
+// One work group per output element: its work items take every group-size-th element of the
+// reduced axes and then combine their partial results in local memory, halving each step (the
+// group size is a power of two). A GPU needs the reduced axes spread over many work items: with
+// one per output, LayerNorm's mean over 768 channels of 128 tokens kept 128 work items busy and
+// took 60% of BERT-base's time on an H200. `out` walks the output (kept dims) with the input
+// strides of the kept axes; `red` walks the reduced axes.
+__kernel void reduce_f32(__global const float* x, __global float* y, Walk out, Walk red, int count, int op,
+                         __local float* partial) {
+    const int i = get_group_id(0), lane = get_local_id(0), lanes = get_local_size(0);
     const int base = walk_offset(&out, i, out.in_strides);
     float acc = op == REDUCE_MAX ? -INFINITY : (op == REDUCE_MIN ? INFINITY : (op == REDUCE_PROD ? 1.0f : 0.0f));
-    for (int k = 0; k < count; ++k) {
+    for (int k = lane; k < count; k += lanes) {
         const float v = x[base + walk_offset(&red, k, red.in_strides)];
-        switch (op) {
-            case REDUCE_MAX: acc = fmax(acc, v); break;
-            case REDUCE_MIN: acc = fmin(acc, v); break;
-            case REDUCE_PROD: acc *= v; break;
-            case REDUCE_L1: acc += fabs(v); break;
-            case REDUCE_L2: acc += v * v; break;
-            default: acc += v; break;
-        }
+        acc = reduce_combine(op, acc, op == REDUCE_L1 ? fabs(v) : (op == REDUCE_L2 ? v * v : v));
     }
+    partial[lane] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int stride = lanes / 2; stride > 0; stride /= 2) {
+        if (lane < stride) partial[lane] = reduce_combine(op, partial[lane], partial[lane + stride]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lane != 0) return;
+    acc = partial[0];
     if (op == REDUCE_MEAN) acc /= (float)count;
     if (op == REDUCE_L2) acc = sqrt(acc);
     y[i] = acc;

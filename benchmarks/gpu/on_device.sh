@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# The GPU device's checks and figures on a machine with a real GPU (NVIDIA's OpenCL), from a pack
+# made by pack.sh on a machine with Mosaic's packages. Run from the repository root:
+#
+#   benchmarks/gpu/on_device.sh PACK OUT_DIR [SECONDS_FOR_MODELS]
+#
+# ROUNDS=N repeats each latency block N times. STEPS=tests,gemm,models,latency,profile,cache,f16 (the default: all) picks steps; MODEL_PYTHON and
+# MODELS_ONLY choose the interpreter (with torch) and the models made. Everything written goes into
+# OUT_DIR/results.tar.gz as well, for tools that bring back only a few files.
+#
+# 1. the machine: GPU, driver, CPU, load; `mosaic devices` (what the GPU plugin reports);
+# 2. the GPU tests (mosaic_gpu_test) and ONNX's node tests on GPU with tests/gpu/node_expected.txt;
+# 3. GEMM GFLOP/s: CLBlast and Mosaic's tiled kernel on the GPU against oneDNN on all CPU cores;
+# 4. the architectures of tools/models/make_onnx_models.py (made here with this machine's torch) on
+#    GPU and HETERO:GPU,CPU against torch's outputs;
+# 5. latency of ResNet-50, MobileNetV2 and BERT-base on CPU, GPU and HETERO:GPU,CPU; ResNet-50's
+#    per-kernel profile on GPU; its first and cached compile (CACHE_DIR); f16 asked of the GPU.
+# Each step is bounded by `timeout` and the steps go on after one fails; logs and reports go to OUT_DIR.
+set -u
+root=$(pwd)
+pack=${1:?usage: on_device.sh PACK OUT_DIR [SECONDS_FOR_MODELS]}
+out=${2:?usage: on_device.sh PACK OUT_DIR [SECONDS_FOR_MODELS]}
+model_seconds=${3:-240}
+step() { echo; echo "== $(date +%T) $*"; }
+want() { [[ ",${STEPS:-tests,gemm,models,latency,profile,cache,f16}," == *",$1,"* ]]; }
+# --shape for a model's inputs, from its test data (the encoders' inputs are dynamic: 1 token otherwise)
+shapes_of() {
+    "${MODEL_PYTHON:-python3}" -c '
+import glob, sys, onnx
+files = sorted(glob.glob(sys.argv[1] + "/test_data_set_0/input_*.pb"), key=lambda p: int(p.rsplit("_", 1)[1][:-3]))
+print(",".join("%s[%s]" % (t.name, ",".join(map(str, t.dims))) for t in map(onnx.load_tensor, files)))' "$1"
+}
+mkdir -p "$out"
+work=/tmp/mosaic-device
+mkdir -p "$work" && tar -xJf "$pack" -C "$work" || exit 1
+b=$work/build
+export LD_LIBRARY_PATH=$work/syslib:$b/lib
+export MOSAIC_PLUGINS=$b/lib/mosaic/plugins.json MOSAIC_BUILD_DIR=$b MOSAIC_TEST_DATA=$root/tests/data
+mosaic=$b/bin/mosaic
+
+# The pack's ICD loader finds NVIDIA's OpenCL driver through a vendors folder of our own.
+icd=$(ldconfig -p | awk '/libnvidia-opencl\.so\.1/ {print $NF; exit}')
+[ -n "$icd" ] || icd=$(find /usr/local/nvidia /usr/lib /usr/lib64 /usr/lib/x86_64-linux-gnu -name 'libnvidia-opencl.so*' 2>/dev/null | head -1)
+[ -n "$icd" ] || icd=$(timeout 20 find / -xdev -name 'libnvidia-opencl.so*' 2>/dev/null | head -1)
+ls /etc/OpenCL/vendors 2>/dev/null
+if [ -n "$icd" ]; then  # else the system's own vendors (PoCL where this runs on a machine without a GPU)
+    mkdir -p "$work/icd" && echo "$icd" >"$work/icd/nvidia.icd"
+    export OCL_ICD_VENDORS=$work/icd
+fi
+
+step "machine"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.total --format=csv
+echo "OpenCL driver: ${icd:-none found}"
+lscpu | grep -E "Model name|^CPU\(s\)"
+echo "vector units: $(grep -o -w -E 'avx2|avx512f|amx_tile' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+uptime
+
+# The models take minutes to export: made in the background while the tests run.
+models=$work/models
+(timeout "$model_seconds" "${MODEL_PYTHON:-python3}" tools/models/make_onnx_models.py "$models" ${MODELS_ONLY:+--only "$MODELS_ONLY"} >"$out/models.log" 2>&1; echo "exit $?" >>"$out/models.log") &
+models_pid=$!
+
+step "mosaic devices"
+"$mosaic" devices 2>&1 | tee "$out/devices.txt"
+
+mkdir -p /usr/share/libonnx-testdata/data && tar -xf "$work/node.tar" -C /usr/share/libonnx-testdata/data
+if want tests; then
+step "GPU tests"
+(cd "$b" && timeout 300 ./bin/mosaic_gpu_test --gtest_brief=1 --gtest_output=xml:"$out/gpu_test.xml" 2>&1 |
+    grep -v -E "Skipped$|query does not take it" | tail -60)
+
+step "ONNX node tests on GPU"
+timeout 300 "$mosaic" conformance -q -d GPU --expect tests/gpu/node_expected.txt /usr/share/libonnx-testdata/data/node 2>&1 | tail -15
+fi
+
+step "waiting for the models"
+wait "$models_pid"; cat "$out/models.log"; uptime
+
+if want gemm; then
+step "GEMM (CLBlast and tiled on the GPU, oneDNN on $(nproc) cores)"
+for n in 1024 4096; do timeout 120 "$work/bench/gemm_bench" $n --threads "$(nproc)" 2>&1; done
+fi
+
+if want models; then
+step "architectures on GPU and HETERO:GPU,CPU (atol/rtol 1e-4 against torch)"
+folders=$(ls -d "$models"/*/ 2>/dev/null | while read -r d; do [ -f "$d/model.onnx" ] && echo "${d%/}"; done)
+for d in GPU HETERO:GPU,CPU; do
+    timeout 300 "$mosaic" conformance -d "$d" --atol 1e-4 --rtol 1e-4 $folders 2>&1 | tail -14
+done
+fi
+
+if want latency; then
+step "latency, sync, one request ($(nproc) CPU threads for the CPU device)"
+for m in resnet50 mobilenet_v2 bert_base; do
+    [ -f "$models/$m/model.onnx" ] || { echo "$m: not made"; continue; }
+    shape=$(shapes_of "$models/$m")
+    for round in $(seq "${ROUNDS:-1}"); do
+    for d in CPU GPU HETERO:GPU,CPU; do
+        r=$out/bench_${m}_${d//[:,]/_}_$round.json
+        timeout 120 "$mosaic" benchmark -m "$models/$m/model.onnx" --shape "$shape" -d "$d" -api sync -niter 100 --report "$r" >"$r.log" 2>&1 ||
+            { echo "$m $d: failed"; tail -5 "$r.log"; continue; }
+        python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); l=r["latency_ms"]
+print("%-13s %-15s median %8.2f ms  min %8.2f  compile %7.0f ms" % (sys.argv[2], sys.argv[3], l["median"], l["min"], r.get("compile_ms") or 0))' "$r" "$m" "$d"
+        grep -m1 "^Split:" "$r.log" || true
+    done
+    done
+done
+fi
+
+if want profile; then
+for m in resnet50 bert_base; do
+step "$m on GPU: the kernels' share (-pc, one request)"
+timeout 120 "$mosaic" benchmark -m "$models/$m/model.onnx" --shape "$(shapes_of "$models/$m")" -d GPU -api sync -niter 20 -pc >"$out/${m}_gpu_pc.txt" 2>&1
+python3 - "$out/${m}_gpu_pc.txt" <<'PY' || true
+import re, sys, collections
+share = collections.Counter()
+for line in open(sys.argv[1]):
+    m = re.search(r"realTime: *([0-9.]+).*execType: *(\S+)", line)
+    if m: share[m.group(2)] += float(m.group(1)) / 1000.0  # the counters are in microseconds
+for k, v in share.most_common(10): print("%-32s %8.3f ms" % (k, v))
+print("%d kernels counted, %.3f ms in all" % (sum(1 for _ in share), sum(share.values())))
+PY
+done
+fi
+
+if want cache; then
+step "ResNet-50 compile on GPU: first, then from CACHE_DIR"
+echo '{"CACHE_DIR": "/tmp/mosaic-cache"}' >"$work/cache.json"
+for i in 1 2; do
+    timeout 120 "$mosaic" benchmark -m "$models/resnet50/model.onnx" -d GPU -api sync -niter 1 --config "$work/cache.json" \
+        --report "$out/cache$i.json" >/dev/null 2>&1
+    python3 -c 'import json,sys; print("compile %d: %.0f ms" % (int(sys.argv[2]), json.load(open(sys.argv[1]))["compile_ms"]))' "$out/cache$i.json" "$i"
+done
+
+fi
+if want latency; then
+step "GPU_GEMM_KERNEL=TILED against the default on ResNet-50 and BERT-base"
+echo '{"GPU_GEMM_KERNEL": "TILED"}' >"$work/tiled.json"
+for m in resnet50 bert_base; do
+    timeout 120 "$mosaic" benchmark -m "$models/$m/model.onnx" --shape "$(shapes_of "$models/$m")" -d GPU -api sync -niter 50 --config "$work/tiled.json" \
+        --report "$out/tiled_$m.json" >/dev/null 2>&1
+    python3 -c 'import json,sys; print("%s TILED median %.2f ms" % (sys.argv[2], json.load(open(sys.argv[1]))["latency_ms"]["median"]))' "$out/tiled_$m.json" "$m"
+done
+
+fi
+if want f16; then
+step "f16 asked of the GPU"
+timeout 60 "$mosaic" benchmark -m "$models/resnet50/model.onnx" -d GPU -api sync -niter 5 --infer_precision f16 2>&1 | tail -3
+fi
+uptime
+(cd "$out" && tar -czf /tmp/results.tar.gz . && mv /tmp/results.tar.gz .)
