@@ -15,6 +15,17 @@ std::string check_f32(const sdk::GraphView& g, size_t n) {
                      g.input_type(n, 0) == ElementType::f32 ? "" : "only f32 data has a GPU kernel"});
 }
 
+// The work items that share one row of Softmax or MVN, or one output of a reduction
+// (normalization.cl): a power of two, at most 128 on a GPU (at most one per element of the row). An
+// OpenCL CPU device runs each work group on one core, so more than a few lanes there only add
+// barriers; 4 keeps the combining steps in use on PoCL, where CI tests them.
+int64_t group_lanes(int64_t count, const ClDeviceInfo& device) {
+    const int64_t most = device.is_cpu_fallback ? 4 : 128;
+    int64_t lanes = 1;
+    while (lanes < most && lanes * 2 <= count) lanes *= 2;
+    return lanes;
+}
+
 class SoftmaxExecutor : public Executor {
 public:
     SoftmaxExecutor(const BuildContext& ctx, size_t n)
@@ -26,18 +37,19 @@ public:
         inner_ = 1;
         for (size_t d = static_cast<size_t>(axis) + 1; d < s.size(); ++d) inner_ *= s[d];
         rows_ = shape_size(s) / length_;
+        lanes_ = group_lanes(length_, ctx.engine.info());
     }
     void enqueue(const ExecContext& ctx) const override {
         cl::Kernel& k = ctx.kernel("softmax_f32");
         set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], static_cast<cl_int>(length_), static_cast<cl_int>(inner_),
-                 static_cast<cl_int>(log_ ? 1 : 0));
-        ctx.launch(k, items(rows_));
+                 static_cast<cl_int>(log_ ? 1 : 0), cl::Local(lanes_ * sizeof(float)));
+        ctx.launch(k, items(rows_ * lanes_), items(lanes_));
     }
     std::string exec_type() const override { return "softmax_f32"; }
 
 private:
     bool log_;
-    int64_t length_ = 1, inner_ = 1, rows_ = 1;
+    int64_t length_ = 1, inner_ = 1, rows_ = 1, lanes_ = 1;
 };
 
 // The axes of MVN-6 (a constant input) or MVN-1 (across_channels), normalized and sorted.
@@ -84,17 +96,18 @@ public:
         // MVN-6 names where eps goes; MVN-1 adds it inside the square root.
         const std::string mode = a.get_string("eps_mode", "inside_sqrt");
         inside_ = !mvn6 || mode == "inside_sqrt" || mode == "INSIDE_SQRT";
+        lanes_ = group_lanes(length_, ctx.engine.info());
     }
     void enqueue(const ExecContext& ctx) const override {
         cl::Kernel& k = ctx.kernel("mvn_f32");
         set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], static_cast<cl_int>(length_), static_cast<cl_int>(normalize_),
-                 eps_, static_cast<cl_int>(inside_));
-        ctx.launch(k, items(rows_));
+                 eps_, static_cast<cl_int>(inside_), cl::Local(lanes_ * sizeof(float)));
+        ctx.launch(k, items(rows_ * lanes_), items(lanes_));
     }
     std::string exec_type() const override { return "mvn_f32"; }
 
 private:
-    int64_t length_ = 1, rows_ = 1;
+    int64_t length_ = 1, rows_ = 1, lanes_ = 1;
     bool normalize_ = true, inside_ = true;
     float eps_ = 0;
 };
@@ -108,17 +121,6 @@ cl_int reduce_code(const std::string& t) {
 
 std::string check_reduce(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
     return first_of({check_f32(g, n), check_constant_input(g, n, 1)});
-}
-
-// The work items that share one output of a reduction: a power of two, at most 128 on a GPU (at
-// most one per reduced element). An OpenCL CPU device runs each work group on one core, so more
-// than a few lanes there only add barriers; 4 keeps the combining steps in use on PoCL, where CI
-// tests them.
-int64_t reduce_lanes(int64_t count, const ClDeviceInfo& device) {
-    const int64_t most = device.is_cpu_fallback ? 4 : 128;
-    int64_t lanes = 1;
-    while (lanes < most && lanes * 2 <= count) lanes *= 2;
-    return lanes;
 }
 
 class ReduceExecutor : public Executor {
@@ -140,7 +142,7 @@ public:
         red_ = make_walk(red_dims, red_strides);
         count_ = shape_size(red_dims);
         outputs_ = shape_size(kept_dims);
-        lanes_ = reduce_lanes(count_, ctx.engine.info());
+        lanes_ = group_lanes(count_, ctx.engine.info());
     }
     void enqueue(const ExecContext& ctx) const override {
         cl::Kernel& k = ctx.kernel("reduce_f32");

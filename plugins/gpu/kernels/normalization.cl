@@ -1,40 +1,8 @@
-// Softmax and MVN: one work item per row, a row being `length` elements `stride` apart.
-
-__kernel void softmax_f32(__global const float* x, __global float* y, int length, int inner, int log_softmax) {
-    const int r = get_global_id(0);
-    const int base = (r / inner) * length * inner + r % inner;
-    float m = -INFINITY;
-    for (int k = 0; k < length; ++k) m = fmax(m, x[base + k * inner]);
-    float sum = 0.0f;
-    for (int k = 0; k < length; ++k) sum += exp(x[base + k * inner] - m);
-    if (log_softmax) {
-        const float l = log(sum);
-        for (int k = 0; k < length; ++k) y[base + k * inner] = x[base + k * inner] - m - l;
-    } else {
-        const float inv = 1.0f / sum;
-        for (int k = 0; k < length; ++k) y[base + k * inner] = exp(x[base + k * inner] - m) * inv;
-    }
-}
-
-// MVN over the `length` trailing elements of each row; eps inside or outside the square root.
-__kernel void mvn_f32(__global const float* x, __global float* y, int length, int normalize_variance, float eps,
-                      int eps_inside_sqrt) {
-    const int r = get_global_id(0);
-    __global const float* xp = x + r * length;
-    __global float* yp = y + r * length;
-    float mean = 0.0f;
-    for (int k = 0; k < length; ++k) mean += xp[k];
-    mean /= (float)length;
-    if (!normalize_variance) {
-        for (int k = 0; k < length; ++k) yp[k] = xp[k] - mean;
-        return;
-    }
-    float var = 0.0f;
-    for (int k = 0; k < length; ++k) var += (xp[k] - mean) * (xp[k] - mean);
-    var /= (float)length;
-    const float inv = eps_inside_sqrt ? 1.0f / sqrt(var + eps) : 1.0f / (sqrt(var) + eps);
-    for (int k = 0; k < length; ++k) yp[k] = (xp[k] - mean) * inv;
-}
+// Softmax, MVN and the reductions give each row (or output) a work group: its work items take every
+// group-size-th element and combine their partial results in local memory, halving each step (the
+// group size is a power of two). A GPU needs a row spread over many work items: with one per row,
+// LayerNorm's means over 768 channels of 128 tokens kept 128 work items busy and took 60% of
+// BERT-base's time on an H200, and its attention's Softmax (1536 rows of 128) 12%.
 
 #define REDUCE_SUM 0
 #define REDUCE_MEAN 1
@@ -53,12 +21,62 @@ float reduce_combine(int op, float a, float b) {
     }
 }
 
-// One work group per output element: its work items take every group-size-th element of the
-// reduced axes and then combine their partial results in local memory, halving each step (the
-// group size is a power of two). A GPU needs the reduced axes spread over many work items: with
-// one per output, LayerNorm's mean over 768 channels of 128 tokens kept 128 work items busy and
-// took 60% of BERT-base's time on an H200. `out` walks the output (kept dims) with the input
-// strides of the kept axes; `red` walks the reduced axes.
+// Every work item of the group passes its partial result and gets the group's (all must call it).
+float group_combine(__local float* partial, float v, int op) {
+    const int lane = get_local_id(0), lanes = get_local_size(0);
+    partial[lane] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int stride = lanes / 2; stride > 0; stride /= 2) {
+        if (lane < stride) partial[lane] = reduce_combine(op, partial[lane], partial[lane + stride]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const float all = partial[0];
+    barrier(CLK_LOCAL_MEM_FENCE);  // every lane has read it before `partial` is written again
+    return all;
+}
+
+// A row is `length` elements `inner` apart.
+__kernel void softmax_f32(__global const float* x, __global float* y, int length, int inner, int log_softmax,
+                          __local float* partial) {
+    const int r = get_group_id(0), lane = get_local_id(0), lanes = get_local_size(0);
+    const int base = (r / inner) * length * inner + r % inner;
+    float m = -INFINITY;
+    for (int k = lane; k < length; k += lanes) m = fmax(m, x[base + k * inner]);
+    m = group_combine(partial, m, REDUCE_MAX);
+    float sum = 0.0f;
+    for (int k = lane; k < length; k += lanes) sum += exp(x[base + k * inner] - m);
+    sum = group_combine(partial, sum, REDUCE_SUM);
+    if (log_softmax) {
+        const float l = log(sum);
+        for (int k = lane; k < length; k += lanes) y[base + k * inner] = x[base + k * inner] - m - l;
+    } else {
+        const float inv = 1.0f / sum;
+        for (int k = lane; k < length; k += lanes) y[base + k * inner] = exp(x[base + k * inner] - m) * inv;
+    }
+}
+
+// MVN over the `length` trailing elements of each row; eps inside or outside the square root.
+__kernel void mvn_f32(__global const float* x, __global float* y, int length, int normalize_variance, float eps,
+                      int eps_inside_sqrt, __local float* partial) {
+    const int r = get_group_id(0), lane = get_local_id(0), lanes = get_local_size(0);
+    __global const float* xp = x + r * length;
+    __global float* yp = y + r * length;
+    float mean = 0.0f;
+    for (int k = lane; k < length; k += lanes) mean += xp[k];
+    mean = group_combine(partial, mean, REDUCE_SUM) / (float)length;
+    if (!normalize_variance) {
+        for (int k = lane; k < length; k += lanes) yp[k] = xp[k] - mean;
+        return;
+    }
+    float var = 0.0f;
+    for (int k = lane; k < length; k += lanes) var += (xp[k] - mean) * (xp[k] - mean);
+    var = group_combine(partial, var, REDUCE_SUM) / (float)length;
+    const float inv = eps_inside_sqrt ? 1.0f / sqrt(var + eps) : 1.0f / (sqrt(var) + eps);
+    for (int k = lane; k < length; k += lanes) yp[k] = (xp[k] - mean) * inv;
+}
+
+// `out` walks the output (kept dims) with the input strides of the kept axes; `red` walks the
+// reduced axes.
 __kernel void reduce_f32(__global const float* x, __global float* y, Walk out, Walk red, int count, int op,
                          __local float* partial) {
     const int i = get_group_id(0), lane = get_local_id(0), lanes = get_local_size(0);
@@ -68,14 +86,8 @@ __kernel void reduce_f32(__global const float* x, __global float* y, Walk out, W
         const float v = x[base + walk_offset(&red, k, red.in_strides)];
         acc = reduce_combine(op, acc, op == REDUCE_L1 ? fabs(v) : (op == REDUCE_L2 ? v * v : v));
     }
-    partial[lane] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int stride = lanes / 2; stride > 0; stride /= 2) {
-        if (lane < stride) partial[lane] = reduce_combine(op, partial[lane], partial[lane + stride]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    acc = group_combine(partial, acc, op);
     if (lane != 0) return;
-    acc = partial[0];
     if (op == REDUCE_MEAN) acc /= (float)count;
     if (op == REDUCE_L2) acc = sqrt(acc);
     y[i] = acc;
