@@ -9,8 +9,8 @@
 
 namespace mosaic::gpu_plugin {
 
-// The copy kernel for elements of `t`'s size.
-std::string word_kernel(ElementType t);
+// The copy kernel for elements of `t`'s size, one or (`sixteen`) 16 consecutive elements a work item.
+std::string word_kernel(ElementType t, bool sixteen = false);
 // Why node `n`'s elements cannot be moved by the copy kernels, or "".
 std::string check_movable(const sdk::GraphView& g, size_t n);
 // A possibly negative axis made non-negative for `rank`.
@@ -34,6 +34,7 @@ public:
     std::string exec_type() const override { return kernel_; }
 
 private:
+    bool wide_;  // sixteen elements a work item
     std::string kernel_;
     std::vector<Copy> copies_;
 };

@@ -13,22 +13,39 @@ std::string check_elements(const sdk::GraphView& g, size_t n) {
                      shape_size(g.output_shape(n, 0)) >= (int64_t{1} << 31) ? "more than 2^31 elements" : ""});
 }
 
+// Whether the kernels of sixteen elements a work item (eltwise.cl) run `count` elements on
+// `device`: on OpenCL CPU devices, where they are what gets vector instructions. A GPU already has a
+// lane per work item, and its one-element kernels read memory in the order its loads coalesce.
+bool sixteen_wide(int64_t count, const ClDeviceInfo& device) { return device.is_cpu_fallback && count % 16 == 0; }
+
+// Whether an operand reads 16 consecutive elements, or one value, for every 16 of the output.
+bool reads_by_sixteen(const OperandIndex& index) {
+    switch (index.mode) {
+        case OPERAND_SAME:
+        case OPERAND_SCALAR: return true;
+        case OPERAND_TRAILING:
+        case OPERAND_LEADING: return index.inner % 16 == 0;
+        default: return false;
+    }
+}
+
 class UnaryExecutor : public Executor {
 public:
     UnaryExecutor(const BuildContext& ctx, size_t n, Activation act)
         : Executor(ctx.graph.node_name(n), ctx.graph.type(n), {ctx.values.input(n, 0)}, {ctx.values.output(n, 0)}),
-          act_(act), count_(shape_size(ctx.graph.output_shape(n, 0))) {}
+          act_(act), count_(shape_size(ctx.graph.output_shape(n, 0))), wide_(sixteen_wide(count_, ctx.engine.info())) {}
 
     void enqueue(const ExecContext& ctx) const override {
-        cl::Kernel& k = ctx.kernel("unary_f32");
+        cl::Kernel& k = ctx.kernel(exec_type());
         set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], act_.kind, act_.a, act_.b);
-        ctx.launch(k, items(count_));
+        ctx.launch(k, items(wide_ ? count_ / 16 : count_));
     }
-    std::string exec_type() const override { return "unary_f32"; }
+    std::string exec_type() const override { return wide_ ? "unary16_f32" : "unary_f32"; }
 
 private:
     Activation act_;
     int64_t count_;
+    bool wide_;
 };
 
 enum BinaryOp : cl_int { BIN_ADD = 0, BIN_SUB, BIN_MUL, BIN_DIV, BIN_MAX, BIN_MIN, BIN_POW, BIN_SQDIFF };
@@ -59,6 +76,7 @@ public:
         walk_ = make_walk(out, a_strides, b_strides);
         a_index_ = operand_index(a_strides, out);
         b_index_ = operand_index(b_strides, out);
+        wide_ = sixteen_wide(count_, ctx.engine.info()) && reads_by_sixteen(a_index_) && reads_by_sixteen(b_index_);
         // An activation that alone reads the result runs in the same kernel.
         const Value& result = ctx.values[ctx.values.output(n, 0)];
         if (result.kind == Value::Kind::intermediate && result.uses.size() == 1) {
@@ -74,20 +92,25 @@ public:
     }
 
     void enqueue(const ExecContext& ctx) const override {
-        cl::Kernel& k = ctx.kernel(same_ ? "binary_same_f32" : "binary_bcast_f32");
-        if (same_)
+        cl::Kernel& k = ctx.kernel(exec_type());
+        if (wide_)
+            set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[outputs()[0]], op_, a_index_.mode, a_index_.inner,
+                     b_index_.mode, b_index_.inner, act_.kind, act_.a, act_.b);
+        else if (same_)
             set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[outputs()[0]], op_, act_.kind, act_.a, act_.b);
         else
             set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[outputs()[0]], op_, walk_, a_index_.mode, a_index_.inner,
                      b_index_.mode, b_index_.inner, act_.kind, act_.a, act_.b);
-        ctx.launch(k, items(count_));
+        ctx.launch(k, items(wide_ ? count_ / 16 : count_));
     }
-    std::string exec_type() const override { return same_ ? "binary_same_f32" : "binary_bcast_f32"; }
+    std::string exec_type() const override {
+        return wide_ ? "binary16_f32" : (same_ ? "binary_same_f32" : "binary_bcast_f32");
+    }
 
 private:
     cl_int op_;
     int64_t count_ = 0;
-    bool same_ = false;
+    bool same_ = false, wide_ = false;
     Walk walk_;
     OperandIndex a_index_, b_index_;
     Activation act_;

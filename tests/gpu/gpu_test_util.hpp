@@ -65,6 +65,23 @@ inline std::string unsupported_on_gpu(const std::shared_ptr<Model>& model) {
 
 inline bool gpu_supports_all(const std::shared_ptr<Model>& model) { return unsupported_on_gpu(model).empty(); }
 
+// Whether the GPU device is an OpenCL CPU device standing in for a GPU (PoCL in CI), where some ops
+// get kernels of their own (sixteen elements a work item).
+inline bool gpu_is_cpu_fallback() {
+    return shared_core().get_property("GPU", "GPU_DEVICE_STATUS").get<std::string>().find("standing in") !=
+           std::string::npos;
+}
+
+// "" when a profiling record of `run` names the kernel `exec_type`, else every record's kernel.
+inline std::string missing_kernel(const RunResult& run, const std::string& exec_type) {
+    std::string seen;
+    for (const ProfilingInfo& p : run.profile) {
+        if (p.exec_type == exec_type) return "";
+        seen += p.node_name + ": " + p.exec_type + "; ";
+    }
+    return "no " + exec_type + " among: " + seen;
+}
+
 // The CNN of the model and thread tests: conv + bias + relu, a residual block (conv + bias, Add, relu),
 // max pooling, global average pooling, flatten, a fully connected layer with bias, softmax.
 inline constexpr int64_t kCnnClasses = 10;

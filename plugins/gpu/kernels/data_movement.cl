@@ -11,6 +11,22 @@ STRIDED_COPY(strided_copy_u16, ushort)
 STRIDED_COPY(strided_copy_u32, uint)
 STRIDED_COPY(strided_copy_u64, ulong)
 
+// Sixteen consecutive elements a work item, for OpenCL CPU devices (where PoCL turns them into
+// vector loads and stores, and the walk's divisions are paid once per 16): copy_executor.cpp picks
+// them where the walk's innermost dimension is a multiple of 16 and contiguous on both sides, as in
+// the transposes of an encoder's attention heads ([1, 128, 12, 64] to [1, 12, 128, 64]: 0.85 ms at
+// one element a work item on 2 cores).
+#define STRIDED_COPY16(NAME, T)                                                                        \
+    __kernel void NAME(__global const T* x, int x_offset, __global T* y, int y_offset, Walk w) {       \
+        const int i = get_global_id(0) * 16;                                                            \
+        vstore16(vload16(0, x + x_offset + walk_offset(&w, i, w.in_strides)), 0,                         \
+                 y + y_offset + walk_offset(&w, i, w.out_strides));                                      \
+    }
+STRIDED_COPY16(strided_copy16_u8, uchar)
+STRIDED_COPY16(strided_copy16_u16, ushort)
+STRIDED_COPY16(strided_copy16_u32, uint)
+STRIDED_COPY16(strided_copy16_u64, ulong)
+
 // y[outer][j][inner] = data[outer][indices[j]][inner]; negative indices count from the end.
 #define GATHER(NAME, T, I)                                                                                    \
     __kernel void NAME(__global const T* data, __global const I* indices, __global T* y, int axis_dim,      \

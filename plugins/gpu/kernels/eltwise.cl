@@ -16,20 +16,24 @@ __kernel void unary_f32(__global const float* x, __global float* y, int kind, fl
 #define BIN_SQDIFF 7
 #define BIN_PRELU 8   // x < 0 ? slope * x : x
 
-inline float binary_op(int op, float a, float b) {
-    switch (op) {
-        case BIN_ADD: return a + b;
-        case BIN_SUB: return a - b;
-        case BIN_MUL: return a * b;
-        case BIN_DIV: return a / b;
-        case BIN_MAX: return fmax(a, b);
-        case BIN_MIN: return fmin(a, b);
-        case BIN_POW: return pow(a, b);
-        case BIN_SQDIFF: return (a - b) * (a - b);
-        case BIN_PRELU: return a < 0.0f ? a * b : a;
-        default: return a;
+// binary_op() on one float and binary_op16() on 16, from one definition (select picks per lane).
+#define MOSAIC_DEFINE_BINARY(NAME, T)                                      \
+    inline T NAME(int op, T a, T b) {                                     \
+        switch (op) {                                                     \
+            case BIN_ADD: return a + b;                                   \
+            case BIN_SUB: return a - b;                                   \
+            case BIN_MUL: return a * b;                                   \
+            case BIN_DIV: return a / b;                                   \
+            case BIN_MAX: return fmax(a, b);                              \
+            case BIN_MIN: return fmin(a, b);                              \
+            case BIN_POW: return pow(a, b);                               \
+            case BIN_SQDIFF: return (a - b) * (a - b);                    \
+            case BIN_PRELU: return select(a, a * b, a < 0.0f);            \
+            default: return a;                                            \
+        }                                                                 \
     }
-}
+MOSAIC_DEFINE_BINARY(binary_op, float)
+MOSAIC_DEFINE_BINARY(binary_op16, float16)
 
 // Same shapes: no index arithmetic.
 __kernel void binary_same_f32(__global const float* a, __global const float* b, __global float* y, int op, int act,
@@ -44,6 +48,32 @@ __kernel void binary_bcast_f32(__global const float* a, __global const float* b,
     const float va = a[operand_offset(a_mode, a_inner, i, &w, w.in_strides)];
     const float vb = b[operand_offset(b_mode, b_inner, i, &w, w.other_strides)];
     y[i] = activate(act, binary_op(op, va, vb), act_a, act_b);
+}
+
+// Sixteen elements a work item, for OpenCL CPU devices: PoCL turns float16 into vector registers
+// where it leaves the one-element kernels scalar (Erf over 393K elements: 7.6 ms at one element a
+// work item, 1.1 ms at sixteen; ReLU 1.39 and 0.16 ms). eltwise_ops.cpp picks them where the
+// element count is a multiple of 16 and each operand reads either 16 consecutive elements or one
+// value for all 16 (its mode SAME or SCALAR, or TRAILING or LEADING with `inner` a multiple of 16).
+__kernel void unary16_f32(__global const float* x, __global float* y, int kind, float a, float b) {
+    const int i = get_global_id(0);
+    vstore16(activate16(kind, vload16(i, x), a, b), i, y);
+}
+
+inline float16 operand16(__global const float* p, int mode, int inner, int i) {
+    switch (mode) {
+        case OPERAND_SAME: return vload16(i, p);
+        case OPERAND_TRAILING: return vload16(0, p + (i * 16) % inner);
+        case OPERAND_LEADING: return (float16)(p[(i * 16) / inner]);
+        default: return (float16)(p[0]);  // OPERAND_SCALAR
+    }
+}
+
+__kernel void binary16_f32(__global const float* a, __global const float* b, __global float* y, int op, int a_mode,
+                           int a_inner, int b_mode, int b_inner, int act, float act_a, float act_b) {
+    const int i = get_global_id(0);
+    const float16 v = binary_op16(op, operand16(a, a_mode, a_inner, i), operand16(b, b_mode, b_inner, i));
+    vstore16(activate16(act, v, act_a, act_b), i, y);
 }
 
 // Select with one condition for the whole tensor (an If decided at run time): y = cond ? a : b.
