@@ -19,6 +19,8 @@ struct Fault {
 
 std::string expected_for(const std::string& how, const std::string& call) {
     const std::string lower = call == "QUERY" ? "query" : call == "COMPILE" ? "compile" : "infer";
+    // AddressSanitizer catches the segfault itself, reports it and aborts (abort_on_error=1).
+    if (how == "SEGV" && kSanitized) return " during " + lower;
     if (how == "SEGV") return "crashed with SIGSEGV (Segmentation fault) during " + lower;
     if (how == "ABORT") return "aborted (SIGABRT (Aborted)) during " + lower;
     if (how == "HANG")
@@ -70,6 +72,21 @@ INSTANTIATE_TEST_SUITE_P(EveryFaultInEveryCall, IsolatedFault,
                          ::testing::Combine(::testing::Values("SEGV", "ABORT", "HANG", "LEAK"),
                                             ::testing::Values("QUERY", "COMPILE", "INFER")),
                          [](const auto& info) { return std::get<0>(info.param) + "_" + std::get<1>(info.param); });
+
+// The same plugin in process: a crash takes the application with it, as in every in-process runtime
+// (OpenVINO, ONNX Runtime); that is what "isolation": "process" is for.
+TEST(InProcessFault, ASegfaultingPluginIsFatalToTheApplication) {
+    ::testing::FLAGS_gtest_death_test_style = "threadsafe";
+    TempRegistry registry;
+    registry.add("BROKEN", crashing_plugin());
+    registry.write();
+    EXPECT_DEATH(
+        {
+            Core core(registry.path());
+            core.compile_model(relu_model(), "BROKEN", {{"FAULT", "SEGV@COMPILE"}});
+        },
+        "");
+}
 
 class IsolatedHetero : public ::testing::Test {
 protected:
