@@ -113,7 +113,22 @@ std::string send_message(int socket, const nlohmann::json& body, const std::vect
     return "";
 }
 
+namespace {
+Received receive_whole(int socket, long timeout_ms, Message& out, std::string& error);
+}  // namespace
+
 Received receive_message(int socket, long timeout_ms, Message& out, std::string& error) {
+    const Received r = receive_whole(socket, timeout_ms, out, error);
+    if (r != Received::message) {
+        // Descriptors of a message that did not arrive whole belong to no one: close them here.
+        for (int fd : out.fds) close(fd);
+        out.fds.clear();
+    }
+    return r;
+}
+
+namespace {
+Received receive_whole(int socket, long timeout_ms, Message& out, std::string& error) {
     const bool forever = timeout_ms < 0;
     const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(forever ? 0 : timeout_ms);
     out = Message{};
@@ -135,5 +150,6 @@ Received receive_message(int socket, long timeout_ms, Message& out, std::string&
     }
     return Received::message;
 }
+}  // namespace
 
 }  // namespace mosaic::host_protocol
