@@ -79,7 +79,9 @@ Core::Impl::Entry* Core::Impl::find(const std::string& name) {
 void Core::Impl::load(Entry& entry) {
     if (entry.handle || !entry.registry.problem.empty()) return;
     try {
-        auto library = PluginLibrary::load(entry.registry.library);
+        const RegistryEntry& r = entry.registry;
+        auto library = r.isolation.isolated ? PluginLibrary::load_isolated(r.library, r.device, r.isolation)
+                                            : PluginLibrary::load(r.library);
         entry.handle = std::make_shared<DeviceHandle>(library, host_, entry.registry.device, entry.registry.properties);
     } catch (const std::exception& e) {
         entry.registry.problem = "device '" + entry.registry.device + "' (registry entry " + entry.registry.source +

@@ -13,7 +13,7 @@ namespace mosaic {
 DeviceHandle::DeviceHandle(std::shared_ptr<PluginLibrary> library, std::shared_ptr<const HostContext> host,
                            const std::string& name, const nlohmann::json& properties)
     : library_(std::move(library)), host_(std::move(host)), name_(name) {
-    check(api().create_device(&host_->table, name.c_str(), properties.dump().c_str(), &device_),
+    check(library_->create_device(&host_->table, name, properties.dump(), &device_),
           "creating the device from '" + library_->path() + "'");
 }
 
@@ -24,8 +24,11 @@ DeviceHandle::~DeviceHandle() {
 void DeviceHandle::check(mosaic_status* status, const std::string& context) const {
     if (!status) return;
     std::string message = status->message ? status->message : "(no message)";
+    const mosaic_status_code code = status->code;
     status->release(status);
-    throw std::runtime_error(context + " on device '" + name_ + "': " + message);
+    // The code travels on: an orchestrator tells a device that failed (MOSAIC_ERROR_DEVICE, e.g. an
+    // isolated plugin's process that died) from one that refused.
+    throw sdk::Error(code, context + " on device '" + name_ + "': " + message);
 }
 
 PluginSender DeviceHandle::sender() const { return {library_->path(), name_}; }

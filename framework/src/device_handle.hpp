@@ -49,7 +49,8 @@ public:
     std::vector<Support> query(mosaic_graph_view graph, size_t node_count, const nlohmann::json& properties) const;
     mosaic_compiled_model* compile(mosaic_graph_view graph, const nlohmann::json& properties) const;
 
-    // Throws std::runtime_error "<context> on device '<name>': <status message>" for an error status.
+    // Throws sdk::Error (a std::runtime_error) with the status's code and the message
+    // "<context> on device '<name>': <status message>" for an error status.
     void check(mosaic_status* status, const std::string& context) const;
 
 private:

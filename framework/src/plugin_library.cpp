@@ -1,6 +1,7 @@
 #include "plugin_library.hpp"
 
 #include "logging.hpp"
+#include "plugin_proxy.hpp"
 
 #include <mosaic/sdk/status.hpp>
 
@@ -140,6 +141,30 @@ std::shared_ptr<PluginLibrary> PluginLibrary::load(const std::string& path) {
     lib->api_ = api;
     cache()[key] = lib;
     return lib;
+}
+
+std::shared_ptr<PluginLibrary> PluginLibrary::load_isolated(const std::string& path, const std::string& device,
+                                                            const IsolationSettings& settings) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        refuse(path, "does not exist; check the \"library\" path (relative paths are resolved against the registry file)");
+    std::shared_ptr<PluginLibrary> lib(new PluginLibrary());
+    lib->path_ = path;
+    try {
+        lib->proxy_ = std::make_unique<ProxyPlugin>(path, device, settings);
+    } catch (const std::exception& e) {
+        // The host's own message already names the library when the library is at fault.
+        throw std::runtime_error(std::string("isolated in its own process: ") + e.what());
+    }
+    lib->proxy_table_ = ProxyPlugin::table(*lib->proxy_);
+    lib->api_ = &lib->proxy_table_;
+    return lib;
+}
+
+mosaic_status* PluginLibrary::create_device(const mosaic_host_api* host, const std::string& name,
+                                            const std::string& properties_json, mosaic_device** out) const {
+    if (proxy_) return proxy_->create_device(name.c_str(), properties_json.c_str(), out);
+    return api_->create_device(host, name.c_str(), properties_json.c_str(), out);
 }
 
 PluginLibrary::~PluginLibrary() = default;

@@ -1,7 +1,10 @@
 // Loading a plugin library with Boost.DLL and negotiating the ABI with it. A library is loaded once
 // per process however many registry entries and Cores use it, and unloaded when the last device
-// created from it is gone.
+// created from it is gone. An isolated entry's library is loaded in a mosaic-plugin-host process
+// instead, and this object holds the proxy table that forwards to it (plugin_proxy.hpp).
 #pragma once
+
+#include "plugin_host_process.hpp"
 
 #include <mosaic/plugin_abi.h>
 
@@ -17,6 +20,15 @@ public:
     // Loads (or finds already loaded) the library at `path`. Throws std::runtime_error saying
     // what is wrong: missing file, not loadable, no entry symbol, refused, ABI major mismatch.
     static std::shared_ptr<PluginLibrary> load(const std::string& path);
+    // The library at `path` run in its own process for the registry entry of `device`; each call
+    // loads it afresh (a host process per entry). Throws std::runtime_error as load() does.
+    static std::shared_ptr<PluginLibrary> load_isolated(const std::string& path, const std::string& device,
+                                                        const IsolationSettings& settings);
+
+    // Creates a device through the plugin's table, or, isolated, through the proxy.
+    mosaic_status* create_device(const mosaic_host_api* host, const std::string& name,
+                                 const std::string& properties_json, mosaic_device** out) const;
+    bool isolated() const { return proxy_ != nullptr; }
 
     const std::string& path() const { return path_; }
     const mosaic_plugin_api& api() const { return *api_; }
@@ -35,6 +47,8 @@ private:
     std::string path_;
     boost::dll::shared_library library_;
     const mosaic_plugin_api* api_ = nullptr;
+    std::unique_ptr<class ProxyPlugin> proxy_;  // isolated: api_ points at proxy_table_
+    mosaic_plugin_api proxy_table_{};
 };
 
 // Process-wide host services handed to a plugin's entry point (logging and statuses; the

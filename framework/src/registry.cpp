@@ -39,7 +39,36 @@ bool read_json(const std::string& path, nlohmann::json& out, std::string& error)
 // The keys config/schemas/plugins.schema.json allows; anything else is refused rather than ignored,
 // so that a misspelt key ("propertis", "libary") cannot silently drop what it was meant to set.
 const std::vector<std::string> kFileKeys = {"$schema", "version", "plugins"};
-const std::vector<std::string> kEntryKeys = {"device", "library", "properties"};
+const std::vector<std::string> kEntryKeys = {"device",     "library",          "properties",
+                                             "isolation",  "timeout_ms",       "infer_timeout_ms",
+                                             "memory_limit_mb"};
+const std::vector<std::string> kIsolationSettingKeys = {"timeout_ms", "infer_timeout_ms", "memory_limit_mb"};
+
+// Reads "isolation" and its settings into `out`; returns "" or what is wrong, naming the key.
+std::string read_isolation(const nlohmann::json& e, IsolationSettings& out) {
+    if (e.contains("isolation")) {
+        const nlohmann::json& v = e["isolation"];
+        if (!v.is_string() || (v != "process" && v != "in-process"))
+            return "has \"isolation\": " + v.dump() +
+                   "; the values allowed are \"in-process\" (the default: the plugin runs inside the application) and "
+                   "\"process\" (the plugin runs in a mosaic-plugin-host process of its own)";
+        out.isolated = v == "process";
+    }
+    for (const std::string& key : kIsolationSettingKeys) {
+        if (!e.contains(key)) continue;
+        if (!out.isolated)
+            return "sets \"" + key + "\", which applies only to a plugin isolated in its own process; add "
+                   "\"isolation\": \"process\" or remove it";
+        const nlohmann::json& v = e[key];
+        if (!v.is_number_integer() || v.get<int64_t>() < 1)
+            return "has \"" + key + "\": " + v.dump() + "; it must be a whole number above 0";
+        const int64_t n = v.get<int64_t>();
+        if (key == "timeout_ms") out.timeout_ms = static_cast<long>(n);
+        else if (key == "infer_timeout_ms") out.infer_timeout_ms = static_cast<long>(n);
+        else out.memory_limit_mb = static_cast<uint64_t>(n);
+    }
+    return "";
+}
 
 // "" when every key of `object` is in `known`, else what is wrong with the first that is not.
 std::string unknown_key_problem(const nlohmann::json& object, const std::vector<std::string>& known) {
@@ -121,6 +150,8 @@ RegistryFile read_registry(const std::string& path) {
         entry.properties = nlohmann::json::object();
         if (std::string bad = unknown_key_problem(e, kEntryKeys); !bad.empty()) {
             entry.problem = "registry entry " + where + " for device '" + device + "' " + bad;
+        } else if (std::string bad_isolation = read_isolation(e, entry.isolation); !bad_isolation.empty()) {
+            entry.problem = "registry entry " + where + " for device '" + device + "' " + bad_isolation;
         } else if (!e.contains("library") || !e["library"].is_string()) {
             entry.problem = "registry entry " + where + " for device '" + device +
                             "' has no \"library\" string; give the plugin's path relative to the registry file";

@@ -4,10 +4,16 @@
 //    "plugins": [{"device": "CPU", "library": "plugins/libmosaic_cpu_plugin.so",
 //                 "properties": {"INFERENCE_NUM_THREADS": 4}}]}
 //
+// An entry with "isolation": "process" runs its plugin in a mosaic-plugin-host child process
+// (plugin_proxy.hpp); "timeout_ms", "infer_timeout_ms" and "memory_limit_mb" tune that process and
+// belong to isolated entries only. "isolation": "in-process" is the default.
+//
 // Library paths are relative to the registry file. Per-device property files live in
 // <registry dir>/devices/<DEVICE>.json. A broken entry becomes a problem of its own and never
 // hides the other entries; only a file that cannot be read or parsed at all is an error.
 #pragma once
+
+#include "plugin_host_process.hpp"
 
 #include <mosaic/core.hpp>
 
@@ -22,6 +28,7 @@ struct RegistryEntry {
     std::string device;
     std::string library;           // resolved path
     nlohmann::json properties;     // registry "properties" merged with devices/<DEVICE>.json
+    IsolationSettings isolation;   // "isolation" and its settings
     std::string source;            // "<registry path> plugins[i]" for messages
     std::string problem;           // non-empty: the entry cannot be used, and why
 };

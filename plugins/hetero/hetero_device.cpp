@@ -9,6 +9,7 @@
 #include "placement.hpp"
 #include "split_plan.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace mosaic::hetero {
@@ -122,24 +123,45 @@ std::vector<sdk::Device::Support> HeteroDevice::query(const sdk::GraphView& grap
 std::unique_ptr<sdk::CompiledModel> HeteroDevice::compile(const sdk::GraphView& graph, const nlohmann::json& config) {
     HostClient host(this->host());
     HeteroConfig cfg(config, own_keys(), host);
-    const Placement placement = place_model(graph, cfg, host, true);
-    const std::vector<Cluster> clusters = partition(graph, placement.device);
-    check_limits(graph, placement, clusters, cfg);
-    SplitPlan plan = build_split(graph, clusters, placement, cfg, fold_constant_expressions(graph, placement.folded));
-    if (cfg.visualize) write_dot_files(cfg.dump_dir, plan.model_name, plan.affinity_dot, plan.subgraphs_dot);
+    for (;;) {
+        const Placement placement = place_model(graph, cfg, host, true);
+        const std::vector<Cluster> clusters = partition(graph, placement.device);
+        check_limits(graph, placement, clusters, cfg);
+        SplitPlan plan = build_split(graph, clusters, placement, cfg, fold_constant_expressions(graph, placement.folded));
+        if (cfg.visualize) write_dot_files(cfg.dump_dir, plan.model_name, plan.affinity_dot, plan.subgraphs_dot);
 
-    std::vector<std::shared_ptr<HostCompiled>> compiled;
-    for (size_t k = 0; k < plan.subgraphs.size(); ++k) {
-        const SubgraphPlan& sub = plan.subgraphs[k];
-        try {
-            compiled.push_back(host.compile(sub.device, sub.graph.view(), sub.properties));
-        } catch (const std::exception& e) {
-            throw sdk::Error(MOSAIC_ERROR_GENERAL, "HETERO could not compile subgraph" + std::to_string(k) + " (" +
-                                                       std::to_string(sub.ops.size()) + " ops, first '" +
-                                                       sub.ops.front() + "') on " + sub.device + ": " + e.what());
+        std::vector<std::shared_ptr<HostCompiled>> compiled;
+        std::string failed_device;
+        for (size_t k = 0; k < plan.subgraphs.size() && failed_device.empty(); ++k) {
+            const SubgraphPlan& sub = plan.subgraphs[k];
+            try {
+                compiled.push_back(host.compile(sub.device, sub.graph.view(), sub.properties));
+            } catch (const std::exception& e) {
+                const std::string what = "HETERO could not compile subgraph" + std::to_string(k) + " (" +
+                                         std::to_string(sub.ops.size()) + " ops, first '" + sub.ops.front() + "') on " +
+                                         sub.device + ": " + e.what();
+                if (!drop_failed_device(cfg, sub.device, e, what)) throw sdk::Error(MOSAIC_ERROR_GENERAL, what);
+                failed_device = sub.device;
+            }
         }
+        if (failed_device.empty())
+            return std::make_unique<HeteroCompiledModel>(std::move(plan), std::move(compiled), nullptr);
     }
-    return std::make_unique<HeteroCompiledModel>(std::move(plan), std::move(compiled), nullptr);
+}
+
+bool HeteroDevice::drop_failed_device(HeteroConfig& cfg, const std::string& device, const std::exception& error,
+                                      const std::string& what) const {
+    // Only a device that failed (MOSAIC_ERROR_DEVICE: its isolated process died, its driver broke)
+    // is treated as one that does not run those ops; a refusal stays an error, as before.
+    const auto* status = dynamic_cast<const sdk::Error*>(&error);
+    auto it = std::find(cfg.devices.begin(), cfg.devices.end(), device);
+    if (!status || status->code() != MOSAIC_ERROR_DEVICE || it == cfg.devices.end() || cfg.devices.size() < 2)
+        return false;
+    cfg.devices.erase(it);
+    sdk::Host::log(MOSAIC_LOG_WARNING, name(),
+                   what + "; falling back: its ops go to the next devices of the list (" + cfg.list_text() +
+                       "), as if " + device + " did not support them");
+    return true;
 }
 
 std::unique_ptr<sdk::CompiledModel> HeteroDevice::import_model(const void* blob, size_t size,

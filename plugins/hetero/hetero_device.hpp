@@ -6,6 +6,8 @@
 
 namespace mosaic::hetero {
 
+class HeteroConfig;
+
 class HeteroDevice : public sdk::Device {
 public:
     explicit HeteroDevice(const std::string& name);
@@ -16,6 +18,11 @@ public:
 
 private:
     std::vector<std::string> own_keys() const;
+    // After `device` failed compiling a subgraph with `error`: when it is a device failure and
+    // another device is left, removes it from the list, logs `what` and that HETERO falls back,
+    // and returns true (compile then places the model again).
+    bool drop_failed_device(HeteroConfig& cfg, const std::string& device, const std::exception& error,
+                            const std::string& what) const;
 };
 
 }  // namespace mosaic::hetero

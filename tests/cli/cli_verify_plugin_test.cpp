@@ -44,6 +44,24 @@ TEST(CliVerifyPlugin, HeteroWithADeviceListPasses) {
     expect_all_pass(run_mosaic({"verify-plugin", "HETERO:CPU,REFERENCE"}));
 }
 
+// An entry isolated in its own process passes what it passes in process, and `mosaic devices`
+// lists it; libmosaic finds mosaic-plugin-host beside itself (<build>/bin), with no variable set.
+TEST(CliVerifyPlugin, AnIsolatedReferencePassesAndIsListed) {
+    TempDir dir;
+    const nlohmann::json registry = {
+        {"version", 1},
+        {"plugins",
+         {{{"device", "REFERENCE_ISOLATED"},
+           {"library", plugin_dir() + "/libmosaic_reference_plugin.so"},
+           {"isolation", "process"}}}}};
+    write_text(dir / "plugins.json", registry.dump(2));
+    const std::map<std::string, std::string> env = {{"MOSAIC_PLUGINS", dir / "plugins.json"}};
+    expect_all_pass(run_mosaic({"verify-plugin", "REFERENCE_ISOLATED"}, env));
+    const CliResult devices = run_mosaic({"devices"}, env);
+    EXPECT_EQ(devices.exit_code, 0) << devices;
+    EXPECT_TRUE(contains(devices.out, "REFERENCE_ISOLATED")) << devices;
+}
+
 TEST(CliVerifyPlugin, UnknownDeviceFailsTheAbiCheckNamingTheRegistry) {
     const CliResult r = run_mosaic({"verify-plugin", "NO_SUCH_DEVICE"});
     EXPECT_EQ(r.exit_code, 1) << r;
