@@ -38,6 +38,20 @@ Sample<T> bilinear_sample(T y, T x, int64_t H, int64_t W) {
     return s;
 }
 
+// The samples of one ROI, its bins times the sampling grid, are at most 2^26. A sampling_ratio of
+// INT64_MAX (found by the reference_plugin fuzzer: the grid's size overflowed 64 bits), or an ROI so
+// large that ceil(bin size) is (the adaptive grid), is refused before the grid is multiplied out or
+// its samples take the memory.
+constexpr int64_t kMaxRoiSamples = int64_t{1} << 26;
+
+// The sampling grid along one axis: sampling_ratio points, or ceil(bin size) where it is 0.
+int64_t grid_points(int64_t sampling_ratio, double bin) {
+    if (sampling_ratio > 0) return std::min(sampling_ratio, kMaxRoiSamples + 1);
+    const double points = std::ceil(bin);
+    if (!(points <= static_cast<double>(kMaxRoiSamples))) return kMaxRoiSamples + 1;  // NaN and infinity too
+    return std::max<int64_t>(static_cast<int64_t>(points), 0);
+}
+
 template <typename T>
 void roi_align(const KernelArgs& args) {
     const Shape& in = args.inputs[0].shape;
@@ -70,8 +84,17 @@ void roi_align(const KernelArgs& args) {
         T roi_w = x2 - x1, roi_h = y2 - y1;
         if (aligned == "asymmetric") roi_w = std::max<T>(roi_w, 1), roi_h = std::max<T>(roi_h, 1);
         const T bin_w = roi_w / static_cast<T>(pooled_w), bin_h = roi_h / static_cast<T>(pooled_h);
-        const int64_t grid_w = sampling_ratio > 0 ? sampling_ratio : static_cast<int64_t>(std::ceil(bin_w));
-        const int64_t grid_h = sampling_ratio > 0 ? sampling_ratio : static_cast<int64_t>(std::ceil(bin_h));
+        const int64_t grid_w = grid_points(sampling_ratio, static_cast<double>(bin_w));
+        const int64_t grid_h = grid_points(sampling_ratio, static_cast<double>(bin_h));
+        // Each factor is at most 2^26 + 1 here, so the products cannot overflow.
+        if (grid_w * grid_h > kMaxRoiSamples / std::max<int64_t>(pooled_h * pooled_w, 1))
+            throw std::runtime_error(
+                "ROIAlign: ROI " + std::to_string(r) + " would take " +
+                (sampling_ratio > 0 ? "sampling_ratio " + std::to_string(sampling_ratio) + " squared"
+                                    : "ceil(bin size) " + std::to_string(grid_h) + " x " + std::to_string(grid_w)) +
+                " samples in each of its " + std::to_string(pooled_h) + " x " + std::to_string(pooled_w) +
+                " bins, more than 2^26 in all; give sampling_ratio a few points (0 samples ceil(bin size)), and ROIs "
+                "within the feature map");
         const int64_t count = std::max<int64_t>(grid_w * grid_h, 1);
 
         // The samples are the same for every channel.
