@@ -108,6 +108,12 @@ Outputs slice(NodeContext& ctx) {
         const Shape& starts_shape = ctx.shape(ctx.input(1));
         if (starts_shape.size() != 1 || starts_shape[0] < 0)
             ctx.fail("input 1 (starts) must be a 1D tensor of known length, got shape " + to_string(starts_shape));
+        // Each axis is sliced at most once; a declared length of 2^31 would be 16 GiB of steps
+        // (found by the reference_plugin fuzzer).
+        const auto rank = static_cast<int64_t>(ctx.shape(x).size());
+        if (starts_shape[0] > rank)
+            ctx.fail("input 1 (starts) has " + std::to_string(starts_shape[0]) + " entries, more than the " +
+                     std::to_string(rank) + " axes of input 0 (data): each axis is sliced at most once");
         inputs.push_back(ctx.const_i64(std::vector<int64_t>(static_cast<size_t>(starts_shape[0]), 1)));
     }
     if (has_axes) inputs.push_back(ctx.input(3));
