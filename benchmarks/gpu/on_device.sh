@@ -4,12 +4,14 @@
 #
 #   benchmarks/gpu/on_device.sh PACK OUT_DIR [SECONDS_FOR_MODELS]
 #
-# ROUNDS=N repeats each latency block N times. STEPS=tests,gemm,models,latency,profile,cache,f16 (the default: all) picks steps; MODEL_PYTHON and
+# ROUNDS=N repeats each latency block N times. STEPS=tests,main,gemm,models,latency,profile,cache,f16 (the default: all) picks steps; MODEL_PYTHON and
 # MODELS_ONLY choose the interpreter (with torch) and the models made. Everything written goes into
 # OUT_DIR/results.tar.gz as well, for tools that bring back only a few files.
 #
 # 1. the machine: GPU, driver, CPU, load; `mosaic devices` (what the GPU plugin reports);
 # 2. the GPU tests (mosaic_gpu_test) and ONNX's node tests on GPU with tests/gpu/node_expected.txt;
+#    the main job (`mosaic run -pc` of the bundled model on HETERO:GPU,CPU), whose crossing a
+#    discrete GPU copies;
 # 3. GEMM GFLOP/s: CLBlast and Mosaic's tiled kernel on the GPU against oneDNN on all CPU cores;
 # 4. the architectures of tools/models/make_onnx_models.py (made here with this machine's torch) on
 #    GPU and HETERO:GPU,CPU against torch's outputs;
@@ -22,7 +24,8 @@ pack=${1:?usage: on_device.sh PACK OUT_DIR [SECONDS_FOR_MODELS]}
 out=${2:?usage: on_device.sh PACK OUT_DIR [SECONDS_FOR_MODELS]}
 model_seconds=${3:-240}
 step() { echo; echo "== $(date +%T) $*"; }
-want() { [[ ",${STEPS:-tests,gemm,models,latency,profile,cache,f16}," == *",$1,"* ]]; }
+want() { [[ ",${STEPS:-tests,main,gemm,models,latency,profile,cache,f16}," == *",$1,"* ]]; }
+needs_models() { want models || want latency || want profile || want cache || want f16; }
 # --shape for a model's inputs, from its test data (the encoders' inputs are dynamic: 1 token otherwise)
 shapes_of() {
     "${MODEL_PYTHON:-python3}" -c '
@@ -57,7 +60,7 @@ uptime
 
 # The models take minutes to export: made in the background while the tests run.
 models=$work/models
-(timeout "$model_seconds" "${MODEL_PYTHON:-python3}" tools/models/make_onnx_models.py "$models" ${MODELS_ONLY:+--only "$MODELS_ONLY"} >"$out/models.log" 2>&1; echo "exit $?" >>"$out/models.log") &
+needs_models && (timeout "$model_seconds" "${MODEL_PYTHON:-python3}" tools/models/make_onnx_models.py "$models" ${MODELS_ONLY:+--only "$MODELS_ONLY"} >"$out/models.log" 2>&1; echo "exit $?" >>"$out/models.log") &
 models_pid=$!
 
 step "mosaic devices"
@@ -73,8 +76,15 @@ step "ONNX node tests on GPU"
 timeout 300 "$mosaic" conformance -q -d GPU --expect tests/gpu/node_expected.txt /usr/share/libonnx-testdata/data/node 2>&1 | tail -15
 fi
 
+if want main; then
+step "main job: the bundled model on HETERO:GPU,CPU with -pc"
+timeout 60 "$mosaic" run -m "$b/models/mosaic_cnn.xml" -d HETERO:GPU,CPU -pc 2>&1 | grep -E "^Split|Transfer|^Total|^subgraph1"
+fi
+
+if needs_models; then
 step "waiting for the models"
 wait "$models_pid"; cat "$out/models.log"; uptime
+fi
 
 if want gemm; then
 step "GEMM (CLBlast and tiled on the GPU, oneDNN on $(nproc) cores)"

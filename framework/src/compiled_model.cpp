@@ -52,11 +52,14 @@ nlohmann::json port_json(const std::vector<PortDesc>& ports) {
     return j;
 }
 
+// Only static models are exported, so a port's bounds are its shape.
 std::vector<PortDesc> ports_from_json(const nlohmann::json& j) {
     std::vector<PortDesc> out;
-    for (const auto& p : j)
+    for (const auto& p : j) {
+        const Shape shape = p.at("shape").get<Shape>();
         out.push_back({p.at("name"), p.at("names").get<std::vector<std::string>>(),
-                       element_type_from_string(p.at("type").get<std::string>()), p.at("shape").get<Shape>()});
+                       element_type_from_string(p.at("type").get<std::string>()), shape, PartialShape(shape)});
+    }
     return out;
 }
 

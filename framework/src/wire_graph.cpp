@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 namespace mosaic {
 
@@ -63,96 +64,35 @@ WireGraphOut write_wire_graph(mosaic_graph_view graph) {
     return out;
 }
 
-WireGraph::WireGraph(const nlohmann::json& structure, SharedMemory shared) : constants(std::move(shared)) {
+WireGraph::WireGraph(const nlohmann::json& structure, SharedMemory shared) : constants_(std::move(shared)) {
+    // An empty constant still reads as a constant (non-null data), as an empty region may have none.
+    static const uint64_t empty_constant = 0;
     try {
         name = structure.at("name").get<std::string>();
         for (const auto& j : structure.at("nodes")) {
-            Node node;
+            sdk::OwnedNode node;
             node.type = j.at("type").get<std::string>();
             node.version = j.at("version").get<std::string>();
             node.name = j.at("name").get<std::string>();
             for (const auto& in : j.at("inputs")) node.inputs.push_back({in.at(0).get<size_t>(), in.at(1).get<size_t>()});
-            for (const auto& o : j.at("outputs"))
-                node.outputs.push_back({static_cast<mosaic_element_type>(o.at(0).get<int>()), o.at(1).get<std::vector<int64_t>>()});
+            for (const auto& o : j.at("outputs")) {
+                node.output_types.push_back(static_cast<ElementType>(o.at(0).get<int>()));
+                node.output_shapes.push_back(o.at(1).get<Shape>());
+            }
             for (const auto& a : j.at("attrs")) node.attrs.emplace_back(a.at(0).get<std::string>(), a.at(1).get<std::string>());
             for (const auto& [k, v] : j.at("rt_info").items()) node.rt_info.emplace_back(k, v.get<std::string>());
             if (j.contains("constant")) {
-                node.is_constant = true;
-                node.constant_offset = j["constant"].at(0).get<size_t>();
-                node.constant_size = j["constant"].at(1).get<size_t>();
-                if (node.constant_offset + node.constant_size > constants.size())
+                const size_t offset = j["constant"].at(0).get<size_t>(), size = j["constant"].at(1).get<size_t>();
+                if (offset > constants_.size() || size > constants_.size() - offset)
                     throw std::runtime_error("constant of node '" + node.name + "' lies outside the shared weights");
+                node.constant = size ? static_cast<const void*>(constants_.data() + offset) : &empty_constant;
+                node.constant_bytes = size;
             }
             nodes.push_back(std::move(node));
         }
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("the graph sent to the plugin host is malformed: ") + e.what());
     }
-}
-
-namespace {
-
-const WireGraph& wire(const mosaic_graph* g) { return *reinterpret_cast<const WireGraph*>(g); }
-const WireGraph::Node* node_at(const mosaic_graph* g, size_t n) {
-    return n < wire(g).nodes.size() ? &wire(g).nodes[n] : nullptr;
-}
-const WireGraph::Output* output_at(const mosaic_graph* g, size_t n, size_t o) {
-    const WireGraph::Node* node = node_at(g, n);
-    return node && o < node->outputs.size() ? &node->outputs[o] : nullptr;
-}
-// Attribute name or value: out-of-range answers "", as the ABI asks.
-const char* attr_part(const mosaic_graph* g, size_t n, size_t a, bool value) {
-    const WireGraph::Node* node = node_at(g, n);
-    if (!node || a >= node->attrs.size()) return "";
-    return value ? node->attrs[a].second.c_str() : node->attrs[a].first.c_str();
-}
-
-const mosaic_graph_api kWireGraphApi = [] {
-    mosaic_graph_api api{};
-    api.struct_size = sizeof(mosaic_graph_api);
-    api.version = (MOSAIC_ABI_VERSION_MAJOR << 16) | MOSAIC_ABI_VERSION_MINOR;
-    api.name = [](const mosaic_graph* g) { return wire(g).name.c_str(); };
-    api.node_count = [](const mosaic_graph* g) { return wire(g).nodes.size(); };
-    api.node_type = [](const mosaic_graph* g, size_t n) { return node_at(g, n) ? node_at(g, n)->type.c_str() : ""; };
-    api.node_version = [](const mosaic_graph* g, size_t n) { return node_at(g, n) ? node_at(g, n)->version.c_str() : ""; };
-    api.node_name = [](const mosaic_graph* g, size_t n) { return node_at(g, n) ? node_at(g, n)->name.c_str() : ""; };
-    api.input_count = [](const mosaic_graph* g, size_t n) { return node_at(g, n) ? node_at(g, n)->inputs.size() : 0; };
-    api.input_source = [](const mosaic_graph* g, size_t n, size_t i) {
-        const WireGraph::Node* node = node_at(g, n);
-        return node && i < node->inputs.size() ? node->inputs[i] : mosaic_port_ref{SIZE_MAX, SIZE_MAX};
-    };
-    api.output_count = [](const mosaic_graph* g, size_t n) { return node_at(g, n) ? node_at(g, n)->outputs.size() : 0; };
-    api.output_type = [](const mosaic_graph* g, size_t n, size_t o) {
-        return output_at(g, n, o) ? output_at(g, n, o)->type : MOSAIC_ELEMENT_UNDEFINED;
-    };
-    api.output_shape = [](const mosaic_graph* g, size_t n, size_t o, uint32_t* rank) -> const int64_t* {
-        const WireGraph::Output* out = output_at(g, n, o);
-        if (rank) *rank = out ? static_cast<uint32_t>(out->dims.size()) : 0;
-        return out ? out->dims.data() : nullptr;
-    };
-    api.attr_count = [](const mosaic_graph* g, size_t n) { return node_at(g, n) ? node_at(g, n)->attrs.size() : 0; };
-    api.attr_name = [](const mosaic_graph* g, size_t n, size_t a) { return attr_part(g, n, a, false); };
-    api.attr_value = [](const mosaic_graph* g, size_t n, size_t a) { return attr_part(g, n, a, true); };
-    api.rt_info = [](const mosaic_graph* g, size_t n, const char* key) -> const char* {
-        const WireGraph::Node* node = node_at(g, n);
-        if (!node || !key) return nullptr;
-        for (const auto& [k, v] : node->rt_info)
-            if (k == key) return v.c_str();
-        return nullptr;
-    };
-    api.constant_data = [](const mosaic_graph* g, size_t n, size_t* byte_size) -> const void* {
-        const WireGraph::Node* node = node_at(g, n);
-        if (byte_size) *byte_size = node && node->is_constant ? node->constant_size : 0;
-        if (!node || !node->is_constant) return nullptr;
-        return wire(g).constants.data() + node->constant_offset;
-    };
-    return api;
-}();
-
-}  // namespace
-
-mosaic_graph_view WireGraph::view() const {
-    return {&kWireGraphApi, reinterpret_cast<const mosaic_graph*>(this)};
 }
 
 }  // namespace mosaic

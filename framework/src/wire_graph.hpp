@@ -14,12 +14,10 @@
 #include "shared_memory.hpp"
 
 #include <mosaic/plugin_abi.h>
+#include <mosaic/sdk/owned_graph.hpp>
 
 #include <nlohmann/json.hpp>
 
-#include <memory>
-#include <string>
-#include <vector>
 
 namespace mosaic {
 
@@ -30,30 +28,16 @@ struct WireGraphOut {
 
 WireGraphOut write_wire_graph(mosaic_graph_view graph);
 
-// The host side: owns the structure and the constants' mapping, and lends a view over them. Kept
-// alive with the compiled model built from it, as the ABI promises constant data lives that long.
-class WireGraph {
+// The host side: owns the structure (as an sdk::OwnedGraph, which lends the view) and the constants'
+// mapping. Kept alive with the compiled model built from it, as the ABI promises constant data
+// lives that long.
+class WireGraph : public sdk::OwnedGraph {
 public:
     // Throws std::runtime_error when `structure` does not have the shape above.
     WireGraph(const nlohmann::json& structure, SharedMemory constants);
-    mosaic_graph_view view() const;
 
-    struct Output {
-        mosaic_element_type type = MOSAIC_ELEMENT_UNDEFINED;
-        std::vector<int64_t> dims;
-    };
-    struct Node {
-        std::string type, version, name;
-        std::vector<mosaic_port_ref> inputs;
-        std::vector<Output> outputs;
-        std::vector<std::pair<std::string, std::string>> attrs;
-        std::vector<std::pair<std::string, std::string>> rt_info;
-        size_t constant_offset = 0, constant_size = 0;
-        bool is_constant = false;
-    };
-    std::string name;
-    std::vector<Node> nodes;
-    SharedMemory constants;
+private:
+    SharedMemory constants_;
 };
 
 }  // namespace mosaic

@@ -29,6 +29,10 @@ struct ClDeviceInfo {
     // "NVIDIA Corporation NVIDIA H100 (driver 550.54, OpenCL 3.0 CUDA)", with "OpenCL CPU device,
     // no GPU found" for a fallback.
     std::string full_name() const;
+    // Whether kernels giving a work item 16 consecutive elements suit this device: on OpenCL CPU
+    // devices they are what the compiler turns into vector instructions; a GPU already has a lane per
+    // work item, and its one-element kernels read memory in the order its loads coalesce.
+    bool prefers_sixteen_wide() const { return is_cpu_fallback; }
     // "integrated" or "discrete", OpenVINO's DEVICE_TYPE values.
     std::string device_type() const { return integrated ? "integrated" : "discrete"; }
     // What program binaries are keyed on: a binary is only valid for the same device and driver.

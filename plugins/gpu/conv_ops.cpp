@@ -64,7 +64,7 @@ public:
         k_ = k;
         spatial_ = spatial;
         if (depthwise_) s_.channels = static_cast<cl_int>(in[1]);
-        depthwise16_ = depthwise_ && ctx.engine.info().is_cpu_fallback && out[3] >= 4;
+        depthwise16_ = depthwise_ && ctx.engine.info().prefers_sixteen_wide() && out[3] >= 4;
         epilogue_ = fuse_epilogue(ctx, n, 1);
         if (!epilogue_.empty()) fused_into(g.node_name(epilogue_.last_node), epilogue_.out);
         if (epilogue_.bias != kNoValue) add_input(epilogue_.bias);
@@ -133,7 +133,7 @@ private:
     int64_t groups_ = 1, batch_ = 1, in_image_ = 0, out_image_ = 0, col_elements_ = 0, count_ = 0;
     size_t k_ = 0, spatial_ = 0;  // of one group's GEMM: rows and columns of B
     bool depthwise_ = false, direct_ = false;
-    // On OpenCL CPU devices, rows of 4 outputs or more: sixteen outputs of a row a work item
+    // Where the device prefers it, rows of 4 outputs or more: sixteen outputs of a row a work item
     // (conv.cl), idle lanes past a row's end included (MobileNetV2 on 2 cores: 44 ms with the
     // one-output kernel, 21 with this one from rows of 16, 19 from rows of 4).
     bool depthwise16_ = false;

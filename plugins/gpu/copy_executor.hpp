@@ -31,12 +31,15 @@ public:
                  std::vector<Copy> copies);
 
     void enqueue(const ExecContext& ctx) const override;
-    std::string exec_type() const override { return kernel_; }
+    // The kernel, or copy_buffer where every copy is a block copy.
+    std::string exec_type() const override;
 
 private:
     bool wide_;  // sixteen elements a work item
     std::string kernel_;
     std::vector<Copy> copies_;
+    std::vector<bool> block_;  // per copy: one contiguous run to another, the driver's buffer copy
+    size_t element_bytes_;
 };
 
 }  // namespace mosaic::gpu_plugin

@@ -13,10 +13,8 @@ std::string check_elements(const sdk::GraphView& g, size_t n) {
                      shape_size(g.output_shape(n, 0)) >= (int64_t{1} << 31) ? "more than 2^31 elements" : ""});
 }
 
-// Whether the kernels of sixteen elements a work item (eltwise.cl) run `count` elements on
-// `device`: on OpenCL CPU devices, where they are what gets vector instructions. A GPU already has a
-// lane per work item, and its one-element kernels read memory in the order its loads coalesce.
-bool sixteen_wide(int64_t count, const ClDeviceInfo& device) { return device.is_cpu_fallback && count % 16 == 0; }
+// Whether the kernels of sixteen elements a work item (eltwise.cl) run `count` elements on `device`.
+bool sixteen_wide(int64_t count, const ClDeviceInfo& device) { return device.prefers_sixteen_wide() && count % 16 == 0; }
 
 // Whether an operand reads 16 consecutive elements, or one value, for every 16 of the output.
 bool reads_by_sixteen(const OperandIndex& index) {

@@ -38,7 +38,7 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
 
 void GpuCompiledModel::upload_constants(const sdk::GraphView& graph) {
     constants_.resize(values_.size());
-    const bool shared = engine_->info().integrated;
+    const bool shared = zero_copy();
     for (ValueId v = 0; v < values_.size(); ++v) {
         const Value& value = values_[v];
         if (!value.is_constant() || value.byte_size() == 0) continue;
@@ -62,6 +62,7 @@ nlohmann::json GpuCompiledModel::property(const std::string& key) const {
     if (key == "GPU_MEMORY_PLAN")
         return {{"tensors", plan_.tensors}, {"buffers", plan_.buffer_sizes.size()}, {"bytes", plan_.total_bytes()},
                 {"unshared_bytes", plan_.unshared_bytes}, {"scratch_bytes", scratch_bytes_}};
+    if (key == "GPU_ZERO_COPY") return zero_copy();  // what it does, not what was asked
     if (key == "GPU_FOLDED_NODES") return values_.folded_nodes();
     if (key == "GPU_GEMM_TUNING") return engine_->gemm_tuning();
     if (key == "GPU_COMPILE_TIME_MS") return {{"total", compile_ms_}, {"program", program_ms_}};

@@ -26,6 +26,9 @@ public:
     nlohmann::json property(const std::string& key) const override;
 
     const GpuConfig& config() const { return config_; }
+    // Whether the caller's tensors and the weights are device buffers over host memory, not copies:
+    // on devices sharing host memory, unless GPU_ZERO_COPY is off.
+    bool zero_copy() const { return engine_->info().integrated && config_.zero_copy; }
     ClEngine& engine() const { return *engine_; }
     const cl::Program& program() const { return program_; }
     const ValueTable& values() const { return values_; }

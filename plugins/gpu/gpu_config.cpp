@@ -13,6 +13,7 @@ GpuConfig GpuConfig::from(const nlohmann::json& config) {
     if (c.device_id.empty()) c.device_id = "0";
     c.allow_cpu_fallback = config.value("GPU_ALLOW_CPU_FALLBACK", true);
     c.gemm_kernel = config.value("GPU_GEMM_KERNEL", std::string("AUTO"));
+    c.zero_copy = config.value("GPU_ZERO_COPY", true);
     return c;
 }
 

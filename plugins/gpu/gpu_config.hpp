@@ -16,6 +16,7 @@ struct GpuConfig {
     std::string device_id = "0";    // DEVICE_ID: which instance (GPU.1 sets "1")
     bool allow_cpu_fallback = true; // GPU_ALLOW_CPU_FALLBACK
     std::string gemm_kernel = "AUTO";  // GPU_GEMM_KERNEL (gemm.hpp)
+    bool zero_copy = true;             // GPU_ZERO_COPY
 
     static GpuConfig from(const nlohmann::json& config);
 };

@@ -47,6 +47,9 @@ GpuDevice::GpuDevice(const std::string& name)
                     {"GPU_GEMM_KERNEL", PropertyKind::choice, "AUTO", {"AUTO", "TILED", "CLBLAST"}, false, 0,
                      "GEMMs of convolutions and MatMuls: Mosaic's register-tiled kernel (AUTO on OpenCL CPU devices) "
                      "or CLBlast (AUTO on GPUs)"},
+                    {"GPU_ZERO_COPY", PropertyKind::boolean, true, {}, false, 0,
+                     "on a device sharing host memory (DEVICE_TYPE integrated), use the caller's tensors and the "
+                     "weights in place; NO copies them to device memory as on a discrete GPU, each copy profiled"},
                     {"DEVICE_TYPE", PropertyKind::string, "", {}, true, 0, "integrated or discrete"},
                     {"GPU_DEVICE_TOTAL_MEM_SIZE", PropertyKind::integer, 0, {}, true, 0, "global memory, bytes"},
                     {"OPTIMIZATION_CAPABILITIES", PropertyKind::object, nlohmann::json::array(), {}, true, 0,

@@ -41,7 +41,7 @@ GpuInferRequest::GpuInferRequest(const GpuCompiledModel& model)
         if (value.kind == Value::Kind::input || value.kind == Value::Kind::output) {
             caller_values_.push_back(v);
             // Without shared memory, the caller's tensors are staged through buffers of the request.
-            if (!model.engine().info().integrated && value.byte_size())
+            if (!model.zero_copy() && value.byte_size())
                 io_device_buffers_[v] = cl::Buffer(context, CL_MEM_READ_WRITE, value.byte_size());
         }
     }
@@ -54,8 +54,9 @@ void GpuInferRequest::bind(const std::vector<ConstTensorView>& inputs, const std
                          "got " + std::to_string(inputs.size()) + " inputs and " + std::to_string(outputs.size()) +
                              " outputs, the model has " + std::to_string(values.graph_input_count()) + " and " +
                              std::to_string(values.graph_output_count()));
-    const bool shared = model_.engine().info().integrated;
+    const bool shared = model_.zero_copy();
     const cl::Context& context = model_.engine().context();
+    transfer_events_.clear();
     for (ValueId v : caller_values_) {
         const Value& value = values[v];
         const bool is_input = value.kind == Value::Kind::input;
@@ -69,12 +70,20 @@ void GpuInferRequest::bind(const std::vector<ConstTensorView>& inputs, const std
                                      value.byte_size(), data);
         } else {
             buffers_[v] = io_device_buffers_[v];
-            if (is_input) queue_.enqueueWriteBuffer(buffers_[v], CL_FALSE, 0, value.byte_size(), data);
+            if (is_input)
+                queue_.enqueueWriteBuffer(buffers_[v], CL_FALSE, 0, value.byte_size(), data, nullptr,
+                                          transfer_event(values.input_name(value.io_index), "write_buffer", value.byte_size()));
         }
     }
     // Views read their source's buffer, which may just have been bound.
     for (ValueId v = 0; v < values.size(); ++v)
         if (values[v].alias_of != kNoValue) buffers_[v] = buffers_[values[v].alias_of];
+}
+
+cl::Event* GpuInferRequest::transfer_event(const std::string& node, const char* exec_type, size_t bytes) {
+    if (!model_.config().perf_count) return nullptr;
+    transfer_events_.push_back({node, exec_type, bytes, cl::Event()});
+    return &transfer_events_.back().event;
 }
 
 void GpuInferRequest::run_executors() {
@@ -107,11 +116,16 @@ void GpuInferRequest::collect_profile() {
         records_.push_back({executors[e]->name(), executors[e]->type(), executors[e]->exec_type(),
                             MOSAIC_PROFILING_EXECUTED, ns / 1000, 0});
     }
+    for (const TransferEvent& t : transfer_events_) {
+        const uint64_t ns = t.event.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                            t.event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+        records_.push_back({t.node, "Transfer", t.exec_type, MOSAIC_PROFILING_EXECUTED, ns / 1000, 0});
+    }
 }
 
 void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
     const ValueTable& values = model_.values();
-    const bool shared = model_.engine().info().integrated;
+    const bool shared = model_.zero_copy();
     for (const ResultCopy& copy : values.result_copies()) {
         const size_t bytes = values[copy.from].byte_size();
         if (!bytes) continue;
@@ -123,7 +137,8 @@ void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
             void* mapped = queue_.enqueueMapBuffer(target, CL_FALSE, CL_MAP_READ, 0, bytes);
             queue_.enqueueUnmapMemObject(target, mapped);
         } else {
-            queue_.enqueueReadBuffer(source, CL_FALSE, 0, bytes, data);
+            queue_.enqueueReadBuffer(source, CL_FALSE, 0, bytes, data, nullptr,
+                                     transfer_event(values.output_name(copy.output), "read_buffer", bytes));
         }
     }
     for (ValueId v : caller_values_) {
@@ -135,7 +150,8 @@ void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
             void* mapped = queue_.enqueueMapBuffer(buffers_[v], CL_FALSE, CL_MAP_READ, 0, value.byte_size());
             queue_.enqueueUnmapMemObject(buffers_[v], mapped);
         } else {
-            queue_.enqueueReadBuffer(buffers_[v], CL_FALSE, 0, value.byte_size(), outputs[value.io_index].data);
+            queue_.enqueueReadBuffer(buffers_[v], CL_FALSE, 0, value.byte_size(), outputs[value.io_index].data, nullptr,
+                                     transfer_event(values.output_name(value.io_index), "read_buffer", value.byte_size()));
         }
     }
 }
@@ -231,7 +247,7 @@ void GpuInferRequest::complete(cl_int status) {
 }
 
 void GpuInferRequest::release_caller_buffers() {
-    if (!model_.engine().info().integrated) return;
+    if (!model_.zero_copy()) return;
     for (ValueId v : caller_values_) buffers_[v] = cl::Buffer();
     for (ValueId v = 0; v < buffers_.size(); ++v)
         if (model_.values()[v].alias_of != kNoValue) buffers_[v] = cl::Buffer();

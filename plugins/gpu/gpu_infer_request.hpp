@@ -2,7 +2,8 @@
 // no host wait between them; requests run concurrently), its buffers of the memory plan, its own
 // kernel objects and its scratch buffer, all made once. Inputs and outputs on a device that shares
 // host memory are the caller's memory itself (CL_MEM_USE_HOST_PTR, synchronised by a map);
-// elsewhere they are copied with non-blocking writes and one read at the end.
+// elsewhere (a discrete GPU, or GPU_ZERO_COPY off) they are copied with non-blocking writes and one
+// read at the end, each profiled as a Transfer record named for its Parameter or Result.
 //
 // infer() waits for the queue. start() (the SDK's start_async) enqueues the same commands and a
 // marker whose OpenCL event callback ends the inference: no thread waits while the device works;
@@ -40,6 +41,9 @@ private:
     void collect_profile();
     void copy_results(const std::vector<TensorView>& outputs);
     void release_caller_buffers();
+    // A copy between the caller's memory and the device, for its profiling record; `event` is set
+    // by the enqueue when profiling.
+    cl::Event* transfer_event(const std::string& node, const char* exec_type, size_t bytes);
 
     const GpuCompiledModel& model_;
     cl::CommandQueue queue_;
@@ -49,6 +53,13 @@ private:
     cl::Buffer scratch_;
     std::vector<ValueId> caller_values_;  // graph inputs and outputs
     std::vector<std::vector<cl::Event>> events_;  // per executor, when profiling
+    struct TransferEvent {
+        std::string node;       // the Parameter or Result
+        const char* exec_type;  // write_buffer, read_buffer
+        size_t bytes;
+        cl::Event event;
+    };
+    std::vector<TransferEvent> transfer_events_;  // of this inference, when profiling
     std::vector<sdk::ProfilingRecord> records_;
     Done done_;  // of the inference start() began
 };

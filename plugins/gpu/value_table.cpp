@@ -25,6 +25,7 @@ void ValueTable::add_node(const sdk::GraphView& g, size_t n, bool compile_time) 
         values_[v].uses.push_back({n, i});
     }
     if (type == "Result") {
+        output_names_.push_back(g.node_name(n));
         bind_result(n, inputs_[n].at(0));
         return;
     }
@@ -40,6 +41,7 @@ void ValueTable::add_node(const sdk::GraphView& g, size_t n, bool compile_time) 
         } else if (type == "Parameter") {
             v.kind = Value::Kind::input;
             v.io_index = graph_inputs_++;
+            input_names_.push_back(g.node_name(n));
         }
         outputs_[n].push_back(values_.size());
         values_.push_back(std::move(v));

@@ -66,6 +66,10 @@ public:
 
     size_t graph_input_count() const { return graph_inputs_; }
     size_t graph_output_count() const { return graph_outputs_; }
+    // The Parameter's and the Result's node names, by index: what profiling records of their
+    // copies between host and device are named.
+    const std::string& input_name(size_t index) const { return input_names_.at(index); }
+    const std::string& output_name(size_t index) const { return output_names_.at(index); }
     const std::vector<ResultCopy>& result_copies() const { return result_copies_; }
 
 private:
@@ -78,6 +82,7 @@ private:
     std::vector<bool> runs_;
     std::vector<ResultCopy> result_copies_;
     size_t graph_inputs_ = 0, graph_outputs_ = 0;
+    std::vector<std::string> input_names_, output_names_;
     std::vector<std::unique_ptr<uint8_t[]>> folded_;  // outputs of folded nodes
     size_t folded_nodes_ = 0;
 };

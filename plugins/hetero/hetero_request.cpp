@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <set>
 
 namespace mosaic::hetero {
 
@@ -140,20 +142,40 @@ void HeteroInferRequest::finished(size_t k, mosaic_status* status) {
 }
 
 std::vector<sdk::ProfilingRecord> HeteroInferRequest::profiling() const {
+    // A device that copies a crossing's host tensor into its own memory or out of it (a discrete
+    // GPU) reports the copy as a Transfer record named for its subgraph's Parameter (the tensor) or
+    // Result (the tensor + "/to_host", split_plan.cpp); devices reading host memory report none.
+    // Such records are folded into the crossing's record (its time, "copy"), so that no time is
+    // counted twice; those of the model's own inputs and outputs stay with their subgraph.
+    std::map<std::pair<size_t, std::string>, uint64_t> crossing_us;  // by subgraph and node
+    for (const Transfer& t : plan_.transfers) {
+        const std::string& tensor = plan_.slots[t.slot].tensor;
+        crossing_us.emplace(std::make_pair(t.from, tensor + "/to_host"), 0);
+        crossing_us.emplace(std::make_pair(t.to, tensor), 0);
+    }
     std::vector<sdk::ProfilingRecord> records;
+    std::set<std::pair<size_t, std::string>> copied;
     for (size_t k = 0; k < requests_.size(); ++k)
         for (sdk::ProfilingRecord r : requests_[k]->profiling()) {
+            const auto crossing = crossing_us.find({k, r.node_name});
+            if (r.node_type == "Transfer" && crossing != crossing_us.end()) {
+                crossing->second += r.real_time_us;
+                copied.insert(crossing->first);
+                continue;
+            }
             r.node_name = "subgraph" + std::to_string(k) + ": " + r.node_name;
             records.push_back(std::move(r));
         }
     if (plan_.perf_count)
         for (const Transfer& t : plan_.transfers) {
-            // Every device here reads host memory, so a crossing is a shared buffer, not a copy.
             const Slot& s = plan_.slots[t.slot];
+            const std::pair<size_t, std::string> out{t.from, s.tensor + "/to_host"}, in{t.to, s.tensor};
+            const uint64_t us = crossing_us.at(out) + crossing_us.at(in);
             records.push_back({"transfer: " + s.tensor + " subgraph" + std::to_string(t.from) + " (" +
                                    plan_.subgraphs[t.from].device + ") -> subgraph" + std::to_string(t.to) + " (" +
                                    plan_.subgraphs[t.to].device + "), " + std::to_string(s.bytes()) + " bytes",
-                               "Transfer", "zero-copy", MOSAIC_PROFILING_EXECUTED, 0, 0});
+                               "Transfer", copied.count(out) || copied.count(in) ? "copy" : "zero-copy",
+                               MOSAIC_PROFILING_EXECUTED, us, 0});  // device time, as the copies report it
         }
     return records;
 }

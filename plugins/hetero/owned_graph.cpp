@@ -11,65 +11,6 @@ namespace mosaic::hetero {
 
 namespace {
 
-// The graph API is called through C function pointers: nothing may throw, and an index out of
-// range gives the empty answers plugin_abi.h documents.
-const OwnedGraph& G(const mosaic_graph* g) { return *reinterpret_cast<const OwnedGraph*>(g); }
-const OwnedNode& N(const mosaic_graph* g, size_t n) {
-    static const OwnedNode none;
-    return n < G(g).nodes.size() ? G(g).nodes[n] : none;
-}
-
-const mosaic_graph_api kApi = [] {
-    mosaic_graph_api t{};
-    t.struct_size = sizeof(t);
-    t.version = (MOSAIC_ABI_VERSION_MAJOR << 16) | MOSAIC_ABI_VERSION_MINOR;
-    t.name = [](const mosaic_graph* g) { return G(g).name.c_str(); };
-    t.node_count = [](const mosaic_graph* g) { return G(g).nodes.size(); };
-    t.node_type = [](const mosaic_graph* g, size_t n) { return N(g, n).type.c_str(); };
-    t.node_version = [](const mosaic_graph* g, size_t n) { return N(g, n).version.c_str(); };
-    t.node_name = [](const mosaic_graph* g, size_t n) { return N(g, n).name.c_str(); };
-    t.input_count = [](const mosaic_graph* g, size_t n) { return N(g, n).inputs.size(); };
-    t.input_source = [](const mosaic_graph* g, size_t n, size_t i) {
-        const auto& in = N(g, n).inputs;
-        return i < in.size() ? mosaic_port_ref{in[i].node, in[i].port} : mosaic_port_ref{SIZE_MAX, SIZE_MAX};
-    };
-    t.output_count = [](const mosaic_graph* g, size_t n) { return N(g, n).output_types.size(); };
-    t.output_type = [](const mosaic_graph* g, size_t n, size_t o) {
-        const auto& types = N(g, n).output_types;
-        return o < types.size() ? static_cast<mosaic_element_type>(types[o]) : MOSAIC_ELEMENT_UNDEFINED;
-    };
-    t.output_shape = [](const mosaic_graph* g, size_t n, size_t o, uint32_t* rank) -> const int64_t* {
-        const auto& shapes = N(g, n).output_shapes;
-        if (o >= shapes.size()) {
-            if (rank) *rank = 0;
-            return nullptr;
-        }
-        if (rank) *rank = static_cast<uint32_t>(shapes[o].size());
-        return shapes[o].data();
-    };
-    t.attr_count = [](const mosaic_graph* g, size_t n) { return N(g, n).attrs.size(); };
-    t.attr_name = [](const mosaic_graph* g, size_t n, size_t a) {
-        const auto& attrs = N(g, n).attrs;
-        return a < attrs.size() ? attrs[a].first.c_str() : "";
-    };
-    t.attr_value = [](const mosaic_graph* g, size_t n, size_t a) {
-        const auto& attrs = N(g, n).attrs;
-        return a < attrs.size() ? attrs[a].second.c_str() : "";
-    };
-    t.rt_info = [](const mosaic_graph* g, size_t n, const char* key) -> const char* {
-        if (!key) return nullptr;
-        for (const auto& [k, v] : N(g, n).rt_info)
-            if (k == key) return v.c_str();
-        return nullptr;
-    };
-    t.constant_data = [](const mosaic_graph* g, size_t n, size_t* bytes) -> const void* {
-        const OwnedNode& node = N(g, n);
-        if (bytes) *bytes = node.constant ? node.constant_bytes : 0;
-        return node.constant;
-    };
-    return t;
-}();
-
 [[noreturn]] void corrupt(const std::string& what) {
     throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "corrupt HETERO subgraph in the imported blob: " + what);
 }
@@ -81,8 +22,6 @@ std::shared_ptr<const std::vector<uint64_t>> aligned_copy(const void* data, size
     if (bytes) std::memcpy(out->data(), data, bytes);
     return out;
 }
-
-mosaic_graph_view OwnedGraph::view() const { return {&kApi, reinterpret_cast<const mosaic_graph*>(this)}; }
 
 size_t OwnedGraph::add_copy(const sdk::GraphView& source, size_t n) {
     OwnedNode node;

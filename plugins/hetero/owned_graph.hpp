@@ -5,6 +5,7 @@
 #pragma once
 
 #include <mosaic/sdk/graph.hpp>
+#include <mosaic/sdk/owned_graph.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -14,29 +15,15 @@
 
 namespace mosaic::hetero {
 
-struct OwnedNode {
-    std::string type, version, name;
-    std::vector<sdk::PortRef> inputs;  // indices into OwnedGraph::nodes
-    std::vector<ElementType> output_types;
-    std::vector<Shape> output_shapes;
-    std::vector<std::pair<std::string, std::string>> attrs;
-    std::vector<std::pair<std::string, std::string>> rt_info;
-    const void* constant = nullptr;  // Constant nodes: the bytes of output 0
-    size_t constant_bytes = 0;
-};
+using OwnedNode = sdk::OwnedNode;
 
 // Copies bytes into 8-byte-aligned storage (enough for every element type).
 std::shared_ptr<const std::vector<uint64_t>> aligned_copy(const void* data, size_t bytes);
 
-class OwnedGraph {
+class OwnedGraph : public sdk::OwnedGraph {
 public:
-    std::string name;
-    std::vector<OwnedNode> nodes;  // topological: Parameters first, Results last (the view's contract)
     // Constants read from a blob are copied here: blob offsets carry no alignment, kernels need it.
     std::vector<std::shared_ptr<const std::vector<uint64_t>>> owned_constants;
-
-    // Valid while this object is alive and unchanged.
-    mosaic_graph_view view() const;
 
     // Copies node `n` of `source` (type, attributes, rt_info, outputs; not its inputs) as a new node.
     size_t add_copy(const sdk::GraphView& source, size_t n);

@@ -57,6 +57,22 @@ void check_manual_mode(const sdk::GraphView& g, const HeteroConfig& cfg) {
                          " none; set them all (start from core.query_model(model, \"HETERO:" + cfg.list_text() +
                          "\"), which ignores affinities) or remove them all to let HETERO choose");
 }
+// A device that fails while answering the query (MOSAIC_ERROR_DEVICE: its isolated process died,
+// its driver broke) is taken as one that runs none of the ops, said in a warning and in each op's
+// reason, as compile treats a device that fails there; any other error of the query stays an error.
+std::vector<sdk::Device::Support> query_or_none(const sdk::GraphView& g, const std::string& dev,
+                                                const HeteroConfig& cfg, const HostClient& host) {
+    try {
+        return host.query(dev, g.raw(), cfg.device_config(dev));
+    } catch (const sdk::Error& e) {
+        if (e.code() != MOSAIC_ERROR_DEVICE) throw;
+        const std::string what = dev + " failed while answering which ops of model '" + g.name() + "' it runs: " + e.what();
+        sdk::Host::log(MOSAIC_LOG_WARNING, "HETERO",
+                       what + "; HETERO goes on as if " + dev + " supported none of them");
+        return std::vector<sdk::Device::Support>(g.node_count(), {false, what});
+    }
+}
+
 }  // namespace
 
 Placement place(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClient& host) {
@@ -70,7 +86,7 @@ Placement place(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClie
     auto answer = [&](const std::string& dev) -> const std::vector<sdk::Device::Support>& {
         auto it = p.answers.find(dev);
         if (it == p.answers.end())
-            it = p.answers.emplace(dev, host.query(dev, g.raw(), cfg.device_config(dev))).first;
+            it = p.answers.emplace(dev, query_or_none(g, dev, cfg, host)).first;
         return it->second;
     };
     for (const std::string& dev : cfg.devices) answer(dev);

@@ -1,7 +1,8 @@
 // The strided copies behind Transpose, Concat and Slice on the GPU device against REFERENCE, and the
 // kernel each gets: sixteen consecutive elements a work item on an OpenCL CPU device where the copy's
 // innermost dimension is a multiple of 16 and contiguous on both sides (an encoder's head
-// transposes), one element a work item otherwise and on GPUs.
+// transposes), one element a work item otherwise and on GPUs; and a copy of one contiguous run to
+// another (a Concat of single images along channels, whole rows sliced) is the driver's buffer copy.
 #include "gpu/gpu_test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -40,6 +41,37 @@ TEST(GpuCopy, ConcatAndSliceMatchReference) {
     const auto model = b.build();
     ASSERT_EQ(unsupported_on_gpu(model), "");
     expect_device_matches_reference(model, "GPU", {{"x1", random_tensor({2, 3, 32}, 52)}, {"x2", random_tensor({2, 5, 32}, 53)}});
+}
+
+TEST(GpuCopy, ContiguousRunsAreBufferCopiesAtTheirOffsets) {
+    ModelBuilder b("gpu_block_copies");
+    Output x1 = b.parameter("x1", ElementType::f32, {1, 3, 5, 7});
+    Output x2 = b.parameter("x2", ElementType::f32, {1, 2, 5, 7});
+    Output rows = b.parameter("rows", ElementType::f32, {4, 8});
+    b.result(b.op("Concat", {x1, x2}, {{"axis", "1"}}, "concat"), "concatenated");
+    b.result(b.op("StridedSlice",
+                  {rows, b.constant<int64_t>({1}, {1}, "begin"), b.constant<int64_t>({1}, {3}, "end"),
+                   b.constant<int64_t>({1}, {1}, "stride")},
+                  {{"begin_mask", "0"}, {"end_mask", "0"}}, "middle_rows"),
+             "sliced");
+    const auto model = b.build();
+    ASSERT_EQ(unsupported_on_gpu(model), "");
+    const RunResult got = expect_device_matches_reference(
+        model, "GPU",
+        {{"x1", random_tensor({1, 3, 5, 7}, 54)}, {"x2", random_tensor({1, 2, 5, 7}, 55)}, {"rows", random_tensor({4, 8}, 56)}});
+    for (const ProfilingInfo& p : got.profile)
+        if (p.node_type == "Concat" || p.node_type == "StridedSlice") EXPECT_EQ(p.exec_type, "copy_buffer") << p.node_name;
+}
+
+TEST(GpuCopy, RunsThatInterleaveGoThroughTheKernel) {
+    // Two images: each input's channels are two runs apart in the output.
+    ModelBuilder b("gpu_interleaved_concat");
+    Output x1 = b.parameter("x1", ElementType::f32, {2, 3, 5, 7});
+    Output x2 = b.parameter("x2", ElementType::f32, {2, 2, 5, 7});
+    b.result(b.op("Concat", {x1, x2}, {{"axis", "1"}}, "concat"), "concatenated");
+    const RunResult got = expect_device_matches_reference(
+        b.build(), "GPU", {{"x1", random_tensor({2, 3, 5, 7}, 57)}, {"x2", random_tensor({2, 2, 5, 7}, 58)}});
+    EXPECT_EQ(missing_kernel(got, "strided_copy_u32"), "");
 }
 
 }  // namespace

@@ -166,14 +166,15 @@ TEST(GpuHetero, AnOpTheGpuLacksRunsOnCpuWithTransfers) {
     const std::string exec_text = exec.dump();
     EXPECT_TRUE(contains(exec_text, "GPU") && contains(exec_text, "CPU")) << exec_text;
 
-    // Profiling: per-subgraph records and one Transfer record per transfer of the split.
+    // Profiling: per-subgraph records and one Transfer record per transfer of the split. A
+    // discrete GPU adds its own Transfer records of the model's input and output ("subgraph0: x:0"),
+    // which are not crossings between devices (gpu_transfer_test.cpp).
     const auto profile = r.get_profiling_info();
     size_t transfers = 0;
     bool gpu_record = false, cpu_record = false;
     for (const auto& p : profile) {
-        if (p.node_type == "Transfer") {
+        if (p.node_type == "Transfer" && p.node_name.rfind("transfer: ", 0) == 0) {
             ++transfers;
-            EXPECT_TRUE(contains(p.node_name, "transfer: ")) << p.node_name;
             EXPECT_EQ(p.status, ProfilingInfo::Status::executed) << p.node_name;
         }
         gpu_record = gpu_record || contains(p.node_name, ": stem");

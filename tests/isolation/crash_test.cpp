@@ -1,7 +1,8 @@
 // A plugin isolated in its own process that segfaults, aborts, hangs or exhausts its memory in
 // query, compile or infer: the test process survives, the call fails with an error naming the
 // device, the call and what happened, REFERENCE (in process) still works, and the next compile on
-// the device starts a fresh plugin process that works. HETERO falls back at compile.
+// the device starts a fresh plugin process that works. HETERO falls back when a device dies answering
+// its query or compiling.
 #include "isolation/isolation_test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -115,6 +116,28 @@ TEST_F(IsolatedHetero, ADeviceThatDiesAtCompileIsSkippedLikeOneWithoutTheOps) {
     EXPECT_EQ(request.get_output_tensor().to_vector<float>(), relu_of_sample());
     // BROKEN itself comes back with a fresh process.
     EXPECT_EQ(run_once(core, relu_model(), "HETERO:BROKEN,REFERENCE", sample_input()), relu_of_sample());
+}
+
+TEST_F(IsolatedHetero, ADeviceThatDiesAnsweringTheQueryIsTakenAsRunningNoneOfTheOps) {
+    Core core(registry_.path());
+    const AnyMap properties = {{"DEVICE_PROPERTIES", AnyMap{{"BROKEN", AnyMap{{"FAULT", "ABORT@QUERY"}}}}}};
+    ::testing::internal::CaptureStderr();
+    const SupportedOpsMap supported = core.query_model(relu_model(), "HETERO:BROKEN,REFERENCE", properties);
+    CompiledModel compiled = core.compile_model(relu_model(), "HETERO:BROKEN,REFERENCE", properties);
+    const std::string log = ::testing::internal::GetCapturedStderr();
+    EXPECT_PRED_FORMAT2(contains, log, "BROKEN failed while answering which ops of model");
+    EXPECT_PRED_FORMAT2(contains, log, expected_for("ABORT", "QUERY"));
+    EXPECT_PRED_FORMAT2(contains, log, "HETERO goes on as if BROKEN supported none of them");
+    ASSERT_FALSE(supported.empty());
+    for (const auto& [op, device] : supported) EXPECT_EQ(device, "REFERENCE") << op;
+    EXPECT_EQ(compiled.get_property("EXECUTION_DEVICES"), nlohmann::json::array({"REFERENCE"}));
+    InferRequest request = compiled.create_infer_request();
+    request.set_input_tensor(Tensor::from_vector({2, 3}, ElementType::f32, sample_input()));
+    request.infer();
+    EXPECT_EQ(request.get_output_tensor().to_vector<float>(), relu_of_sample());
+    // With BROKEN alone there is no device to go on with: the error names the death.
+    const std::string error = error_of([&] { core.compile_model(relu_model(), "HETERO:BROKEN", properties); });
+    EXPECT_PRED_FORMAT2(contains, error, expected_for("ABORT", "QUERY"));
 }
 
 TEST_F(IsolatedHetero, ADeviceThatDiesInInferFailsThatRequestAndARecompiledModelWorks) {

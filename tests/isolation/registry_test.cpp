@@ -67,24 +67,25 @@ TEST(IsolationRegistry, InProcessIsTheDefaultAndCanBeSaid) {
     EXPECT_EQ(run_once(core, relu_model(), "X", sample_input()), relu_of_sample());
 }
 
-TEST(IsolationRegistry, AMissingPluginHostIsNamed) {
-    setenv("MOSAIC_PLUGIN_HOST", "/nonexistent/mosaic-plugin-host", 1);
+// The error the first use of device X, isolated and loading `library`, gets: the host starts then.
+std::string first_use_error(const fs::path& library) {
     TempRegistry registry;
-    registry.add_raw(isolated_entry(registry, "X", reference_plugin()));
+    registry.add_raw(isolated_entry(registry, "X", library));
     registry.write();
     Core core(registry.path());
-    const std::string error = error_of([&] { core.get_property("X", "FULL_DEVICE_NAME"); });
+    return error_of([&] { core.get_property("X", "FULL_DEVICE_NAME"); });
+}
+
+TEST(IsolationRegistry, AMissingPluginHostIsNamed) {
+    setenv("MOSAIC_PLUGIN_HOST", "/nonexistent/mosaic-plugin-host", 1);
+    const std::string error = first_use_error(reference_plugin());
     EXPECT_PRED_FORMAT2(contains, error, "MOSAIC_PLUGIN_HOST names '/nonexistent/mosaic-plugin-host'");
     use_build_plugin_host();
 }
 
 TEST(IsolationRegistry, ALibraryThatDoesNotLoadInTheHostIsReportedAsInProcess) {
     use_build_plugin_host();
-    TempRegistry registry;
-    registry.add_raw(isolated_entry(registry, "X", abi_major2_plugin()));
-    registry.write();
-    Core core(registry.path());
-    const std::string error = error_of([&] { core.get_property("X", "FULL_DEVICE_NAME"); });
+    const std::string error = first_use_error(abi_major2_plugin());
     EXPECT_PRED_FORMAT2(contains, error, "isolated in its own process");
     EXPECT_PRED_FORMAT2(contains, error, "the ABI major version must match");
 }

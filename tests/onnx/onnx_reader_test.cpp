@@ -365,6 +365,28 @@ TEST_F(OnnxReader, LstmHiddenSizeMustMatchRAndStayReadable) {
     EXPECT_NE(too_large.find("hidden_size=2147483647 is larger than"), std::string::npos) << too_large;
 }
 
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/celu_int8_alpha_out_of_range.onnx): Celu's
+// alpha becomes a constant of its input's element type; 9.2e18 as int8 was an undefined cast
+// (UBSan). A value its type cannot hold is refused naming the node; one it can hold gets past it.
+TEST_F(OnnxReader, AnAttributeValueTheInputTypeCannotHoldIsRefused) {
+    auto celu = [&](float alpha) {
+        auto m = onnx_model(12);
+        add_input(m, "x", {2, 3}, TensorProto::INT8);
+        set_float(add_node(m, "Celu", {"x"}, {"y"}, "celu"), "alpha", alpha);
+        add_output(m, "y", {2, 3}, TensorProto::INT8);
+        save(m, path("celu.onnx"));
+        return read_error(path("celu.onnx"));
+    };
+    const std::string error = celu(9.2e18f);
+    for (const char* part : {"'celu' (Celu", "as i8 (its input's element type), which cannot hold it"})
+        EXPECT_NE(error.find(part), std::string::npos) << part << " in: " << error;
+    EXPECT_NE(celu(std::nanf("")).find("which cannot hold it"), std::string::npos);
+    // 2 fits int8: the reader goes on, to Elu's refusal of an integer input.
+    const std::string fits = celu(2.0f);
+    EXPECT_EQ(fits.find("cannot hold it"), std::string::npos) << fits;
+    EXPECT_NE(fits.find("must have a floating-point element type"), std::string::npos) << fits;
+}
+
 TEST_F(OnnxReader, MissingGraphOutputProducer) {
     auto m = add_model();
     m.mutable_graph()->mutable_output(0)->set_name("nowhere");

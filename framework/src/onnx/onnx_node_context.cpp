@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <sstream>
+#include <type_traits>
 
 namespace mosaic::onnx_import {
 
@@ -23,10 +26,20 @@ std::string latest_version(const std::string& type) {
     return version;
 }
 
+// False, storing nothing, where `v` has no value in T: an integer type given NaN or a value past its
+// range (an attribute's alpha of 1e19 for an int8 input), which a plain cast leaves undefined.
 template <typename T>
-void store(std::vector<uint8_t>& bytes, size_t i, double v) {
+bool store(std::vector<uint8_t>& bytes, size_t i, double v) {
+    if constexpr (std::is_integral_v<T>) {
+        // Strict bounds one past each end: exact for the narrow types, and for 64 bits (where the
+        // ends round to powers of two) the only loss is INT64_MIN itself.
+        if (!(v > static_cast<double>(std::numeric_limits<T>::lowest()) - 1.0 &&
+              v < static_cast<double>(std::numeric_limits<T>::max()) + 1.0))
+            return false;
+    }
     T x = static_cast<T>(v);
     std::memcpy(bytes.data() + i * sizeof(T), &x, sizeof(T));
+    return true;
 }
 
 }  // namespace
@@ -174,19 +187,27 @@ Output NodeContext::const_of(ElementType type, const std::vector<double>& values
     const ElementType stored = (type == ElementType::f16 || type == ElementType::bf16) ? ElementType::f32 : type;
     std::vector<uint8_t> bytes(values.size() * element_size(stored));
     for (size_t i = 0; i < values.size(); ++i) {
+        bool stored_ok = true;
         switch (stored) {
-            case ElementType::f32: store<float>(bytes, i, values[i]); break;
-            case ElementType::f64: store<double>(bytes, i, values[i]); break;
-            case ElementType::i8: store<int8_t>(bytes, i, values[i]); break;
-            case ElementType::u8: store<uint8_t>(bytes, i, values[i]); break;
-            case ElementType::boolean: store<uint8_t>(bytes, i, values[i] != 0 ? 1 : 0); break;
-            case ElementType::i16: store<int16_t>(bytes, i, values[i]); break;
-            case ElementType::u16: store<uint16_t>(bytes, i, values[i]); break;
-            case ElementType::i32: store<int32_t>(bytes, i, values[i]); break;
-            case ElementType::u32: store<uint32_t>(bytes, i, values[i]); break;
-            case ElementType::i64: store<int64_t>(bytes, i, values[i]); break;
-            case ElementType::u64: store<uint64_t>(bytes, i, values[i]); break;
+            case ElementType::f32: stored_ok = store<float>(bytes, i, values[i]); break;
+            case ElementType::f64: stored_ok = store<double>(bytes, i, values[i]); break;
+            case ElementType::i8: stored_ok = store<int8_t>(bytes, i, values[i]); break;
+            case ElementType::u8: stored_ok = store<uint8_t>(bytes, i, values[i]); break;
+            case ElementType::boolean: stored_ok = store<uint8_t>(bytes, i, values[i] != 0 ? 1 : 0); break;
+            case ElementType::i16: stored_ok = store<int16_t>(bytes, i, values[i]); break;
+            case ElementType::u16: stored_ok = store<uint16_t>(bytes, i, values[i]); break;
+            case ElementType::i32: stored_ok = store<int32_t>(bytes, i, values[i]); break;
+            case ElementType::u32: stored_ok = store<uint32_t>(bytes, i, values[i]); break;
+            case ElementType::i64: stored_ok = store<int64_t>(bytes, i, values[i]); break;
+            case ElementType::u64: stored_ok = store<uint64_t>(bytes, i, values[i]); break;
             default: fail(std::string("internal: no constants of type ") + to_string(type));
+        }
+        if (!stored_ok) {
+            std::ostringstream value;
+            value << values[i];
+            fail("needs the value " + value.str() + " as " + to_string(type) +
+                 " (its input's element type), which cannot hold it; give the attribute a value within " +
+                 to_string(type) + "'s range, or the input a floating-point type");
         }
     }
     Output c = constant(stored, shape, Buffer::copy_of(bytes.data(), bytes.size()));
