@@ -77,17 +77,21 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTI
 # events and buffers are), and the stress load (8 threads of mixed requests over split models, bit-
 # identical to serial) in a reduced form, 8 x 100 requests, on HETERO:ACCEL,REFERENCE: its release
 # form runs HETERO:CPU,REFERENCE, whose oneDNN OpenMP threads TSan cannot see, and ACCEL is REFERENCE
-# restricted, so every thread of that variant is instrumented. Every plugin of the build registry is
-# built: a registered device whose library is missing is a problem that Core's tests see.
+# restricted, so every thread of that variant is instrumented. Plugins isolated in their own process
+# (the proxy's calls from 4 threads, asynchronous requests through the pipe, HETERO falling back
+# from a dead device) run REFERENCE in a mosaic-plugin-host built with TSan too. Every plugin of the
+# build registry is built: a registered device whose library is missing is a problem that Core's
+# tests see.
 echo "=== tsan: building in $root/build-tsan"
-MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_gpu_test mosaic_stress_test mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_gpu_plugin mosaic_config" \
+MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_gpu_test mosaic_stress_test mosaic_isolation_test mosaic_plugin_host mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_gpu_plugin mosaic_config" \
   bash "$root/scripts/build.sh" "$root/build-tsan" -DMOSAIC_SANITIZE=thread "${SAN_FLAGS[@]}"
 # The runtime suite's tests that infer on the CPU device (named .../CPU, .../HETERO_CPU_REFERENCE)
 # run oneDNN's uninstrumented OpenMP threads; the same tests run on REFERENCE here.
 declare -A tsan_filter=([runtime]="*-*/CPU:*/HETERO_CPU_REFERENCE" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*:HeteroSubgraphErrors.*"
                         [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial:CpuStreamLimiter.*:CpuStreams.MoreRequestsThanStreamsOnTwoSingleThreadStreams"
-                        [gpu]="GpuThreads.*" [stress]="*/HETERO_ACCEL_REFERENCE")
-for suite in runtime registry hetero cpu gpu stress; do
+                        [gpu]="GpuThreads.*" [stress]="*/HETERO_ACCEL_REFERENCE"
+                        [isolation]="HealthyPlugins/IsolatedResults.*/0:IsolatedHetero.*:IsolationRegistry.*")
+for suite in runtime registry hetero cpu gpu stress isolation; do
   echo "=== tsan: mosaic_${suite}_test"
   log="$root/build-tsan/tsan_$suite.log"
   MOSAIC_PLUGINS="$root/build-tsan/lib/mosaic/plugins.json" MOSAIC_BUILD_DIR="$root/build-tsan" \

@@ -27,10 +27,8 @@ g++ -std=c++17 -O2 -fopenmp -I"$gpu" -I"$root/plugin_sdk/include" -DMOSAIC_GEMM_
 
 # Every library the programs and plugins load, but the C/C++ runtime the other machine has newer.
 find "$stage" -type f \( -perm -u+x -o -name '*.so*' \) -exec strip --strip-unneeded {} + 2>/dev/null || true
-for f in "$stage"/build/bin/* "$stage"/build/lib/*.so* "$stage"/build/lib/mosaic/plugins/*.so "$stage"/bench/*; do
-    LD_LIBRARY_PATH=$stage/build/lib ldd "$f" | awk '$3 ~ /^\// {print $3}'
-done | sort -u | grep -v -E '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
-    grep -v "^$stage" | while read -r lib; do cp -L "$lib" "$stage/syslib/"; done
+bash "$root/scripts/copy_needed_libs.sh" "$stage/syslib" "$stage/build/lib" \
+    "$stage"/build/bin/* "$stage"/build/lib/*.so* "$stage"/build/lib/mosaic/plugins/*.so "$stage"/bench/*
 
 # ONNX's backend node tests, for the GPU's node conformance there.
 if [ -d /usr/share/libonnx-testdata/data/node ]; then

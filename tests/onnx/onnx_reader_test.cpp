@@ -387,6 +387,20 @@ TEST_F(OnnxReader, AnAttributeValueTheInputTypeCannotHoldIsRefused) {
     EXPECT_NE(fits.find("must have a floating-point element type"), std::string::npos) << fits;
 }
 
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/hardmax_input_of_2_63_bytes.onnx): a graph
+// input declared [1,2147483647,7,2147483647] overflowed Hardmax's rows times columns (UBSan); such
+// an input is refused where it is read, naming it.
+TEST_F(OnnxReader, AnInputOfMoreThan2To63BytesIsRefused) {
+    auto m = onnx_model(11);
+    add_input(m, "x", {1, 2147483647, 7, 2147483647});
+    add_node(m, "Hardmax", {"x"}, {"y"}, "hardmax");
+    add_output(m, "y", {1, 2147483647, 7, 2147483647});
+    save(m, path("huge.onnx"));
+    const std::string error = read_error(path("huge.onnx"));
+    for (const char* part : {"input 'x'", "[1,2147483647,7,2147483647] of f32 holds more than 2^63 bytes"})
+        EXPECT_NE(error.find(part), std::string::npos) << part << " in: " << error;
+}
+
 TEST_F(OnnxReader, MissingGraphOutputProducer) {
     auto m = add_model();
     m.mutable_graph()->mutable_output(0)->set_name("nowhere");
