@@ -5,7 +5,7 @@
 # there continue them. There, from the repository root:
 #
 #   mkdir -p /tmp/f && tar -xJf .devpack/fuzzers.tar.xz -C /tmp/f
-#   LD_LIBRARY_PATH=/tmp/f/syslib MOSAIC_FUZZ_BUILD=/tmp/f/build-fuzz MOSAIC_FUZZ_PREBUILT=1 \
+#   LD_LIBRARY_PATH=/tmp/f/syslib:/tmp/f/build-fuzz/lib MOSAIC_FUZZ_BUILD=/tmp/f/build-fuzz MOSAIC_FUZZ_PREBUILT=1 \
 #     FUZZ_FORKS=8 FUZZ_SECONDS=240 bash scripts/fuzz.sh --long reference_plugin
 #
 #   scripts/pack_fuzzers.sh [FUZZ_BUILD] [OUT_FILE]     (defaults: build-fuzz, .devpack/fuzzers.tar.xz)

@@ -72,8 +72,11 @@ void Node::set_output_names(size_t i, std::vector<std::string> names) {
 
 Node* Model::add_node(std::string type, std::string version, std::vector<Output> inputs, Attributes attrs,
                       std::string name, uint64_t id) {
+    // next_id_ is above every id in use, so only an id given by the caller (the IR reader's) can
+    // collide and needs the search; a search per node made readers that add tens of thousands of
+    // nodes (unrolled loops) quadratic: 93% of 20 s for a fuzzed Scan in a Scan.
     if (id == 0) id = next_id_;
-    if (find_node_by_id(id)) throw ModelError("model '" + name_ + "': node id " + std::to_string(id) + " used twice");
+    else if (find_node_by_id(id)) throw ModelError("model '" + name_ + "': node id " + std::to_string(id) + " used twice");
     next_id_ = std::max(next_id_, id + 1);
     auto node = std::make_unique<Node>();
     node->type_ = std::move(type);

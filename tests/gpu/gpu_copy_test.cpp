@@ -59,8 +59,11 @@ TEST(GpuCopy, ContiguousRunsAreBufferCopiesAtTheirOffsets) {
     const RunResult got = expect_device_matches_reference(
         model, "GPU",
         {{"x1", random_tensor({1, 3, 5, 7}, 54)}, {"x2", random_tensor({1, 2, 5, 7}, 55)}, {"rows", random_tensor({4, 8}, 56)}});
-    for (const ProfilingInfo& p : got.profile)
-        if (p.node_type == "Concat" || p.node_type == "StridedSlice") EXPECT_EQ(p.exec_type, "copy_buffer") << p.node_name;
+    for (const ProfilingInfo& p : got.profile) {
+        if (p.node_type == "Concat" || p.node_type == "StridedSlice") {
+            EXPECT_EQ(p.exec_type, "copy_buffer") << p.node_name;
+        }
+    }
 }
 
 TEST(GpuCopy, RunsThatInterleaveGoThroughTheKernel) {

@@ -217,6 +217,30 @@ TEST_F(OnnxControlFlow, Scan8UnrollingIsBoundedOverEveryBatchItem) {
         EXPECT_NE(e.find(part), std::string::npos) << part << " in: " << e;
 }
 
+// The unrolling limit holds for the sum over the model, so that loops nested in loops (whose
+// unrollings multiply: a fuzzed Scan in a Scan took 26 s to read) stay bounded. Two Scans of 17,000
+// positions of a 2-node body: each alone (34,000 nodes) is under the limit, both are not.
+TEST_F(OnnxControlFlow, UnrollingIsBoundedOverTheWholeModel) {
+    auto m = onnx_model(9);
+    add_input(m, "x", {17000, 1});
+    add_initializer(m, "s0", {1}, {0.0f});
+    for (const std::string name : {"first", "second"}) {
+        ::onnx::NodeProto* node = nullptr;
+        auto* body = add_scan(m, {"s0", "x"}, name, {1}, {1}, &node);
+        node->set_output(0, name + "_s");
+        node->set_output(1, name + "_ss");
+        add_graph_node(body, "Add", {"s_in", "row"}, {"s_out"});
+        add_graph_node(body, "Identity", {"s_out"}, {"scan"});
+        add_value(body->mutable_output(), "s_out", TensorProto::FLOAT, {1});
+        add_value(body->mutable_output(), "scan", TensorProto::FLOAT, {1});
+        add_output(m, name + "_s", {1});
+    }
+    const std::string e = read_error(m);
+    for (const char* part : {"'second' (Scan", "unrolling 17000 positions of a 2-node body", "limit of 65536",
+                             "in the whole model: 34000 are unrolled already"})
+        EXPECT_NE(e.find(part), std::string::npos) << part << " in: " << e;
+}
+
 TEST_F(OnnxControlFlow, UndefinedNameReadByABranchNamesTheIfAndTheName) {
     auto m = if_model(false);
     m.mutable_graph()->mutable_node(0)->mutable_attribute(0)->mutable_g()->mutable_node(0)->set_input(0, "nowhere");

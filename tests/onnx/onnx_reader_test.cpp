@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include <filesystem>
 #include <fstream>
 
@@ -391,13 +394,49 @@ TEST_F(OnnxReader, AnAttributeValueTheInputTypeCannotHoldIsRefused) {
 // input declared [1,2147483647,7,2147483647] overflowed Hardmax's rows times columns (UBSan); such
 // an input is refused where it is read, naming it.
 TEST_F(OnnxReader, AnInputOfMoreThan2To63BytesIsRefused) {
-    auto m = onnx_model(11);
-    add_input(m, "x", {1, 2147483647, 7, 2147483647});
-    add_node(m, "Hardmax", {"x"}, {"y"}, "hardmax");
-    add_output(m, "y", {1, 2147483647, 7, 2147483647});
-    save(m, path("huge.onnx"));
-    const std::string error = read_error(path("huge.onnx"));
+    auto error_for = [&](const std::vector<int64_t>& dims) {
+        auto m = onnx_model(11);
+        add_input(m, "x", dims);
+        add_node(m, "Hardmax", {"x"}, {"y"}, "hardmax");
+        add_output(m, "y", dims);
+        save(m, path("huge.onnx"));
+        return read_error(path("huge.onnx"));
+    };
+    const std::string error = error_for({1, 2147483647, 7, 2147483647});
     for (const char* part : {"input 'x'", "[1,2147483647,7,2147483647] of f32 holds more than 2^63 bytes"})
+        EXPECT_NE(error.find(part), std::string::npos) << part << " in: " << error;
+    // Empty, yet its other dimensions overflow any partial product: the kept input's case.
+    const std::string empty = error_for({0, 2147483647, 7, 2147483647});
+    EXPECT_NE(empty.find("zero and dynamic dimensions counted as 1"), std::string::npos) << empty;
+}
+
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/conv_transpose_pad_int64_min.onnx): the
+// output size of a ConvTranspose subtracted a pad of INT64_MIN, a signed overflow (UBSan).
+TEST_F(OnnxReader, ConvTransposeSizesBeyond64BitsAreRefused) {
+    auto m = onnx_model(11);
+    add_input(m, "x", {1, 1, 4, 4});
+    add_input(m, "w", {1, 1, 3, 3});
+    set_ints(add_node(m, "ConvTranspose", {"x", "w"}, {"y"}, "deconv"), "pads",
+             {0, 0, 0, std::numeric_limits<int64_t>::min()});
+    add_output(m, "y", {1, 1, 6, 6});
+    save(m, path("deconv.onnx"));
+    const std::string error = read_error(path("deconv.onnx"));
+    for (const char* part : {"'deconv' (ConvTranspose", "the output size on spatial axis 1 is out of the 64-bit range"})
+        EXPECT_NE(error.find(part), std::string::npos) << part << " in: " << error;
+}
+
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/tile_axis_nan.onnx): an integer read from a
+// floating-point constant (Tile-1's tiles here) cast NaN to int64, which is undefined (UBSan).
+TEST_F(OnnxReader, ANaNWhereAnIntegerIsNeededIsRefused) {
+    auto m = onnx_model(5);  // Tile-1: (input, tiles, axis), scalars of any numeric type
+    add_input(m, "x", {2, 3});
+    add_initializer(m, "tiles", {}, {std::nanf("")});
+    add_initializer(m, "axis", {}, {0.0f});
+    add_node(m, "Tile", {"x", "tiles", "axis"}, {"y"}, "tile");
+    add_output(m, "y", {2, 3});
+    save(m, path("tile.onnx"));
+    const std::string error = read_error(path("tile.onnx"));
+    for (const char* part : {"'tile' (Tile", "input 1 (tiles)", "stands where an integer is needed, and has none"})
         EXPECT_NE(error.find(part), std::string::npos) << part << " in: " << error;
 }
 

@@ -229,7 +229,11 @@ std::vector<int64_t> NodeContext::const_ints(size_t i, const std::string& what) 
         unsupported("input " + std::to_string(i) + " (" + what +
                     ") must be known when the model is read (a constant or computed from constants); "
                     "give the input's value with ReadOptions::input_values");
-    return v->as_ints();
+    try {
+        return v->as_ints();
+    } catch (const std::range_error& e) {
+        fail("input " + std::to_string(i) + " (" + what + "): " + e.what());
+    }
 }
 
 std::vector<double> NodeContext::const_floats(size_t i, const std::string& what) const {

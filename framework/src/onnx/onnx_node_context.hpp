@@ -60,6 +60,8 @@ public:
     const ops::KnownValue* value(const Output& o) const;
     std::string unique_name(const std::string& base);
     Model& model() { return model_; }
+    // Loop and Scan body nodes unrolled so far in this model (control_flow.cpp bounds their sum).
+    int64_t& unrolled_nodes() { return unrolled_nodes_; }
 
 private:
     Output infer(Node* node);
@@ -68,6 +70,7 @@ private:
     ShapeInference& inference_;
     std::set<std::string> used_names_;
     std::map<std::string, int> next_suffix_;
+    int64_t unrolled_nodes_ = 0;
 };
 
 class NodeContext {

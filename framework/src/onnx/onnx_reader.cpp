@@ -170,13 +170,15 @@ private:
                     dynamic_inputs_ += (dynamic_inputs_.empty() ? "" : ", ") + entry;
                 }
             }
-            // A declared size past 2^63 bytes would overflow every size computed from it (a Softmax's
-            // rows times columns was the first found, by fuzzing); dynamic dimensions count as 1.
+            // A declared size past 2^63 bytes would overflow sizes computed from it (a Softmax's rows
+            // times columns was the first found, by fuzzing). Dynamic and zero dimensions count as 1:
+            // an empty input's other dimensions overflow partial products just the same.
             Shape at_least = shape;
-            std::replace(at_least.begin(), at_least.end(), kDynamicDim, int64_t{1});
+            std::replace_if(at_least.begin(), at_least.end(), [](int64_t d) { return d == kDynamicDim || d == 0; }, int64_t{1});
             if (int64_t bytes = 0; !checked_byte_size(at_least, type, bytes))
                 throw ModelError(where + ": its shape " + to_string(shape) + " of " + to_string(type) +
-                                 " holds more than 2^63 bytes; check the model's declared input shapes");
+                                 " holds more than 2^63 bytes (zero and dynamic dimensions counted as 1); check the "
+                                 "model's declared input shapes");
             Output p = builder_.parameter(in.name(), type, shape);
             p.node->set_output_names(0, {in.name()});
             values_[in.name()] = p;

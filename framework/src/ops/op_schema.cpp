@@ -7,10 +7,28 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
+#include <stdexcept>
+#include <type_traits>
 
 namespace mosaic::ops {
 
 namespace {
+
+// A floating-point value as Out. An integer Out (int64_t) has no value for NaN, the infinities or
+// values past its range, and a plain cast of them is undefined: those are refused.
+template <typename Out>
+Out from_floating(double d) {
+    static_assert(std::is_same_v<Out, int64_t> || std::is_floating_point_v<Out>);
+    if constexpr (std::is_integral_v<Out>) {
+        if (!(d >= -0x1p63 && d < 0x1p63)) {
+            std::ostringstream text;
+            text << d;
+            throw std::range_error("the value " + text.str() + " stands where an integer is needed, and has none");
+        }
+    }
+    return static_cast<Out>(d);
+}
 
 template <typename Out>
 std::vector<Out> convert_values(const KnownValue& v) {
@@ -20,10 +38,10 @@ std::vector<Out> convert_values(const KnownValue& v) {
         const auto* p = static_cast<const uint8_t*>(v.data) + i * element_size(v.type);
         Out x{};
         switch (v.type) {
-            case ElementType::f32: { float f; std::memcpy(&f, p, 4); x = static_cast<Out>(f); break; }
-            case ElementType::f64: { double d; std::memcpy(&d, p, 8); x = static_cast<Out>(d); break; }
-            case ElementType::f16: { uint16_t h; std::memcpy(&h, p, 2); x = static_cast<Out>(f16_to_f32(h)); break; }
-            case ElementType::bf16: { uint16_t h; std::memcpy(&h, p, 2); x = static_cast<Out>(bf16_to_f32(h)); break; }
+            case ElementType::f32: { float f; std::memcpy(&f, p, 4); x = from_floating<Out>(f); break; }
+            case ElementType::f64: { double d; std::memcpy(&d, p, 8); x = from_floating<Out>(d); break; }
+            case ElementType::f16: { uint16_t h; std::memcpy(&h, p, 2); x = from_floating<Out>(f16_to_f32(h)); break; }
+            case ElementType::bf16: { uint16_t h; std::memcpy(&h, p, 2); x = from_floating<Out>(bf16_to_f32(h)); break; }
             case ElementType::i8: x = static_cast<Out>(*reinterpret_cast<const int8_t*>(p)); break;
             case ElementType::u8: case ElementType::boolean: x = static_cast<Out>(*p); break;
             case ElementType::i16: { int16_t t; std::memcpy(&t, p, 2); x = static_cast<Out>(t); break; }
@@ -49,7 +67,11 @@ std::vector<int64_t> InferContext::const_ints(size_t i, std::string_view what) c
     if (!v)
         fail("input " + std::to_string(i) + " (" + std::string(what) +
              ") must be a constant or computable from constants and static shapes");
-    return v->as_ints();
+    try {
+        return v->as_ints();
+    } catch (const std::range_error& e) {
+        fail("input " + std::to_string(i) + " (" + std::string(what) + "): " + e.what());
+    }
 }
 
 std::vector<double> InferContext::const_floats(size_t i, std::string_view what) const {

@@ -21,6 +21,19 @@ namespace {
 // copies of the body, and a loop that long is rarely meant to be unrolled.
 constexpr int64_t kMaxUnrolledNodes = 1 << 16;
 
+// Charges `nodes` unrolled body nodes to the model being read, refusing `what` past the limit. The
+// limit holds for the sum over the whole model, so that loops nested in loops, whose unrollings
+// multiply, stay within it too (a Scan in a Scan, each under the limit alone, took 26 s to read
+// before it failed; found by fuzzing).
+void charge_unrolled(NodeContext& ctx, int64_t nodes, const std::string& what) {
+    int64_t& total = ctx.builder().unrolled_nodes();
+    if (nodes > kMaxUnrolledNodes - total)
+        ctx.unsupported(what + " exceeds Mosaic's limit of " + std::to_string(kMaxUnrolledNodes) +
+                        " unrolled nodes (in the whole model: " + std::to_string(total) +
+                        " are unrolled already, loops nested in loops counting every inner unrolling)");
+    total += nodes;
+}
+
 const char* const kBindHint = "; give the inputs it depends on with ReadOptions::input_values";
 
 bool known_bool(NodeContext& ctx, const Output& o, const std::string& what) {
@@ -163,10 +176,8 @@ Outputs loop(NodeContext& ctx) {
     SubgraphInliner inliner(ctx);
     const int64_t body_nodes = std::max(1, body.node_size());
     for (int64_t i = 0; keep_going && (!trip_count || i < *trip_count); ++i) {
-        if ((i + 1) * body_nodes > kMaxUnrolledNodes)
-            ctx.unsupported("unrolling more than " + std::to_string(i) + " iterations of a " + std::to_string(body_nodes) +
-                            "-node body exceeds Mosaic's limit of " + std::to_string(kMaxUnrolledNodes) +
-                            " unrolled nodes");
+        charge_unrolled(ctx, body_nodes, "unrolling more than " + std::to_string(i) + " iterations of a " +
+                                             std::to_string(body_nodes) + "-node body");
         std::vector<Output> inputs{ctx.scalar_i64(i), cond};
         inputs.insert(inputs.end(), state.begin(), state.end());
         const Outputs outs = inliner.inline_graph(body, inputs, "body/iteration_" + std::to_string(i));
@@ -228,6 +239,9 @@ Outputs unroll_scan(NodeContext& ctx, SubgraphInliner& inliner, const ::onnx::Gr
     if (length > kMaxUnrolledNodes / std::max(1, body.node_size()))  // a division: length may be huge
         ctx.unsupported("unrolling " + std::to_string(length) + " positions of a " + std::to_string(body.node_size()) +
                         "-node body exceeds Mosaic's limit of " + std::to_string(kMaxUnrolledNodes) + " unrolled nodes");
+    charge_unrolled(ctx, length * std::max(1, body.node_size()),
+                    "unrolling " + std::to_string(length) + " positions of a " + std::to_string(body.node_size()) +
+                        "-node body");
     const size_t carried = states.size(), outputs = static_cast<size_t>(body.output_size()) - carried;
     std::vector<std::vector<Output>> slices_out(outputs);
     for (int64_t t = 0; t < length; ++t) {

@@ -7,7 +7,9 @@
 #include "onnx/onnx_node_context.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
+#include <string>
 
 namespace mosaic::onnx_import {
 
@@ -113,8 +115,6 @@ Outputs conv(NodeContext& ctx) {
     return {add_bias(ctx, y)};
 }
 
-int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0); }
-
 // ConvTranspose: ONNX derives the output size and the leading crop ("pads begin") from pads,
 // output_padding, output_shape and auto_pad. Both are resolved here; the trailing size is then
 // expressed as pads_end, or as output_padding when the output grows past the full result.
@@ -131,28 +131,41 @@ Outputs conv_transpose(NodeContext& ctx) {
     if (!output_shape.empty() && output_shape.size() != n)
         ctx.fail("attribute 'output_shape' must have one value per spatial axis (" + std::to_string(n) + ")");
 
+    // In 128 bits: attributes of any int64 value (a pad of INT64_MIN was found by fuzzing) must give
+    // a size that is refused, not a signed overflow. Products of two int64 and sums of a few of them
+    // fit; what is kept must fit int64 again.
+    using Wide = __int128;
+    const auto narrow = [&](Wide v, const char* what, size_t axis) {
+        if (v < std::numeric_limits<int64_t>::min() || v > std::numeric_limits<int64_t>::max())
+            ctx.fail(std::string(what) + " on spatial axis " + std::to_string(axis) +
+                     " is out of the 64-bit range: check the strides, dilations, pads and output_shape");
+        return static_cast<int64_t>(v);
+    };
+    const auto half_down = [](Wide v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); };  // floor(v / 2)
     std::vector<int64_t> begin(n), end(n), extra(n, 0);
     for (size_t i = 0; i < n; ++i) {
         if (xs[i + 2] < 0) ctx.unsupported("input X needs static spatial dimensions, got shape " + to_string(xs));
-        const int64_t full = win.strides[i] * (xs[i + 2] - 1) + (ws[i + 2] - 1) * win.dilations[i] + 1;
-        int64_t out = 0;
+        const Wide full = Wide{win.strides[i]} * (xs[i + 2] - 1) + Wide{ws[i + 2] - 1} * win.dilations[i] + 1;
+        Wide out = 0, first = 0;
         if (!output_shape.empty() || win.auto_pad == "same_upper" || win.auto_pad == "same_lower") {
-            out = !output_shape.empty() ? output_shape[i] : xs[i + 2] * win.strides[i];
-            const int64_t total = full + output_padding[i] - out;
-            begin[i] = win.auto_pad == "same_upper" ? floor_div(total, 2) : total - floor_div(total, 2);
+            out = !output_shape.empty() ? Wide{output_shape[i]} : Wide{xs[i + 2]} * win.strides[i];
+            const Wide total = full + output_padding[i] - out;
+            first = win.auto_pad == "same_upper" ? half_down(total) : total - half_down(total);
         } else if (win.auto_pad == "valid") {
-            begin[i] = 0;
             out = full + output_padding[i];
         } else {
-            begin[i] = win.pads_begin[i];
+            first = win.pads_begin[i];
             out = full + output_padding[i] - win.pads_begin[i] - win.pads_end[i];
         }
+        begin[i] = narrow(first, "the leading crop", i);
         if (begin[i] < 0)
             ctx.unsupported("the output would start before the full transposed convolution (padding " +
                             std::to_string(begin[i]) + " on spatial axis " + std::to_string(i) + ")");
-        if (out <= 0) ctx.fail("output spatial axis " + std::to_string(i) + " would have size " + std::to_string(out));
-        end[i] = full - begin[i] - out;
-        if (end[i] < 0) extra[i] = -end[i], end[i] = 0;
+        const int64_t size = narrow(out, "the output size", i);
+        if (size <= 0) ctx.fail("output spatial axis " + std::to_string(i) + " would have size " + std::to_string(size));
+        const Wide trailing = full - first - out;
+        if (trailing < 0) extra[i] = narrow(-trailing, "the output padding", i);
+        else end[i] = narrow(trailing, "the trailing crop", i);
     }
     Attributes attrs;
     attrs.set("strides", win.strides);

@@ -31,8 +31,13 @@ Output along_axis(NodeContext& ctx, const PerAxis& per_axis) {
     if (!is_static(shape))
         ctx.unsupported("input shape " + to_string(shape) + " must be static to coerce it to 2D before opset 13");
     if (axis == ctx.rank(x) - 1) return per_axis(ctx, x, axis);
+    // Checked: with a zero dimension the input is empty whatever the others say, so they are not
+    // bounded by its size ([0,2147483647,7,2147483647] was found by fuzzing).
     int64_t rows = 1, columns = 1;
-    for (int64_t d = 0; d < ctx.rank(x); ++d) (d < axis ? rows : columns) *= shape[static_cast<size_t>(d)];
+    for (int64_t d = 0; d < ctx.rank(x); ++d)
+        if (__builtin_mul_overflow(d < axis ? rows : columns, shape[static_cast<size_t>(d)], d < axis ? &rows : &columns))
+            ctx.fail("input shape " + to_string(shape) + " cannot be coerced to 2-D at axis " + std::to_string(axis) +
+                     ": a side holds more than 2^63 elements");
     const Output flat = ctx.op("Reshape", {x, ctx.const_i64({rows, columns})}, {{"special_zero", "false"}});
     return ctx.op("Reshape", {per_axis(ctx, flat, 1), ctx.shape_of(x)}, {{"special_zero", "false"}});
 }
