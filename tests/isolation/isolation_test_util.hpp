@@ -17,7 +17,7 @@ inline fs::path cpu_plugin() { return build_dir() / "lib" / "mosaic" / "plugins"
 // Long enough for a leaking plugin to fill its memory cap on a loaded machine (with 1.5 s, LEAK in
 // query timed out instead under ctest -j2 on 2 cores); each HANG case waits its whole timeout.
 constexpr int kTimeoutMs = 5000;
-constexpr int kInferTimeoutMs = 3000;
+constexpr int kInferTimeoutMs = 4000;
 constexpr int kMemoryLimitMb = 1024;
 
 // The mosaic-plugin-host of the build, for libmosaic to start (it looks beside itself otherwise,
