@@ -72,7 +72,7 @@ void GpuInferRequest::bind(const std::vector<ConstTensorView>& inputs, const std
             buffers_[v] = io_device_buffers_[v];
             if (is_input)
                 queue_.enqueueWriteBuffer(buffers_[v], CL_FALSE, 0, value.byte_size(), data, nullptr,
-                                          transfer_event(values.input_name(value.io_index), "write_buffer", value.byte_size()));
+                                          transfer_event(values.input_name(value.io_index), "write_buffer"));
         }
     }
     // Views read their source's buffer, which may just have been bound.
@@ -80,9 +80,9 @@ void GpuInferRequest::bind(const std::vector<ConstTensorView>& inputs, const std
         if (values[v].alias_of != kNoValue) buffers_[v] = buffers_[values[v].alias_of];
 }
 
-cl::Event* GpuInferRequest::transfer_event(const std::string& node, const char* exec_type, size_t bytes) {
+cl::Event* GpuInferRequest::transfer_event(const std::string& node, const char* exec_type) {
     if (!model_.config().perf_count) return nullptr;
-    transfer_events_.push_back({node, exec_type, bytes, cl::Event()});
+    transfer_events_.push_back({node, exec_type, cl::Event()});
     return &transfer_events_.back().event;
 }
 
@@ -138,7 +138,7 @@ void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
             queue_.enqueueUnmapMemObject(target, mapped);
         } else {
             queue_.enqueueReadBuffer(source, CL_FALSE, 0, bytes, data, nullptr,
-                                     transfer_event(values.output_name(copy.output), "read_buffer", bytes));
+                                     transfer_event(values.output_name(copy.output), "read_buffer"));
         }
     }
     for (ValueId v : caller_values_) {
@@ -151,7 +151,7 @@ void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
             queue_.enqueueUnmapMemObject(buffers_[v], mapped);
         } else {
             queue_.enqueueReadBuffer(buffers_[v], CL_FALSE, 0, value.byte_size(), outputs[value.io_index].data, nullptr,
-                                     transfer_event(values.output_name(value.io_index), "read_buffer", value.byte_size()));
+                                     transfer_event(values.output_name(value.io_index), "read_buffer"));
         }
     }
 }

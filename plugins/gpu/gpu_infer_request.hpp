@@ -43,7 +43,7 @@ private:
     void release_caller_buffers();
     // A copy between the caller's memory and the device, for its profiling record; `event` is set
     // by the enqueue when profiling.
-    cl::Event* transfer_event(const std::string& node, const char* exec_type, size_t bytes);
+    cl::Event* transfer_event(const std::string& node, const char* exec_type);
 
     const GpuCompiledModel& model_;
     cl::CommandQueue queue_;
@@ -56,7 +56,6 @@ private:
     struct TransferEvent {
         std::string node;       // the Parameter or Result
         const char* exec_type;  // write_buffer, read_buffer
-        size_t bytes;
         cl::Event event;
     };
     std::vector<TransferEvent> transfer_events_;  // of this inference, when profiling
