@@ -78,8 +78,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTI
 # identical to serial) in a reduced form, 8 x 100 requests, on HETERO:ACCEL,REFERENCE: its release
 # form runs HETERO:CPU,REFERENCE, whose oneDNN OpenMP threads TSan cannot see, and ACCEL is REFERENCE
 # restricted, so every thread of that variant is instrumented. Plugins isolated in their own process
-# (the proxy's calls from 4 threads, asynchronous requests through the pipe, HETERO falling back
-# from a dead device) run REFERENCE in a mosaic-plugin-host built with TSan too. Every plugin of the
+# (the proxy's calls from 4 threads, requests served at once by threads of the host, asynchronous
+# requests, HETERO falling back from a dead device) run in a mosaic-plugin-host built with TSan too. Every plugin of the
 # build registry is built: a registered device whose library is missing is a problem that Core's
 # tests see.
 echo "=== tsan: building in $root/build-tsan"
@@ -90,7 +90,7 @@ MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosa
 declare -A tsan_filter=([runtime]="*-*/CPU:*/HETERO_CPU_REFERENCE" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*:HeteroSubgraphErrors.*"
                         [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial:CpuStreamLimiter.*:CpuStreams.MoreRequestsThanStreamsOnTwoSingleThreadStreams"
                         [gpu]="GpuThreads.*" [stress]="*/HETERO_ACCEL_REFERENCE"
-                        [isolation]="HealthyPlugins/IsolatedResults.*/0:IsolatedHetero.*:IsolationRegistry.*")
+                        [isolation]="HealthyPlugins/IsolatedResults.*/0:IsolatedHetero.*:IsolationRegistry.*:IsolatedConcurrency.*")
 for suite in runtime registry hetero cpu gpu stress isolation; do
   echo "=== tsan: mosaic_${suite}_test"
   log="$root/build-tsan/tsan_$suite.log"

@@ -133,19 +133,18 @@ PluginHostProcess::PluginHostProcess(const std::string& library, const std::stri
     }
     const int fork_errno = errno;
     close(sv[1]);
-    socket_ = sv[0];
-    if (pid_ < 0) {
-        close(socket_);
+    main_ = std::make_shared<HostChannel>(sv[0]);
+    if (pid_ < 0)
         throw sdk::Error(MOSAIC_ERROR_DEVICE, "device '" + device + "': cannot start the plugin host: fork failed: " +
                                                   std::strerror(fork_errno));
-    }
-    std::lock_guard<std::mutex> lock(mutex_);
     host_protocol::Message hello;
     std::string error;
-    const Received r = host_protocol::receive_message(socket_, settings_.timeout_ms, hello, error);
-    if (r != Received::message) fail_locked("start-up", death_locked("start-up", r, settings_.timeout_ms, error));
+    const Received r = host_protocol::receive_message(main_->fd_, settings_.timeout_ms, hello, error);
+    if (r != Received::message)
+        throw sdk::Error(MOSAIC_ERROR_DEVICE, record_death("start-up", r, settings_.timeout_ms, error));
     if (hello.body.contains("error")) {
         const std::string message = hello.body["error"].get<std::string>();
+        std::lock_guard<std::mutex> lock(mutex_);
         kill_and_reap_locked();
         death_ = "device '" + device + "': " + message;
         throw sdk::Error(MOSAIC_ERROR_GENERAL, message);
@@ -154,11 +153,16 @@ PluginHostProcess::PluginHostProcess(const std::string& library, const std::stri
 }
 
 PluginHostProcess::~PluginHostProcess() {
+    // Every request's connection closed with its request, which held this process; closing the
+    // main one, the host reads end-of-file and exits.
+    main_.reset();
     std::lock_guard<std::mutex> lock(mutex_);
-    if (socket_ >= 0) close(socket_);  // the host reads end-of-file and exits
-    socket_ = -1;
     if (pid_ > 0) reap(pid_, std::chrono::milliseconds(2000));
     pid_ = -1;
+}
+
+HostChannel::~HostChannel() {
+    if (fd_ >= 0) close(fd_);
 }
 
 bool PluginHostProcess::dead() const {
@@ -172,12 +176,14 @@ void PluginHostProcess::kill_and_reap_locked() {
         reap(pid_, std::chrono::milliseconds(0));
     }
     pid_ = -1;
-    if (socket_ >= 0) close(socket_);
-    socket_ = -1;
 }
 
-std::string PluginHostProcess::death_locked(const std::string& call, Received how, long timeout_ms,
+std::string PluginHostProcess::record_death(const std::string& call, Received how, long timeout_ms,
                                             const std::string& detail) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // Killed after a timeout on one connection, the process closes them all: the calls waiting on
+    // the others answer the death the first one recorded.
+    if (!death_.empty()) return death_;
     const std::string who = "the plugin process for device '" + device_ + "' (mosaic-plugin-host pid " +
                             std::to_string(pid_) + ", library '" + library_ + "') ";
     std::string what;
@@ -188,34 +194,43 @@ std::string PluginHostProcess::death_locked(const std::string& call, Received ho
         kill_and_reap_locked();
     } else {
         // The host closed the connection or broke the protocol: learn how it ended.
-        if (how == Received::failed) kill(pid_, SIGKILL);
+        if (how == Received::failed && pid_ > 0) kill(pid_, SIGKILL);
         const int status = pid_ > 0 ? reap(pid_, std::chrono::milliseconds(2000)) : 0;
         pid_ = -1;
         what = fate(status, memory_cap_bytes(settings_)) + " during " + call;
         if (how == Received::failed) what += " (" + detail + ")";
-        if (socket_ >= 0) close(socket_);
-        socket_ = -1;
     }
-    return who + what + "; the application and the other devices go on, and the next compile on '" + device_ +
-           "' starts a fresh plugin process";
+    death_ = who + what + "; the application and the other devices go on, and the next compile on '" + device_ +
+             "' starts a fresh plugin process";
+    return death_;
 }
 
-void PluginHostProcess::fail_locked(const std::string&, const std::string& what) {
-    death_ = what;
-    throw sdk::Error(MOSAIC_ERROR_DEVICE, death_);
+std::pair<std::shared_ptr<HostChannel>, int> PluginHostProcess::open_channel() {
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        throw sdk::Error(MOSAIC_ERROR_DEVICE, "device '" + device_ + "': cannot open a connection to the plugin host: " +
+                                                  std::strerror(errno));
+    return {std::make_shared<HostChannel>(sv[0]), sv[1]};
 }
 
-nlohmann::json PluginHostProcess::call(const std::string& call, const nlohmann::json& request,
-                                       const std::vector<int>& fds, long timeout_ms) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!death_.empty()) throw sdk::Error(MOSAIC_ERROR_DEVICE, death_);
-    if (std::string error = host_protocol::send_message(socket_, request, fds); !error.empty())
-        fail_locked(call, death_locked(call, Received::closed, timeout_ms, error));
+nlohmann::json PluginHostProcess::call_on(HostChannel& channel, const std::string& call, const nlohmann::json& request,
+                                          const std::vector<int>& fds, long timeout_ms, std::vector<int>* reply_fds) {
+    std::lock_guard<std::mutex> turn(channel.mutex_);
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!death_.empty()) throw sdk::Error(MOSAIC_ERROR_DEVICE, death_);
+    }
+    if (std::string error = host_protocol::send_message(channel.fd_, request, fds); !error.empty())
+        throw sdk::Error(MOSAIC_ERROR_DEVICE, record_death(call, Received::closed, timeout_ms, error));
     host_protocol::Message reply;
     std::string error;
-    const Received r = host_protocol::receive_message(socket_, timeout_ms, reply, error);
-    for (int fd : reply.fds) close(fd);  // replies carry none; never keep what a broken host sent
-    if (r != Received::message) fail_locked(call, death_locked(call, r, timeout_ms, error));
+    const Received r = host_protocol::receive_message(channel.fd_, timeout_ms, reply, error);
+    // Only a caller that expects descriptors (an exported blob) keeps them; never keep what a broken host sent.
+    const bool keep = reply_fds && r == Received::message && !reply.body.contains("error");
+    for (int fd : reply.fds)
+        if (keep) reply_fds->push_back(fd);
+        else close(fd);
+    if (r != Received::message) throw sdk::Error(MOSAIC_ERROR_DEVICE, record_death(call, r, timeout_ms, error));
     if (reply.body.contains("error")) {
         const auto code = static_cast<mosaic_status_code>(reply.body.value("code", static_cast<int>(MOSAIC_ERROR_GENERAL)));
         throw sdk::Error(code, reply.body["error"].get<std::string>());

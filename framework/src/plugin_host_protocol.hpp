@@ -5,9 +5,11 @@
 //
 // The proxy sends a request {"call": "<name>", ...} and reads one reply: {"ok": ...} or
 // {"error": message, "code": mosaic_status_code}. The host speaks first, once, after loading the
-// library: {"hello": {"plugin_name", "plugin_version", "abi_major", "abi_minor"}} or an error.
+// library: {"hello": {"plugin_name", "plugin_version", "abi_major", "abi_minor", "export_model",
+// "import_model"}} (the last two: whether the plugin's table has them) or an error.
 // Graphs travel as described in wire_graph.hpp; tensors as {"offset", "byte_size", "type", "dims"}
-// into the request's shared arena.
+// into the request's shared arena; a model's export blob, both ways, in its own shared memory whose
+// descriptor rides with the call (import_model) or the reply (export_model), its size in "size".
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -6,6 +6,8 @@
 #include <mosaic/sdk/status.hpp>
 
 #include <cstring>
+#include <string_view>
+#include <unistd.h>
 
 // The proxy's objects are what the framework holds as mosaic_device / mosaic_compiled_model /
 // mosaic_infer_request; the ids name the real objects inside the host process.
@@ -26,6 +28,7 @@ struct mosaic_compiled_model {
 
 struct mosaic_infer_request {
     std::shared_ptr<mosaic::PluginHostProcess> host;
+    std::shared_ptr<mosaic::HostChannel> channel;  // the request's own connection: requests run at once
     uint64_t remote = 0;
     std::string device;
     mosaic::SharedMemory arena;  // inputs then outputs; sent to the host once, when (re)made
@@ -106,7 +109,7 @@ mosaic_status* proxy_infer(mosaic_infer_request* r, const mosaic_tensor* inputs,
             request["arena_size"] = r->arena.size();
             fds.push_back(r->arena.fd());
         }
-        r->host->call("infer", request, fds, r->host->settings().infer_timeout_ms);
+        r->host->call_on(*r->channel, "infer", request, fds, r->host->settings().infer_timeout_ms);
         r->arena_sent = true;
         for (size_t o = 0; o < output_count; ++o)
             if (outputs[o].byte_size)
@@ -115,6 +118,35 @@ mosaic_status* proxy_infer(mosaic_infer_request* r, const mosaic_tensor* inputs,
 }
 
 void write_text(mosaic_sink sink, const Json& reply) { sdk::write_to(sink, reply.at("text").get<std::string>()); }
+
+mosaic_status* proxy_export(mosaic_compiled_model* m, mosaic_sink sink) {
+    return sdk::guard([&] {
+        std::vector<int> fds;
+        const Json reply = m->host->call("export_model", {{"call", "export_model"}, {"model", m->remote}}, {},
+                                         timeout(m->host), &fds);
+        for (size_t i = 1; i < fds.size(); ++i) close(fds[i]);
+        if (fds.empty())
+            throw sdk::Error(MOSAIC_ERROR_DEVICE, "device '" + m->device + "': the plugin host sent an export without its blob");
+        const SharedMemory blob = SharedMemory::adopt(fds[0], reply.at("size").get<size_t>(), "a model exported on device '" + m->device + "'");
+        sdk::write_to(sink, std::string_view(reinterpret_cast<const char*>(blob.data()), blob.size()));
+    });
+}
+
+mosaic_status* proxy_import(mosaic_device* d, const void* data, size_t size, const char* properties_json,
+                            mosaic_compiled_model** out) {
+    return sdk::guard([&] {
+        SharedMemory blob = SharedMemory::create(size, "a model to import on device '" + d->name + "'");
+        if (size) std::memcpy(blob.data(), data, size);
+        auto [host, remote] = live(d);
+        const Json reply = host->call("import_model",
+                                      {{"call", "import_model"},
+                                       {"device", remote},
+                                       {"size", size},
+                                       {"properties", properties_argument(properties_json)}},
+                                      {blob.fd()}, timeout(host));
+        *out = new mosaic_compiled_model{host, reply.at("model").get<uint64_t>(), d->name};
+    });
+}
 
 }  // namespace
 
@@ -125,6 +157,8 @@ ProxyPlugin::ProxyPlugin(std::string library, std::string device, IsolationSetti
     plugin_name_ = hello.value("plugin_name", "");
     plugin_version_ = hello.value("plugin_version", "");
     abi_minor_ = hello.value("abi_minor", static_cast<uint16_t>(0));
+    has_export_ = hello.value("export_model", false);
+    has_import_ = hello.value("import_model", false);
 }
 
 std::shared_ptr<PluginHostProcess> ProxyPlugin::start_host() {
@@ -220,26 +254,40 @@ mosaic_plugin_api ProxyPlugin::table(const ProxyPlugin& plugin) {
                                            {}, timeout(m->host)));
         });
     };
+    if (plugin.has_export()) api.export_model = proxy_export;
+    if (plugin.has_import()) api.import_model = proxy_import;
     api.create_request = [](mosaic_compiled_model* m, mosaic_infer_request** out) {
         return sdk::guard([&] {
-            const Json reply =
-                m->host->call("create_request", {{"call", "create_request"}, {"model", m->remote}}, {}, timeout(m->host));
+            auto [channel, host_end] = m->host->open_channel();
+            Json reply;
+            try {
+                reply = m->host->call("create_request", {{"call", "create_request"}, {"model", m->remote}}, {host_end},
+                                      timeout(m->host));
+            } catch (...) {
+                close(host_end);
+                throw;
+            }
+            close(host_end);  // the host has its copy
             auto* request = new mosaic_infer_request{};
             request->host = m->host;
+            request->channel = std::move(channel);
             request->remote = reply.at("request").get<uint64_t>();
             request->device = m->device;
             *out = request;
         });
     };
     api.release_request = [](mosaic_infer_request* r) {
+        // Closed first, the request's connection ends the host thread serving it, which the host
+        // joins before it releases the request.
+        r->channel.reset();
         r->host->release({{"call", "release_request"}, {"request", r->remote}});
         delete r;
     };
     api.infer = proxy_infer;
     api.profiling = [](mosaic_infer_request* r, mosaic_profiling_sink sink) {
         return sdk::guard([&] {
-            const Json reply =
-                r->host->call("profiling", {{"call", "profiling"}, {"request", r->remote}}, {}, timeout(r->host));
+            const Json reply = r->host->call_on(*r->channel, "profiling", {{"call", "profiling"}, {"request", r->remote}},
+                                                {}, timeout(r->host));
             for (const auto& j : reply.at("records")) {
                 const std::string name = j.at("node_name"), type = j.at("node_type"), exec = j.at("exec_type");
                 mosaic_profiling_record record{};

@@ -9,9 +9,11 @@
 // and the device's next call (the next compile) starts a fresh process, re-creating the device
 // there with its registry properties and every property set since.
 //
-// Threads: one call at a time per host process (a mutex on its connection); calls from several
-// threads are safe and are served in turn. Asynchronous inference is left to the framework's own
-// worker thread (start_async is NULL), which runs the synchronous round trip.
+// Threads: each infer request has its own connection to the host, served there by a thread of its
+// own, so requests on several threads run at once as in process; the other calls share the main
+// connection and are served in turn. Asynchronous inference is left to the framework's own
+// worker thread (start_async is NULL), which runs the synchronous round trip. Export and import
+// are forwarded when the plugin has them, the blob in shared memory.
 #pragma once
 
 #include "plugin_host_process.hpp"
@@ -32,13 +34,16 @@ public:
     const std::string& plugin_name() const { return plugin_name_; }
     const std::string& plugin_version() const { return plugin_version_; }
     uint16_t abi_minor() const { return abi_minor_; }
+    bool has_export() const { return has_export_; }
+    bool has_import() const { return has_import_; }
 
     // The create_device of the proxy table, which needs to know which library and settings.
     mosaic_status* create_device(const char* name, const char* properties_json, mosaic_device** out);
 
     // The forwarding table, every member but create_device (PluginLibrary routes that here).
     // Optional members the proxy does not forward are NULL: start_async (the framework runs infer
-    // on a thread), export/import, estimate_cost (the host's size-based estimate).
+    // on a thread) and estimate_cost (the host's size-based estimate: asking the plugin would send
+    // the whole graph across once per node); export/import are NULL when the plugin lacks them.
     static mosaic_plugin_api table(const ProxyPlugin& plugin);
 
     // A live host process: the one started at load if still unused, else a fresh one.
@@ -49,6 +54,7 @@ private:
     IsolationSettings settings_;
     std::string plugin_name_, plugin_version_;
     uint16_t abi_minor_ = 0;
+    bool has_export_ = false, has_import_ = false;
     std::mutex mutex_;
     std::shared_ptr<PluginHostProcess> first_;  // started at load; taken by the first device
 };

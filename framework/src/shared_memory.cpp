@@ -1,9 +1,11 @@
 #include "shared_memory.hpp"
 
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -40,6 +42,15 @@ SharedMemory SharedMemory::adopt(int fd, size_t size, const std::string& purpose
     m.fd_ = fd;
     m.size_ = size;
     m.mapped_ = size ? size : 1;
+    // Pages past the end of the file would raise SIGBUS when touched: a peer that claims more bytes
+    // than it sent is refused here, not crashed on later.
+    struct stat st {};
+    if (fstat(fd, &st) != 0) fail(purpose, "fstat failed");
+    if (static_cast<uint64_t>(st.st_size) < m.mapped_) {
+        errno = EINVAL;
+        fail(purpose, "the region has " + std::to_string(st.st_size) + " bytes, not the " + std::to_string(m.mapped_) +
+                          " announced");
+    }
     m.data_ = map(fd, m.mapped_, purpose);
     return m;
 }

@@ -286,6 +286,18 @@ TEST(CliShapes, ShapeThenBatchThenDataShapeThenOne) {
     EXPECT_EQ(r[2].declared, (Shape{kDynamicDim}));
 }
 
+// convert keeps what the flags leave dynamic (IR holds it) and says nothing was defaulted.
+TEST(CliShapes, KeepDynamicLeavesWhatTheFlagsDoNotFix) {
+    const std::vector<std::pair<std::string, Shape>> declared = {{"img", {kDynamicDim, 3, kDynamicDim, kDynamicDim}}};
+    ShapeArgs args;
+    args.shape = {"img[?,3,?,64]"};
+    args.keep_dynamic = true;
+    const auto r = resolve_shapes(declared, args);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].resolved, (Shape{kDynamicDim, 3, kDynamicDim, 64}));
+    EXPECT_FALSE(r[0].defaulted);
+}
+
 TEST(CliShapes, MistakesNameTheFlagAndTheInput) {
     const std::vector<std::pair<std::string, Shape>> declared = {{"x", {1, 3}}};
     auto message = [&](const ShapeArgs& args) {

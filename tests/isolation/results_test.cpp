@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <sstream>
 #include <thread>
 
 namespace mosaic::test::isolation {
@@ -92,6 +93,45 @@ TEST_P(IsolatedResults, PropertiesAndProfilingCross) {
     InferRequest request = compiled.create_infer_request();
     run(compiled, request, 0, false);
     EXPECT_FALSE(request.get_profiling_info().empty());
+}
+
+// Export and import cross too, the blob in shared memory: a model exported from the isolated
+// device imports there and gives the in-process bits; a plugin that cannot export says so as it
+// does in process.
+TEST_P(IsolatedResults, ExportAndImportCross) {
+    Core core(registry_.path());
+    auto model = core.read_model(model_path_.string());
+    CompiledModel local = core.compile_model(model, GetParam());
+    InferRequest local_request = local.create_infer_request();
+    const std::vector<unsigned char> expected = run(local, local_request, 5, false);
+
+    const std::string isolated = GetParam() + "_ISOLATED";
+    CompiledModel compiled = core.compile_model(model, isolated);
+    std::stringstream blob;
+    std::string local_error, isolated_error;
+    try {
+        local.export_model(blob);
+    } catch (const std::runtime_error& e) {
+        local_error = e.what();
+    }
+    blob.str("");
+    try {
+        compiled.export_model(blob);
+    } catch (const std::runtime_error& e) {
+        isolated_error = e.what();
+    }
+    if (!local_error.empty()) {
+        // The same refusal, from the plugin across the process boundary.
+        const std::string why = local_error.substr(local_error.rfind(": ") + 2);
+        EXPECT_NE(isolated_error.find(why), std::string::npos) << isolated_error << "\nin process: " << local_error;
+        return;
+    }
+    ASSERT_EQ(isolated_error, "");
+    EXPECT_GT(blob.str().size(), 1000u);  // the weights travel in the blob
+
+    CompiledModel imported = core.import_model(blob, isolated);
+    InferRequest request = imported.create_infer_request();
+    EXPECT_EQ(run(imported, request, 5, false), expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(HealthyPlugins, IsolatedResults, ::testing::Values("REFERENCE", "CPU"));

@@ -118,5 +118,26 @@ TEST(OnnxDynamicModel, MosaicRunTakesTheShapeFromTheInputFile) {
     EXPECT_TRUE(cli_test::contains(defaulted.err, "were set to 1 for want of a shape: give one with --shape")) << defaulted;
 }
 
+// `mosaic convert` keeps what the model leaves dynamic, as ovc does (it used to set it to 1, and
+// SqueezeNet's 1x1 image then failed its first convolution); --shape fixes it.
+TEST(OnnxDynamicModel, ConvertKeepsTheDynamicDimensionsThatShapeLeaves) {
+    const std::string path = model_path();
+    if (path.empty()) GTEST_SKIP() << "torch is needed to export " << kModelName;
+    TempDir dir;
+    const auto kept = run_mosaic({"convert", "-m", path, "-o", dir / "kept.xml"});
+    ASSERT_EQ(kept.exit_code, 0) << kept;
+    EXPECT_FALSE(cli_test::contains(kept.err, "set to 1")) << kept;
+    const auto fixed = run_mosaic({"convert", "-m", path, "-o", dir / "fixed.xml", "--shape", "[?,3,64,64]"});
+    ASSERT_EQ(fixed.exit_code, 0) << fixed;
+    Core core;
+    EXPECT_EQ(core.read_model(dir / "kept.xml")->input().get_partial_shape(), (Shape{-1, 3, -1, -1}));
+    EXPECT_EQ(core.read_model(dir / "fixed.xml")->input().get_partial_shape(), (Shape{-1, 3, 64, 64}));
+    // The converted model runs at a shape of its own choosing, as the ONNX one does.
+    write_npy(dir / "x.npy", random_image({2, 3, 96, 80}, 3));
+    const auto run = run_mosaic({"run", "-m", dir / "kept.xml", "-d", "CPU", "-i", dir / "x.npy"});
+    ASSERT_EQ(run.exit_code, 0) << run;
+    EXPECT_TRUE(cli_test::contains(run.out, "[2,1000]")) << run;
+}
+
 }  // namespace
 }  // namespace mosaic::test

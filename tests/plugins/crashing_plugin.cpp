@@ -8,12 +8,20 @@
 // (tests/isolation) need to show that a fresh plugin process follows a dead one. In process, every
 // fault but a hang kills the application, as it would in any in-process runtime: this plugin is
 // meant to be loaded with "isolation": "process".
+//
+// MEET (a compile property, default 1) asks each inference to wait until that many are running at
+// once in this process, and to fail after 3 s if they never are: how the isolation tests see that
+// requests on several threads are served at the same time, not one after another, without timing.
 #include <mosaic/sdk/plugin.hpp>
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 namespace {
@@ -51,6 +59,23 @@ void maybe_fail(const std::string& fault, const std::string& call) {
     }
 }
 
+// Waits until `count` inferences are inside meet() at once; throws, saying how many came, if
+// they are not within 3 s.
+void meet(int64_t count) {
+    static std::mutex mutex;
+    static std::condition_variable arrived;
+    static int64_t inside = 0, peak = 0;
+    std::unique_lock<std::mutex> lock(mutex);
+    ++inside;
+    peak = std::max(peak, inside);
+    arrived.notify_all();
+    const bool met = arrived.wait_for(lock, std::chrono::seconds(3), [&] { return peak >= count; });
+    --inside;
+    if (!met)
+        throw sdk::Error(MOSAIC_ERROR_GENERAL, "only " + std::to_string(peak) + " of " + std::to_string(count) +
+                                                   " inferences ran at once within 3 s");
+}
+
 bool relu_model(const sdk::GraphView& g, size_t n) {
     const std::string type = g.type(n);
     if (type != "Parameter" && type != "Relu" && type != "Result") return false;
@@ -61,9 +86,10 @@ bool relu_model(const sdk::GraphView& g, size_t n) {
 
 class BrokenRequest : public sdk::InferRequest {
 public:
-    explicit BrokenRequest(std::string fault) : fault_(std::move(fault)) {}
+    BrokenRequest(std::string fault, int64_t meet) : fault_(std::move(fault)), meet_(meet) {}
     void infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) override {
         maybe_fail(fault_, "INFER");
+        if (meet_ > 1) meet(meet_);
         const float* in = static_cast<const float*>(inputs.at(0).data);
         float* out = static_cast<float*>(outputs.at(0).data);
         for (int64_t i = 0; i < shape_size(outputs.at(0).shape); ++i) out[i] = in[i] > 0.f ? in[i] : 0.f;
@@ -71,15 +97,19 @@ public:
 
 private:
     std::string fault_;
+    int64_t meet_;
 };
 
 class BrokenCompiled : public sdk::CompiledModel {
 public:
-    explicit BrokenCompiled(std::string fault) : fault_(std::move(fault)) {}
-    std::unique_ptr<sdk::InferRequest> create_request() override { return std::make_unique<BrokenRequest>(fault_); }
+    BrokenCompiled(std::string fault, int64_t meet) : fault_(std::move(fault)), meet_(meet) {}
+    std::unique_ptr<sdk::InferRequest> create_request() override {
+        return std::make_unique<BrokenRequest>(fault_, meet_);
+    }
 
 private:
     std::string fault_;
+    int64_t meet_;
 };
 
 class BrokenDevice : public sdk::Device {
@@ -87,7 +117,9 @@ public:
     explicit BrokenDevice(const std::string& name)
         : Device(name, {sp::full_device_name("Test device that crashes, aborts, hangs or leaks on request"),
                         {"FAULT", sdk::PropertyKind::choice, "NONE", kFaults, false, 0,
-                         "how and in which call to fail: NONE or <SEGV|ABORT|HANG|LEAK>@<QUERY|COMPILE|INFER>"}}) {}
+                         "how and in which call to fail: NONE or <SEGV|ABORT|HANG|LEAK>@<QUERY|COMPILE|INFER>"},
+                        {"MEET", sdk::PropertyKind::integer, 1, {}, false, 1,
+                         "each inference waits (3 s at most) until this many run at once"}}) {}
 
     std::vector<Support> query(const sdk::GraphView& graph, const nlohmann::json& config) override {
         maybe_fail(config.at("FAULT").get<std::string>(), "QUERY");
@@ -103,7 +135,7 @@ public:
         for (size_t n = 0; n < graph.node_count(); ++n)
             if (!relu_model(graph, n))
                 throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "node '" + graph.node_name(n) + "': BROKEN runs f32 Relu only");
-        return std::make_unique<BrokenCompiled>(fault);
+        return std::make_unique<BrokenCompiled>(fault, config.at("MEET").get<int64_t>());
     }
 };
 

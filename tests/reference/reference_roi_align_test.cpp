@@ -57,5 +57,46 @@ TEST(ReferenceRoiAlign, ASamplingGridBeyondItsBoundIsRefusedNotOverflowed) {
     EXPECT_EQ(infer_error(roi_align(0), {1, 1, 6, 6}), "");
 }
 
+// A feature map of width 0 has no pixel to sample: every bin is 0 (the kernel clamped samples onto
+// the edge pixel -1 and read before the data; found by the reference_plugin fuzzer,
+// tests/fuzz/regressions/onnx_reader/roi_align_over_a_feature_map_of_width_0.onnx).
+TEST(ReferenceRoiAlign, AnEmptyFeatureMapGivesZeros) {
+    for (const char* mode : {"avg", "max"}) {
+        ModelBuilder b("roi_align_empty");
+        Output x = b.parameter("x", ElementType::f32, {1, 2, 10, 0});
+        Output rois = b.constant<float>({1, 4}, {0, 0, 4, 4}, "rois");
+        Output batch = b.constant<int64_t>({1}, {0}, "batch");
+        b.result(b.op("ROIAlign", {x, rois, batch},
+                      {{"pooled_h", "2"}, {"pooled_w", "2"}, {"sampling_ratio", "2"}, {"spatial_scale", "1"},
+                       {"mode", mode}, {"aligned_mode", "half_pixel_for_nn"}},
+                      "roi_align", "opset9"),
+                 "y");
+        Core core;
+        InferRequest request = core.compile_model(b.build(), "REFERENCE").create_infer_request();
+        request.infer();
+        EXPECT_EQ(request.get_output_tensor().get_shape(), (Shape{1, 2, 2, 2})) << mode;
+        EXPECT_EQ(request.get_output_tensor().to_vector<float>(), std::vector<float>(8, 0.0f)) << mode;
+    }
+}
+
+// No channel: the output is empty whatever its pooled sizes, and an INT64_MAX width is no overflow
+// (found by the reference_plugin fuzzer:
+// tests/fuzz/regressions/onnx_reader/roi_align_of_no_channel_and_an_int64_max_width.onnx).
+TEST(ReferenceRoiAlign, AnEmptyOutputIsNotComputed) {
+    ModelBuilder b("roi_align_no_channel");
+    Output x = b.parameter("x", ElementType::f32, {1, 0, 10, 10});
+    Output rois = b.constant<float>({1, 4}, {0, 0, 4, 4}, "rois");
+    Output batch = b.constant<int64_t>({1}, {0}, "batch");
+    b.result(b.op("ROIAlign", {x, rois, batch},
+                  {{"pooled_h", "3"}, {"pooled_w", std::to_string(std::numeric_limits<int64_t>::max())},
+                   {"sampling_ratio", "2"}, {"spatial_scale", "1"}, {"mode", "avg"}},
+                  "roi_align", "opset9"),
+             "y");
+    Core core;
+    InferRequest request = core.compile_model(b.build(), "REFERENCE").create_infer_request();
+    request.infer();
+    EXPECT_EQ(request.get_output_tensor().get_size(), 0u);
+}
+
 }  // namespace
 }  // namespace mosaic::test

@@ -1,5 +1,5 @@
 // mosaic convert -m IN -o OUT.xml: reads any model Mosaic can read and writes it as IR v11
-// (OUT.xml and OUT.bin).
+// (OUT.xml and OUT.bin). Dynamic dimensions stay dynamic unless --shape fixes them.
 #include "commands.hpp"
 #include "common.hpp"
 #include "shapes.hpp"
@@ -46,6 +46,7 @@ void add_convert_command(CLI::App& app) {
     auto opts = std::make_shared<ConvertOptions>();
     CLI::App* cmd = app.add_subcommand("convert", "Convert a model to OpenVINO IR v11 (.xml + .bin)");
     cmd->add_option("-m,--model", opts->model, "Input model (.xml IR or another readable format)")->required();
+    opts->shapes.keep_dynamic = true;  // as ovc: the IR keeps what --shape leaves dynamic
     add_shape_options(cmd, opts->shapes);
     cmd->add_option("-o,--output", opts->output, "Output .xml path; the weights go to the same path with .bin")
         ->required();

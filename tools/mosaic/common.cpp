@@ -102,12 +102,23 @@ std::shared_ptr<Model> read_onnx_with_shapes(const std::string& path, const std:
     return model;
 }
 
-// An ONNX model read with -shape's shapes; with -data_shape (or -i) it is read with its dynamic
-// dimensions first, so that the data's shapes are checked against what the model declares, and
-// only when value-dependent shapes need them at read time (a transformer's sequence length) read
-// again with the data's shapes.
+// An ONNX model read with -shape's shapes. For convert (keep_dynamic) the dimensions -shape leaves
+// stay dynamic. With -data_shape (or -i) it is read with its dynamic dimensions first, so that the
+// data's shapes are checked against what the model declares, and only when value-dependent shapes
+// need them at read time (a transformer's sequence length) read again with the data's shapes.
 std::shared_ptr<Model> read_onnx_for(const std::string& path, const std::map<std::string, Shape>& given,
                                      const ShapeArgs& shape_args) {
+    if (shape_args.keep_dynamic) {
+        try {
+            return read_onnx_with_shapes(path, given, false);
+        } catch (const onnx::UnsupportedError&) {
+            throw;
+        } catch (const ModelError& e) {
+            throw ModelError(std::string(e.what()) +
+                             "\n(the inputs' dynamic dimensions were kept, as convert does; this model needs them "
+                             "fixed to be read: give them with --shape NAME[...])");
+        }
+    }
     if (shape_args.data_shape.empty()) return read_onnx_with_shapes(path, given, true);
     try {
         return read_onnx_with_shapes(path, given, false);

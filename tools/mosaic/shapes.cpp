@@ -122,7 +122,7 @@ std::vector<ResolvedShape> resolve_shapes(const std::vector<std::pair<std::strin
             r.resolved = *d;
         }
         for (int64_t& dim : r.resolved)
-            if (dim == kDynamicDim) {
+            if (dim == kDynamicDim && !args.keep_dynamic) {
                 dim = 1;
                 r.defaulted = true;
             }
@@ -133,9 +133,11 @@ std::vector<ResolvedShape> resolve_shapes(const std::vector<std::pair<std::strin
 
 void add_shape_options(CLI::App* cmd, ShapeArgs& target, bool benchmark_flags) {
     // One value per use: CLI11 would otherwise split "[1,3,224,224]" into four values.
+    const std::string left = target.keep_dynamic ? "Dynamic dimensions left unset stay dynamic"
+                                                  : "Dynamic dimensions left unset become 1";
     cmd->add_option("--shape", target.shape,
                     "Input shapes: NAME[1,3,224,224], or [1,3,224,224] for every input; ? or -1 for a dynamic "
-                    "dimension (repeatable; also -shape). Dynamic dimensions left unset become 1")
+                    "dimension (repeatable; also -shape). " + left)
         ->allow_extra_args(false);
     if (!benchmark_flags) return;
     cmd->add_option("--data_shape", target.data_shape,

@@ -4,8 +4,8 @@
 //   -data_shape  the same spelling: the shape of the data for inputs that are still dynamic.
 //   -b N         the batch: the first dimension of every input of rank 2 or more (N of NCHW,
 //                NHWC and NC, the layouts benchmark_app guesses for a model that states none).
-// Mosaic compiles static shapes, so -data_shape fixes an input's dynamic dimensions to the data's,
-// and dynamic dimensions left after all three become 1 (with a note saying so).
+// Commands that compile fix dynamic dimensions: -data_shape to the data's, and those left after all
+// three become 1 (with a note saying so). `convert` keeps them: IR holds dynamic dimensions.
 #pragma once
 
 #include <mosaic/mosaic.hpp>
@@ -24,6 +24,7 @@ struct ShapeArgs {
     std::vector<std::string> data_shape;  // -data_shape
     int64_t batch = 0;                    // -b
     std::string data_flag = "-data_shape";  // what messages call data_shape (run takes it from -i)
+    bool keep_dynamic = false;  // convert: dimensions no flag fixes stay dynamic, as IR can hold them
 };
 
 // Input name -> shape; the name "" stands for every input. `flag` names the option in errors.
@@ -35,10 +36,11 @@ struct ResolvedShape {
     std::string name;
     Shape declared;  // as the model has it
     Shape resolved;  // static, what the model is reshaped to
-    bool defaulted = false;  // some dynamic dimension became 1 for want of a shape
+    bool defaulted = false;  // some dynamic dimension became 1 for want of a shape (never with keep_dynamic)
 };
 
-// Applies -shape, then -b, then -data_shape, then 1 for what is still dynamic, to `declared`
+// Applies -shape, then -b, then -data_shape, then 1 for what is still dynamic (unless
+// args.keep_dynamic), to `declared`
 // (input name -> shape, in the model's input order). Throws UsageError naming the flag and the
 // input for a name the model does not have, a rank that differs, or a -data_shape that contradicts
 // a static dimension.

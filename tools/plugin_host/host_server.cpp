@@ -82,19 +82,29 @@ HostServer::HostServer(std::shared_ptr<PluginLibrary> library, std::string devic
 
 HostServer::~HostServer() {
     const mosaic_plugin_api& api = library_->api();
+    // Only reached when serving failed: the process ends, so threads still serving are left to it.
+    for (auto& [id, r] : requests_)
+        if (r.server.joinable()) r.server.detach();
     for (auto& [id, r] : requests_) api.release_request(r.request);
     for (auto& [id, c] : compiled_) api.release_compiled_model(c.model);
     for (auto& [id, d] : devices_) api.release_device(d);
 }
 
 void HostServer::serve(int socket) {
+    serve_calls(socket, [this](const host_protocol::Message& m, std::vector<int>& reply_fds) {
+        return handle(m, reply_fds);
+    });
+}
+
+void HostServer::serve_calls(int socket, const Handler& handle) {
     for (;;) {
         host_protocol::Message message;
         std::string error;
         if (host_protocol::receive_message(socket, -1, message, error) != host_protocol::Received::message) return;
         Json reply;
+        std::vector<int> reply_fds;
         try {
-            reply = {{"ok", handle(message)}};
+            reply = {{"ok", handle(message, reply_fds)}};
         } catch (const sdk::Error& e) {
             reply = {{"error", e.what()}, {"code", static_cast<int>(e.code())}};
         } catch (const std::exception& e) {
@@ -102,7 +112,7 @@ void HostServer::serve(int socket) {
         }
         // Descriptors were adopted by the handler (shared memory) or are not wanted; extra ones close here.
         for (size_t i = 1; i < message.fds.size(); ++i) close(message.fds[i]);
-        if (!host_protocol::send_message(socket, reply).empty()) return;
+        if (!host_protocol::send_message(socket, reply, reply_fds).empty()) return;
     }
 }
 
@@ -112,14 +122,16 @@ mosaic_device* HostServer::device(const Json& call) const {
     return it->second;
 }
 
-Json HostServer::handle(const host_protocol::Message& message) {
+Json HostServer::handle(const host_protocol::Message& message, std::vector<int>& reply_fds) {
+    exported_ = SharedMemory();  // the last call's reply, which carried it, is sent
     const Json& call = message.body;
     const std::string name = call.at("call").get<std::string>();
     const mosaic_plugin_api& api = library_->api();
     const int fd = fd_at(message, 0);
     if (name == "query") return query(call, fd);
     if (name == "compile") return compile(call, fd);
-    if (name == "infer") return infer(call, fd);
+    if (name == "import_model") return import_model(call, fd);
+    if (name == "create_request") return create_request(call, fd);
     if (fd >= 0) close(fd);
     if (name == "create_device") {
         mosaic_device* d = nullptr;
@@ -156,18 +168,22 @@ Json HostServer::handle(const host_protocol::Message& message) {
                                          call.at("key").get<std::string>().c_str(), sdk::string_sink(text)));
         return {{"text", text}};
     }
-    if (name == "create_request") {
-        Request r;
-        sdk::check(api.create_request(find_object(compiled_, call, "model").model, &r.request));
-        requests_.emplace(next_id_, std::move(r));
-        return {{"request", next_id_++}};
-    }
     if (name == "release_request") {
-        api.release_request(find_object(requests_, call, "request").request);
+        Request& r = find_object(requests_, call, "request");
+        // The proxy closed the request's connection first: its thread has ended or is ending.
+        if (r.server.joinable()) r.server.join();
+        api.release_request(r.request);
         requests_.erase(call.at("request").get<uint64_t>());
         return Json::object();
     }
-    if (name == "profiling") return profiling(call);
+    if (name == "export_model") {
+        // The blob goes back in shared memory: a compiled model's weights are too big for the socket.
+        sdk::check(api.export_model(find_object(compiled_, call, "model").model, sdk::string_sink(text)));
+        exported_ = SharedMemory::create(text.size(), "an exported model");
+        std::memcpy(exported_.data(), text.data(), text.size());
+        reply_fds.push_back(exported_.fd());
+        return {{"size", text.size()}};
+    }
     throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "the plugin host does not know the call '" + name + "'");
 }
 
@@ -192,8 +208,47 @@ Json HostServer::compile(const Json& call, int constants_fd) {
     return {{"model", next_id_++}};
 }
 
-Json HostServer::infer(const Json& call, int arena_fd) {
-    Request& r = find_object(requests_, call, "request");
+Json HostServer::import_model(const Json& call, int blob_fd) {
+    const SharedMemory blob = adopt(blob_fd, call.at("size").get<size_t>(), "a model to import");
+    Compiled c;
+    sdk::check(library_->api().import_model(device(call), blob.data(), blob.size(), call.at("properties").dump().c_str(),
+                                            &c.model));
+    if (!c.model) throw sdk::Error(MOSAIC_ERROR_GENERAL, "the plugin reported success importing but returned no model");
+    compiled_.emplace(next_id_, std::move(c));
+    return {{"model", next_id_++}};
+}
+
+Json HostServer::create_request(const Json& call, int channel_fd) {
+    if (channel_fd < 0) throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "create_request came without its connection");
+    Request r;
+    try {
+        sdk::check(library_->api().create_request(find_object(compiled_, call, "model").model, &r.request));
+    } catch (...) {
+        close(channel_fd);
+        throw;
+    }
+    // The map's nodes stay where they are while others come and go, so the thread may hold its own.
+    Request& stored = requests_.emplace(next_id_, std::move(r)).first->second;
+    stored.server = std::thread([this, channel_fd, &stored] {
+        serve_calls(channel_fd, [this, &stored](const host_protocol::Message& m, std::vector<int>&) {
+            return handle_request(stored, m);
+        });
+        close(channel_fd);
+    });
+    return {{"request", next_id_++}};
+}
+
+Json HostServer::handle_request(Request& r, const host_protocol::Message& message) {
+    const Json& call = message.body;
+    const std::string name = call.at("call").get<std::string>();
+    const int fd = fd_at(message, 0);
+    if (name == "infer") return infer(r, call, fd);
+    if (fd >= 0) close(fd);
+    if (name == "profiling") return profiling(r);
+    throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "a request's connection to the plugin host does not take '" + name + "'");
+}
+
+Json HostServer::infer(Request& r, const Json& call, int arena_fd) {
     if (call.contains("arena_size")) r.arena = adopt(arena_fd, call["arena_size"].get<size_t>(), "a request's tensors");
     else if (arena_fd >= 0) close(arena_fd);
     std::vector<std::vector<int64_t>> dims;
@@ -204,7 +259,7 @@ Json HostServer::infer(const Json& call, int arena_fd) {
     return Json::object();
 }
 
-Json HostServer::profiling(const Json& call) {
+Json HostServer::profiling(Request& r) {
     Json records = Json::array();
     mosaic_profiling_sink sink{&records, [](void* ctx, const mosaic_profiling_record* r) {
                                    auto text = [](const char* s) { return std::string(s ? s : ""); };
@@ -215,7 +270,7 @@ Json HostServer::profiling(const Json& call) {
                                                                        {"real_time_us", r->real_time_us},
                                                                        {"cpu_time_us", r->cpu_time_us}});
                                }};
-    sdk::check(library_->api().profiling(find_object(requests_, call, "request").request, sink));
+    sdk::check(library_->api().profiling(r.request, sink));
     return {{"records", std::move(records)}};
 }
 

@@ -52,7 +52,9 @@ int main(int argc, char** argv) {
                                                   {{"plugin_name", api.plugin_name ? api.plugin_name : ""},
                                                    {"plugin_version", api.plugin_version ? api.plugin_version : ""},
                                                    {"abi_major", api.abi_major},
-                                                   {"abi_minor", api.abi_minor}}}});
+                                                   {"abi_minor", api.abi_minor},
+                                                   {"export_model", api.export_model != nullptr},
+                                                   {"import_model", api.import_model != nullptr}}}});
     mosaic::HostServer server(std::move(loaded), device);
     server.serve(socket);
     // The application closed the connection: leave without running the plugin's teardown, which a

@@ -63,7 +63,10 @@ void max_pool(const KernelArgs& args, const Pooling& p, const TensorView* indice
                 }
             }
             y[ch * out_size + o] = best;
-            if (indices) write_index(*indices, ch * out_size + o, (ch * in_size + best_offset) % index_range);
+            // An empty spatial axis padded into windows of padding only leaves no element to point at
+            // (index_range is 0: a division by zero, found by fuzzing); such a window's index is 0.
+            if (indices)
+                write_index(*indices, ch * out_size + o, index_range ? (ch * in_size + best_offset) % index_range : 0);
         }
 }
 

@@ -54,6 +54,10 @@ int64_t grid_points(int64_t sampling_ratio, double bin) {
 
 template <typename T>
 void roi_align(const KernelArgs& args) {
+    // An empty output has nothing to compute, and its other sizes may be anything: with 0 channels,
+    // pooled sizes of INT64_MAX pass the size check, and their product overflowed (found by fuzzing).
+    const Shape& out_shape = args.outputs[0].shape;
+    if (std::find(out_shape.begin(), out_shape.end(), 0) != out_shape.end()) return;
     const Shape& in = args.inputs[0].shape;
     const int64_t C = in[1], H = in[2], W = in[3];
     const int64_t pooled_h = args.attrs.get_int("pooled_h"), pooled_w = args.attrs.get_int("pooled_w");
@@ -76,6 +80,12 @@ void roi_align(const KernelArgs& args) {
         if (batch[r] < 0 || batch[r] >= in[0])
             throw std::runtime_error("ROIAlign: batch index " + std::to_string(batch[r]) + " of ROI " + std::to_string(r) +
                                      " is outside the data's batch of " + std::to_string(in[0]));
+        if (H == 0 || W == 0) {
+            // An empty feature map has no pixel to sample, not even the edge a sample is clamped
+            // onto (a read before the data, found by fuzzing): every sample counts as 0.
+            out = std::fill_n(out, C * pooled_h * pooled_w, T(0));
+            continue;
+        }
         const double* roi = rois.data() + 4 * r;
         const T x1 = (static_cast<T>(roi[0]) + offset_src) * scale + offset_dst;
         const T y1 = (static_cast<T>(roi[1]) + offset_src) * scale + offset_dst;

@@ -17,9 +17,14 @@ namespace mosaic::onnx_import {
 
 namespace {
 
-// Unrolling stops here (iterations times body nodes): past it the model would be dominated by
-// copies of the body, and a loop that long is rarely meant to be unrolled.
+// Unrolling stops here (the nodes it writes): past it the model would be dominated by copies of
+// the body, and a loop that long is rarely meant to be unrolled.
 constexpr int64_t kMaxUnrolledNodes = 1 << 16;
+// The nodes unrolling writes besides the body's, which count towards the limit too (a fuzzed model
+// whose bodies alone were within it wrote three times as many nodes and took 29 s to read under
+// ASan): slicing one position out of an input (a Gather with its index and axis constants) and
+// stacking one position's output (an Unsqueeze with its axis constant); a Loop's iteration number.
+constexpr int64_t kSliceNodes = 3, kStackNodes = 2, kIterationNodes = 1;
 
 // Charges `nodes` unrolled body nodes to the model being read, refusing `what` past the limit. The
 // limit holds for the sum over the whole model, so that loops nested in loops, whose unrollings
@@ -136,6 +141,12 @@ Output empty_scan(NodeContext& ctx, const ::onnx::ValueInfoProto& declared) {
 }
 
 // Scan outputs stack the per-iteration values along a new leading axis.
+// The nodes one position of a Scan writes: the body's, slicing each scan input, stacking each scan output.
+int64_t scan_position_nodes(const ::onnx::GraphProto& body, size_t scan_inputs, size_t scan_outputs) {
+    return std::max(1, body.node_size()) + kSliceNodes * static_cast<int64_t>(scan_inputs) +
+           kStackNodes * static_cast<int64_t>(scan_outputs);
+}
+
 Output stack(NodeContext& ctx, const std::vector<Output>& values) {
     std::vector<Output> rows;
     for (const Output& v : values) rows.push_back(ctx.op("Unsqueeze", {v, ctx.scalar_i64(0)}));
@@ -175,9 +186,11 @@ Outputs loop(NodeContext& ctx) {
     std::vector<std::vector<Output>> scan_values(scans);
     SubgraphInliner inliner(ctx);
     const int64_t body_nodes = std::max(1, body.node_size());
+    const int64_t per_iteration = body_nodes + kIterationNodes + kStackNodes * static_cast<int64_t>(scans);
     for (int64_t i = 0; keep_going && (!trip_count || i < *trip_count); ++i) {
-        charge_unrolled(ctx, body_nodes, "unrolling more than " + std::to_string(i) + " iterations of a " +
-                                             std::to_string(body_nodes) + "-node body");
+        charge_unrolled(ctx, per_iteration,
+                        "unrolling more than " + std::to_string(i) + " iterations of a " + std::to_string(body_nodes) +
+                            "-node body (" + std::to_string(per_iteration) + " nodes an iteration)");
         std::vector<Output> inputs{ctx.scalar_i64(i), cond};
         inputs.insert(inputs.end(), state.begin(), state.end());
         const Outputs outs = inliner.inline_graph(body, inputs, "body/iteration_" + std::to_string(i));
@@ -236,13 +249,14 @@ Outputs unroll_scan(NodeContext& ctx, SubgraphInliner& inliner, const ::onnx::Gr
         length = n;
         axes.push_back(axis);
     }
-    if (length > kMaxUnrolledNodes / std::max(1, body.node_size()))  // a division: length may be huge
-        ctx.unsupported("unrolling " + std::to_string(length) + " positions of a " + std::to_string(body.node_size()) +
-                        "-node body exceeds Mosaic's limit of " + std::to_string(kMaxUnrolledNodes) + " unrolled nodes");
-    charge_unrolled(ctx, length * std::max(1, body.node_size()),
-                    "unrolling " + std::to_string(length) + " positions of a " + std::to_string(body.node_size()) +
-                        "-node body");
     const size_t carried = states.size(), outputs = static_cast<size_t>(body.output_size()) - carried;
+    const int64_t per_position = scan_position_nodes(body, scans.size(), outputs);
+    const std::string what = "unrolling " + std::to_string(length) + " positions of a " +
+                             std::to_string(body.node_size()) + "-node body (" + std::to_string(per_position) +
+                             " nodes a position)";
+    if (length > kMaxUnrolledNodes / per_position)  // a division: length may be huge
+        ctx.unsupported(what + " exceeds Mosaic's limit of " + std::to_string(kMaxUnrolledNodes) + " unrolled nodes");
+    charge_unrolled(ctx, length * per_position, what);
     std::vector<std::vector<Output>> slices_out(outputs);
     for (int64_t t = 0; t < length; ++t) {
         std::vector<Output> inputs = states;
@@ -333,14 +347,19 @@ Outputs scan(NodeContext& ctx) {
     }
     // Every batch item unrolls the body over every position: the limit holds for the whole node
     // (a fuzzed model of many items, each under the limit, took minutes to read).
-    const int64_t nodes = std::max(1, body.node_size());
     const int64_t positions = inputs.size() > carried ? std::max<int64_t>(1, ctx.shape(inputs[carried])[1]) : 1;
-    if (batch > kMaxUnrolledNodes / nodes / positions)
+    const int64_t per_position = scan_position_nodes(body, m, outputs);
+    // Besides its positions, each item is sliced out of every input and stacked into every output.
+    const int64_t item_nodes =
+        kSliceNodes * static_cast<int64_t>(inputs.size()) + kStackNodes * static_cast<int64_t>(carried + outputs);
+    if (positions > (kMaxUnrolledNodes - item_nodes) / per_position ||
+        batch > kMaxUnrolledNodes / (positions * per_position + item_nodes))
         ctx.unsupported("unrolling " + std::to_string(batch) + " batch items of " + std::to_string(positions) +
                         " positions of a " + std::to_string(body.node_size()) + "-node body exceeds Mosaic's limit of " +
                         std::to_string(kMaxUnrolledNodes) + " unrolled nodes");
     std::vector<std::vector<Output>> per_batch(carried + outputs);
     for (int64_t b = 0; b < batch; ++b) {
+        charge_unrolled(ctx, item_nodes, "slicing and stacking batch item " + std::to_string(b));
         std::vector<Output> item;
         for (const Output& x : inputs)
             item.push_back(ctx.op("Gather", {x, ctx.scalar_i64(b), ctx.scalar_i64(0)}, {{"batch_dims", "0"}}));

@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace mosaic::sdk {
 
@@ -97,7 +98,7 @@ inline mosaic_sink string_sink(std::string& out) {
             }};
 }
 
-inline void write_to(mosaic_sink sink, const std::string& text) {
+inline void write_to(mosaic_sink sink, std::string_view text) {
     if (sink.write(sink.context, text.data(), text.size()) != 0)
         throw Error(MOSAIC_ERROR_OUT_OF_MEMORY, "the caller's sink refused the output");
 }
