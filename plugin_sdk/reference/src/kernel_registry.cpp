@@ -55,11 +55,25 @@ std::vector<std::pair<std::string, std::string>> kernel_list() {
     return out;
 }
 
+namespace {
+
+// Whether a tensor of `shape` holds no element: a dimension is 0 (checked as such, since the
+// product of the other dimensions may overflow).
+bool holds_nothing(const Shape& shape) { return std::find(shape.begin(), shape.end(), 0) != shape.end(); }
+
+}  // namespace
+
 void run_reference_kernel(const KernelArgs& args) {
     Kernel kernel = find_kernel(args.op_type, args.version);
     if (!kernel)
         throw std::runtime_error("no reference kernel for " + std::string(args.op_type) + "-" +
                                  std::string(args.version));
+    // Outputs that hold nothing need no kernel, whatever their other dimensions: a Softmax into
+    // [2147483647,64,3,0] looped over its rows for 10 s, and TopK and RoiAlign misread or overflowed
+    // on such shapes (all found by fuzzing).
+    if (!args.outputs.empty() &&
+        std::all_of(args.outputs.begin(), args.outputs.end(), [](const TensorView& o) { return holds_nothing(o.shape); }))
+        return;
     bool any_half = false;
     for (const auto& in : args.inputs) any_half |= is_half(in.type);
     for (const auto& out : args.outputs) any_half |= is_half(out.type);
