@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include <filesystem>
 #include <fstream>
@@ -423,6 +424,28 @@ TEST_F(OnnxReader, ConvTransposeSizesBeyond64BitsAreRefused) {
     const std::string error = read_error(path("deconv.onnx"));
     for (const char* part : {"'deconv' (ConvTranspose", "the output size on spatial axis 1 is out of the 64-bit range"})
         EXPECT_NE(error.find(part), std::string::npos) << part << " in: " << error;
+}
+
+// Found by fuzzing (tests/fuzz/regressions/onnx_reader/lp_pool_kernel_of_int64_min.onnx): LpPool's
+// window, which its translator works out itself, took a kernel_shape of INT64_MIN into a signed
+// overflow (UBSan); a pad near INT64_MAX did likewise.
+TEST_F(OnnxReader, LpPoolWindowsOutOfRangeAreRefused) {
+    for (const auto& [kernel, pads, expected] :
+         {std::tuple{std::vector<int64_t>{std::numeric_limits<int64_t>::min(), 2}, std::vector<int64_t>{0, 0, 0, 0},
+                     "kernel_shape and strides must be positive"},
+          std::tuple{std::vector<int64_t>{2, 2}, std::vector<int64_t>{std::numeric_limits<int64_t>::max(), 0, 0, 0},
+                     "sizes beyond 64 bits"}}) {
+        auto m = onnx_model(11);
+        add_input(m, "x", {1, 1, 4, 4});
+        auto* n = add_node(m, "LpPool", {"x"}, {"y"}, "lp");
+        set_ints(n, "kernel_shape", kernel);
+        set_ints(n, "pads", pads);
+        add_output(m, "y", {1, 1, 3, 3});
+        save(m, path("lp.onnx"));
+        const std::string error = read_error(path("lp.onnx"));
+        for (const char* part : {"'lp' (LpPool", expected})
+            EXPECT_NE(error.find(part), std::string::npos) << part << " in: " << error;
+    }
 }
 
 // Found by fuzzing (tests/fuzz/regressions/onnx_reader/tile_axis_nan.onnx): an integer read from a

@@ -277,22 +277,36 @@ Outputs lp_pool(NodeContext& ctx) {
     const std::vector<int64_t> k = kernel_shape(ctx, n);
     const Shape& xs = ctx.shape(x);
     std::vector<int64_t> begin{0, 0}, end{0, 0};
+    // The window arithmetic runs in 128 bits: a kernel_shape or pad near INT64_MAX overflowed it
+    // (UBSan, found by fuzzing); sizes past 64 bits are refused.
+    using Wide = __int128;
+    auto narrow = [&](Wide v, size_t axis) {
+        if (v > std::numeric_limits<int64_t>::max() || v < std::numeric_limits<int64_t>::min())
+            ctx.fail("the window on spatial axis " + std::to_string(axis) +
+                     " has sizes beyond 64 bits; check kernel_shape, strides and pads");
+        return static_cast<int64_t>(v);
+    };
     for (size_t i = 0; i < n; ++i) {
         const int64_t in = xs[i + 2], s = w.strides[i];
         if (in < 0) ctx.unsupported("input X needs static spatial dimensions, got shape " + to_string(xs));
-        int64_t out = 0;
+        if (k[i] < 1 || s < 1 || w.pads_begin[i] < 0 || w.pads_end[i] < 0)
+            ctx.fail("spatial axis " + std::to_string(i) + " has kernel " + std::to_string(k[i]) + ", stride " +
+                     std::to_string(s) + " and pads " + std::to_string(w.pads_begin[i]) + ", " +
+                     std::to_string(w.pads_end[i]) + "; kernel_shape and strides must be positive, pads not negative");
+        Wide out = 0;
         if (w.auto_pad == "same_upper" || w.auto_pad == "same_lower") {
-            out = (in + s - 1) / s;
-            const int64_t total = std::max<int64_t>(0, (out - 1) * s + k[i] - in);
+            out = (Wide{in} + s - 1) / s;
+            const int64_t total = narrow(std::max<Wide>(0, (out - 1) * s + k[i] - in), i);
             w.pads_begin[i] = w.auto_pad == "same_upper" ? total / 2 : total - total / 2;
             w.pads_end[i] = total - w.pads_begin[i];
         } else {
-            const int64_t span = in + w.pads_begin[i] + w.pads_end[i] - k[i];
+            const Wide span = Wide{in} + w.pads_begin[i] + w.pads_end[i] - k[i];
             if (span < 0) ctx.fail("kernel_shape is larger than the padded input on spatial axis " + std::to_string(i));
             out = (ctx.attr_int("ceil_mode", 0) ? (span + s - 1) / s : span / s) + 1;
         }
+        narrow(out, i);  // the padded input, and so the output, must have a 64-bit size
         begin.push_back(w.pads_begin[i]);
-        end.push_back(std::max<int64_t>(0, (out - 1) * s + k[i] - in - w.pads_begin[i]));
+        end.push_back(narrow(std::max<Wide>(0, (out - 1) * s + k[i] - in - w.pads_begin[i]), i));
     }
     const ElementType t = ctx.type(x);
     const double p = lp_order(ctx);
@@ -307,7 +321,8 @@ Outputs lp_pool(NodeContext& ctx) {
     attrs.set("auto_pad", "explicit");
     attrs.set("rounding_type", "floor");
     attrs.set("exclude-pad", true);
-    const double k_size = static_cast<double>(std::accumulate(k.begin(), k.end(), int64_t{1}, std::multiplies<>()));
+    // In double: the kernel's volume may pass int64 (each axis is at most the padded input).
+    const double k_size = std::accumulate(k.begin(), k.end(), 1.0, [](double a, int64_t b) { return a * static_cast<double>(b); });
     const Output sum = ctx.op("Multiply", {ctx.op("AvgPool", {padded}, attrs), ctx.scalar_of(t, k_size)});
     return {ctx.op("Power", {sum, ctx.scalar_of(t, 1.0 / p)})};
 }
