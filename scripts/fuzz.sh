@@ -61,8 +61,10 @@ for entry in "${targets[@]}"; do
   echo "=== fuzz: $target for ${seconds}s"
   status=0
   "$build/bin/mosaic_fuzz_$target" "${args[@]}" "${dirs[@]}" >"$log" 2>&1 || status=$?
-  # Fork mode prints no final stats: its last "#N:" line counts the executions of all its processes.
+  # Fork mode prints no final stats: its "fuzzed for N iterations" (when -runs stopped it) or else
+  # its last "#N:" line counts the executions of all its processes.
   runs=$(grep -oE "stat::number_of_executed_units: [0-9]+" "$log" | tail -1 | grep -oE "[0-9]+$" ||
+         grep -oE "fuzzed for [0-9]+ iterations" "$log" | tail -1 | grep -oE "[0-9]+" ||
          grep -oE "^#[0-9]+:" "$log" | tail -1 | tr -d '#:' || echo "?")
   cov=$(grep -oE "cov: [0-9]+ ft: [0-9]+" "$log" | tail -1 || echo "cov: ?")
   if [ "$status" -eq 0 ]; then
