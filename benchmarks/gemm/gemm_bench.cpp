@@ -3,11 +3,12 @@
 // thread count for both. Build and run with run.sh beside this file; README.md says how to read it.
 //
 //   gemm_bench [M [N [K]]] [--threads T] [--iterations N] [--rounds R] [--warmup W]
-//              [--clblast-defaults] [--tune S [--fraction F]]
+//              [--clblast-defaults | --params FILE | --tune S [--fraction F] [--save-params FILE]]
 //
 // CLBlast runs with the parameters the GPU plugin gives it for the device (its table in
-// plugins/gpu/clblast_tuning.cpp), or CLBlast's own with --clblast-defaults; --tune runs CLBlast's
-// Xgemm tuner first and prints the table entry it found.
+// plugins/gpu/clblast_tuning.cpp), or CLBlast's own with --clblast-defaults, or those of a file with
+// --params; --tune runs CLBlast's Xgemm tuner first, prints the table entry it found and, with
+// --save-params, writes it as a file --params reads, so that one run can tune and later ones check.
 //
 // N and K default to M, M to 1024. Prints the machine, both libraries' median GFLOP/s, their ratio,
 // and checks that both computed the same C (and that it is right) so a figure cannot come from a
@@ -26,6 +27,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +38,7 @@
 #include <unordered_map>
 #include <utility>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,13 +56,15 @@ struct Options {
     bool clblast_defaults = false;  // skip the GPU plugin's parameter table (clblast_tuning.hpp)
     size_t tune_size = 0;           // with --tune S: run CLBlast's Xgemm tuner at S^3 first
     double tune_fraction = 0.02;    // the share of the tuner's search space it tries
+    std::string save_params;        // --save-params: where --tune writes what it found
+    std::string params;             // --params: a file of parameters to run instead of the table's
     std::string command;
 };
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "gemm_bench: %s\nusage: gemm_bench [M [N [K]]] [--threads T] [--iterations N] [--rounds R] "
-                 "[--warmup W] [--clblast-defaults] [--tune S [--fraction F]]\n",
+                 "[--warmup W] [--clblast-defaults | --params FILE | --tune S [--fraction F] [--save-params FILE]]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -85,7 +91,11 @@ Options parse_args(int argc, char** argv) {
         else if (a == "--rounds") o.rounds = static_cast<int>(value(1));
         else if (a == "--warmup") o.warmup = static_cast<int>(value(0));
         else if (a == "--clblast-defaults") o.clblast_defaults = true;
-        else if (a == "--tune") o.tune_size = static_cast<size_t>(value(16));
+        else if (a == "--tune") o.tune_size = static_cast<size_t>(value(128));
+        else if (a == "--params" || a == "--save-params") {
+            if (i + 1 >= argc) usage(a + " needs a file");
+            (a == "--params" ? o.params : o.save_params) = argv[++i];
+        }
         else if (a == "--fraction") {
             if (i + 1 >= argc) usage(a + " needs a value");
             o.tune_fraction = std::atof(argv[++i]);
@@ -95,6 +105,10 @@ Options parse_args(int argc, char** argv) {
         else if (!a.empty() && a[0] != '-' && dims.size() < 3) dims.push_back(static_cast<size_t>(positive("size", argv[i], 1)));
         else usage("unknown argument '" + a + "'");
     }
+    // CLBlast's tuner refuses sizes that are no multiple of the largest work-group tile it tries.
+    if (o.tune_size % 128) usage("--tune needs a multiple of 128 (the largest MWG and NWG CLBlast's Xgemm tuner tries)");
+    if (!o.save_params.empty() && !o.tune_size) usage("--save-params saves what --tune found: give --tune too");
+    if (!o.params.empty() && (o.tune_size || o.clblast_defaults)) usage("--params excludes --tune and --clblast-defaults");
     if (!dims.empty()) o.m = o.n = o.k = dims[0];
     if (dims.size() > 1) o.n = o.k = dims[1];
     if (dims.size() > 2) o.k = dims[2];
@@ -161,33 +175,137 @@ cl::Device pick_opencl_device() {
     throw std::runtime_error("no OpenCL GPU, accelerator or CPU device (install an OpenCL driver, or pocl-opencl-icd)");
 }
 
+// CLBlast's parameters of one of its kernels, sorted so that they print and save in one order.
+using Params = std::map<std::string, size_t>;
+
+// What CLBlast holds for `kernel` ("Xgemm", "GemmRoutine") on the device: the table's, a file's,
+// the tuner's or its own database's; the names are the ones the kernel takes.
+Params clblast_parameters(const cl::Device& device, const std::string& kernel) {
+    std::unordered_map<std::string, size_t> p;
+    const auto status = clblast::RetrieveParameters(device(), kernel, clblast::Precision::kSingle, p);
+    if (status != clblast::StatusCode::kSuccess)
+        throw std::runtime_error("CLBlast gave no " + kernel + " parameters for the device (status " +
+                                 std::to_string(static_cast<int>(status)) + ")");
+    return Params(p.begin(), p.end());
+}
+
+void override_parameters(const cl::Device& device, const std::string& kernel, const Params& p, const std::string& whose) {
+    const auto status = clblast::OverrideParameters(device(), kernel, clblast::Precision::kSingle, {p.begin(), p.end()});
+    if (status != clblast::StatusCode::kSuccess)
+        throw std::runtime_error("CLBlast refused " + whose + " " + kernel + " parameters (status " +
+                                 std::to_string(static_cast<int>(status)) + ")");
+}
+
+std::string joined(const Params& p, bool values = true) {
+    std::string s;
+    for (const auto& [key, value] : p) s += (s.empty() ? "" : " ") + key + (values ? "=" + std::to_string(value) : "");
+    return s;
+}
+
+std::string trimmed(const std::string& s) {
+    const size_t first = s.find_first_not_of(" \t\r"), last = s.find_last_not_of(" \t\r");
+    return first == std::string::npos ? "" : s.substr(first, last - first + 1);
+}
+
 // Runs CLBlast's own Xgemm tuner on `device` at size^3, trying `fraction` of its search space; prints
-// the parameters as an entry of plugins/gpu/clblast_tuning.cpp's table and gives them to CLBlast.
-std::string tune_xgemm(const cl::Device& device, const std::string& name, size_t size, double fraction) {
+// the parameters as an entry of plugins/gpu/clblast_tuning.cpp's table, writes them to --save-params'
+// file before anything else can fail, and gives them to CLBlast.
+//
+// CLBlast's TuneXgemm (1.5.3, and 1.7.0 alike) searches the standard kernel (GEMMK=0), then the 2-D
+// register-tiled one (GEMMK=1), and returns the second search's best whatever the first found: its
+// answer is always a GEMMK=1 kernel, which its tuner checked at S^3 only (see clblast_tuning.cpp on
+// what such kernels did at other sizes). The first search is about 7 in 8 of the kernels it builds.
+std::string tune_xgemm(const cl::Device& device, const std::string& name, const Options& o) {
     cl::Context context(device);
     cl::CommandQueue queue(context, device);
     cl_command_queue q = queue();
-    std::unordered_map<std::string, size_t> params;
+    std::unordered_map<std::string, size_t> found;
     const auto t0 = Clock::now();
-    const auto status = clblast::TuneXgemm<float>(&q, size, size, size, fraction, params);
+    const auto status = clblast::TuneXgemm<float>(&q, o.tune_size, o.tune_size, o.tune_size, o.tune_fraction, found);
     if (status != clblast::StatusCode::kSuccess)
         throw std::runtime_error("CLBlast's Xgemm tuner failed with status " + std::to_string(static_cast<int>(status)));
-    std::map<std::string, size_t> sorted(params.begin(), params.end());
-    std::printf("tuned:     %zu^3, fraction %g, in %.1f s; entry for plugins/gpu/clblast_tuning.cpp:\n"
-                "           {\"<prefix of '%s'>\", \"<where>\",\n            {", size, fraction, ms_since(t0) / 1e3,
-                name.c_str());
+    const Params params(found.begin(), found.end());
+    char origin[512];
+    std::snprintf(origin, sizeof origin, "CLBlast's Xgemm tuner, f32, on %s (%s, driver %s): %zu^3, fraction %g, in %.1f s",
+                  name.c_str(), device.getInfo<CL_DEVICE_VERSION>().c_str(), device.getInfo<CL_DRIVER_VERSION>().c_str(),
+                  o.tune_size, o.tune_fraction, ms_since(t0) / 1e3);
+    std::printf("tuned:     %s; entry for plugins/gpu/clblast_tuning.cpp:\n"
+                "           {\"<prefix of '%s'>\", \"<where>\",\n            {", origin, name.c_str());
     const char* sep = "";
-    for (const auto& [key, value] : sorted) std::printf("%s{\"%s\", %zu}", std::exchange(sep, ", "), key.c_str(), value);
+    for (const auto& [key, value] : params) std::printf("%s{\"%s\", %zu}", std::exchange(sep, ", "), key.c_str(), value);
     std::printf("}},\n");
-    if (clblast::OverrideParameters(device(), "Xgemm", clblast::Precision::kSingle, params) != clblast::StatusCode::kSuccess)
-        throw std::runtime_error("CLBlast refused the parameters its tuner found");
+    if (!o.save_params.empty()) {
+        std::ofstream out(o.save_params);
+        out << "# " << origin << "\n# gemm_bench --params FILE runs these: KEY=VALUE a line; '#' starts a comment\n";
+        for (const auto& [key, value] : params) out << key << '=' << value << '\n';
+        if (!out.flush()) throw std::runtime_error("cannot write the tuned parameters to " + o.save_params);
+        std::printf("saved:     %s\n", o.save_params.c_str());
+    }
+    override_parameters(device, "Xgemm", params, "the");
     return "the parameters just tuned (--tune)";
+}
+
+// Gives CLBlast the parameters of a file as --save-params writes it (KEY=VALUE a line, '#' to the
+// end of a line a comment): every Xgemm parameter, and optionally GemmRoutine's, the two halves of a
+// table entry. The names each kernel takes come from CLBlast. A file that would not run exactly what
+// it says is refused naming the file and line, rather than leave CLBlast on its own values.
+std::string apply_params_file(const cl::Device& device, const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read parameters from " + path);
+    const Params xgemm_names = clblast_parameters(device, "Xgemm"), routine_names = clblast_parameters(device, "GemmRoutine");
+    // CLBlast checks no value: a tile or vector width of 0 makes it divide by zero, and its kernel
+    // tests these switches for 0 and 1 only.
+    const std::set<std::string> switches = {"GEMMK", "SA", "SB", "STRM", "STRN"};
+    Params xgemm, routine;
+    std::map<std::string, int> line_of;
+    int number = 0;
+    for (std::string raw; std::getline(in, raw);) {
+        const std::string where = path + ":" + std::to_string(++number) + ": ", line = trimmed(raw.substr(0, raw.find('#')));
+        if (line.empty()) continue;
+        const size_t eq = line.find('=');
+        const std::string key = trimmed(line.substr(0, eq)), text = eq == std::string::npos ? "" : trimmed(line.substr(eq + 1));
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+        if (key.empty() || text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) || *end != '\0' || errno == ERANGE)
+            throw std::runtime_error(where + "expected KEY=VALUE, VALUE a non-negative integer; got '" + line + "'");
+        const bool for_xgemm = xgemm_names.count(key) > 0;
+        if (!for_xgemm && !routine_names.count(key))
+            throw std::runtime_error(where + "unknown parameter '" + key + "': CLBlast's Xgemm takes " +
+                                     joined(xgemm_names, false) + "; its GemmRoutine " + joined(routine_names, false));
+        if (line_of.count(key)) throw std::runtime_error(where + key + " given twice (first on line " + std::to_string(line_of[key]) + ")");
+        if (for_xgemm && (switches.count(key) ? value > 1 : value == 0))
+            throw std::runtime_error(where + key + "=" + text + ": " + key + (switches.count(key) ? " is 0 or 1" : " is at least 1"));
+        line_of[key] = number;
+        (for_xgemm ? xgemm : routine)[key] = static_cast<size_t>(value);
+    }
+    std::string missing;
+    for (const auto& entry : xgemm_names)
+        if (!xgemm.count(entry.first)) missing += " " + entry.first;
+    if (!missing.empty()) throw std::runtime_error(path + ": no value for Xgemm's" + missing + " (CLBlast takes all of its parameters or none)");
+    override_parameters(device, "Xgemm", xgemm, path + "'s");
+    if (!routine.empty()) override_parameters(device, "GemmRoutine", routine, path + "'s");
+    return "the parameters of " + path + " (--params)";
+}
+
+// The parameters CLBlast holds now, and whether this GEMM uses them: below XGEMM_MIN_INDIRECT_SIZE^3
+// (M*N*K, CLBlast's Xgemm::UseDirectKernel) it runs its direct kernel, which they do not change. Its
+// own value for an NVIDIA GPU its database does not know is 1472, above BERT-base's GEMMs and 1024^3.
+std::string clblast_parameters_used(const cl::Device& device, const Options& o) {
+    const Params routine = clblast_parameters(device, "GemmRoutine");
+    const unsigned long long min = routine.at("XGEMM_MIN_INDIRECT_SIZE");
+    const bool direct = static_cast<unsigned long long>(o.m) * o.n * o.k < min * min * min;
+    return joined(clblast_parameters(device, "Xgemm")) + "; " + joined(routine) +
+           (direct ? ": M*N*K is below its cube, so CLBlast runs its direct kernel, which these Xgemm parameters do not change"
+                   : ": CLBlast runs the Xgemm kernel with these parameters");
 }
 
 class ClblastGemm {
 public:
-    ClblastGemm(const cl::Device& device, const Options& o, const std::vector<float>& a, const std::vector<float>& b)
-        : o_(o), context_(device), queue_(context_, device, CL_QUEUE_PROFILING_ENABLE),
+    // `tuning` names the parameters CLBlast was given, for the error when it cannot run them.
+    ClblastGemm(const cl::Device& device, const Options& o, const std::string& tuning, const std::vector<float>& a,
+                const std::vector<float>& b)
+        : o_(o), tuning_(tuning), context_(device), queue_(context_, device, CL_QUEUE_PROFILING_ENABLE),
           a_(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.size() * sizeof(float), const_cast<float*>(a.data())),
           b_(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.size() * sizeof(float), const_cast<float*>(b.data())),
           c_(context_, CL_MEM_READ_WRITE, o.m * o.n * sizeof(float)) {}
@@ -204,7 +322,8 @@ public:
         const auto status = clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo,
                                                  o_.m, o_.n, o_.k, 1.0f, a_(), 0, o_.k, b_(), 0, o_.n, 0.0f, c_(), 0, o_.n, &q, &raw);
         if (status != clblast::StatusCode::kSuccess)
-            throw std::runtime_error("CLBlast Gemm failed with status " + std::to_string(static_cast<int>(status)));
+            throw std::runtime_error("CLBlast Gemm failed with status " + std::to_string(static_cast<int>(status)) +
+                                     ", running " + tuning_);
         cl::Event last(raw);  // takes CLBlast's reference
         last.wait();
         return (last.getProfilingInfo<CL_PROFILING_COMMAND_END>() - before.getProfilingInfo<CL_PROFILING_COMMAND_END>()) / 1e6;
@@ -218,6 +337,7 @@ public:
 
 private:
     const Options& o_;
+    const std::string tuning_;
     cl::Context context_;
     cl::CommandQueue queue_;
     cl::Buffer a_, b_, c_;
@@ -404,11 +524,12 @@ int main(int argc, char** argv) try {
 
     const cl::Device device = pick_opencl_device();
     const std::string device_name = device.getInfo<CL_DEVICE_NAME>().c_str();  // up to the NUL some drivers leave in
-    // The parameters the GPU plugin gives CLBlast for this device, unless asked for CLBlast's own.
-    const std::string tuning = o.tune_size        ? tune_xgemm(device, device_name, o.tune_size, o.tune_fraction)
-                               : o.clblast_defaults ? "CLBlast's own parameters (--clblast-defaults)"
-                                                    : mosaic::gpu_plugin::apply_gemm_tuning(device(), device_name);
-    ClblastGemm blast(device, o, a, b);
+    // The parameters the GPU plugin gives CLBlast for this device, unless asked for others.
+    const std::string tuning = o.tune_size           ? tune_xgemm(device, device_name, o)
+                               : !o.params.empty()   ? apply_params_file(device, o.params)
+                               : o.clblast_defaults  ? "CLBlast's own parameters (--clblast-defaults)"
+                                                     : mosaic::gpu_plugin::apply_gemm_tuning(device(), device_name);
+    ClblastGemm blast(device, o, tuning, a, b);
     TiledGemmRun tiled(device, o, a, b);
     OnednnGemm dnnl(o, a_dnnl, b_dnnl);
 
@@ -443,7 +564,7 @@ int main(int argc, char** argv) try {
                 o.m, o.n, o.m, o.k, o.k, o.n, o.rounds, o.iterations, o.warmup);
     std::printf("OpenCL:    %s (%s), %u compute units (POCL_MAX_PTHREAD_COUNT=%d)\n", device_name.c_str(),
                 device.getInfo<CL_DEVICE_VERSION>().c_str(), device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>(), o.threads);
-    std::printf("CLBlast:   Xgemm with %s\n", tuning.c_str());
+    std::printf("CLBlast:   Xgemm with %s: %s\n", tuning.c_str(), clblast_parameters_used(device, o).c_str());
     std::printf("oneDNN:    %d.%d.%d, %s, %d OpenMP threads\n", v->major, v->minor, v->patch, dnnl.implementation().c_str(),
                 omp_get_max_threads());
     std::printf("Tiled:     Mosaic's gemm_tiled_f32 (%s), both operands packed in every call\n",

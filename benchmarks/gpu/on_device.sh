@@ -4,15 +4,19 @@
 #
 #   benchmarks/gpu/on_device.sh PACK OUT_DIR [SECONDS_FOR_MODELS]
 #
-# ROUNDS=N repeats each latency block N times. STEPS=tests,main,gemm,models,latency,profile,cache,f16 (the default: all) picks steps; MODEL_PYTHON and
-# MODELS_ONLY choose the interpreter (with torch) and the models made. Everything written goes into
-# OUT_DIR/results.tar.gz as well, for tools that bring back only a few files.
+# ROUNDS=N repeats each latency block N times. STEPS=tests,main,gemm,tune,models,latency,profile,cache,f16 (the default: all) picks steps; MODEL_PYTHON and
+# MODELS_ONLY choose the interpreter (with torch) and the models made; TUNE_SIZE and TUNE_FRACTION
+# (512, 0.0005) the tuner's. Everything written goes into OUT_DIR/results.tar.gz as well, for tools
+# that bring back only a few files.
 #
 # 1. the machine: GPU, driver, CPU, load; `mosaic devices` (what the GPU plugin reports);
 # 2. the GPU tests (mosaic_gpu_test) and ONNX's node tests on GPU with tests/gpu/node_expected.txt;
 #    the main job (`mosaic run -pc` of the bundled model on HETERO:GPU,CPU), whose crossing a
 #    discrete GPU copies;
 # 3. GEMM GFLOP/s: CLBlast and Mosaic's tiled kernel on the GPU against oneDNN on all CPU cores;
+#    `tune`: CLBlast's Xgemm tuner on this GPU, its parameters saved to OUT_DIR/tune/xgemm.params,
+#    then checked at sizes that are no multiple of any tile and timed on BERT-base's GEMMs and 4096^3
+#    beside CLBlast's own (200 s at most), for an entry of plugins/gpu/clblast_tuning.cpp;
 # 4. the architectures of tools/models/make_onnx_models.py (made here with this machine's torch) on
 #    GPU and HETERO:GPU,CPU against torch's outputs;
 # 5. latency of ResNet-50, MobileNetV2 and BERT-base on CPU, GPU and HETERO:GPU,CPU; ResNet-50's
@@ -24,7 +28,7 @@ pack=${1:?usage: on_device.sh PACK OUT_DIR [SECONDS_FOR_MODELS]}
 out=${2:?usage: on_device.sh PACK OUT_DIR [SECONDS_FOR_MODELS]}
 model_seconds=${3:-240}
 step() { echo; echo "== $(date +%T) $*"; }
-want() { [[ ",${STEPS:-tests,main,gemm,models,latency,profile,cache,f16}," == *",$1,"* ]]; }
+want() { [[ ",${STEPS:-tests,main,gemm,tune,models,latency,profile,cache,f16}," == *",$1,"* ]]; }
 needs_models() { want models || want latency || want profile || want cache || want f16; }
 # --shape for a model's inputs, from its test data (the encoders' inputs are dynamic: 1 token otherwise)
 shapes_of() {
@@ -89,6 +93,47 @@ fi
 if want gemm; then
 step "GEMM (CLBlast and tiled on the GPU, oneDNN on $(nproc) cores)"
 for n in 1024 4096; do timeout 120 "$work/bench/gemm_bench" $n --threads "$(nproc)" 2>&1; done
+fi
+
+if want tune; then
+step "tune: CLBlast's Xgemm tuner on the GPU, its parameters checked and timed beside CLBlast's own"
+# The whole step ends within 200 s: the tuner may take 150 (it cannot be stopped early; killed, it
+# saves nothing), the runs after it what is left, 30 s each at most. At 1024^3 and 0.003 (about 410
+# kernels: 362 of CLBlast 1.5.3's 120,800 GEMMK=0 candidates, whose best it then discards, see
+# gemm_bench.cpp, and 49 of its 16,566 GEMMK=1 ones) the H200 had not finished in 150 s; at 512^3
+# and 0.0005 it took 7 s there (2026-11-27). Its GEMMK=1 proposal then failed the check at every
+# shape below, and ran at 0.25-0.79 of CLBlast's own speed (docs/benchmarks.md).
+tune=$out/tune end=$((SECONDS + 200))
+rm -rf "$tune" && mkdir -p "$tune"  # no parameters or logs of an earlier run taken for this one's
+timeout 150 "$work/bench/gemm_bench" "${TUNE_SIZE:-512}" --tune "${TUNE_SIZE:-512}" --fraction "${TUNE_FRACTION:-0.0005}" \
+    --save-params "$tune/xgemm.params" --threads "$(nproc)" --iterations 5 --rounds 1 --warmup 1 >"$tune/tune.txt" 2>&1
+echo "tuner: exit $? after $((SECONDS + 200 - end)) s"
+grep -A2 -E "^tuned:" "$tune/tune.txt"; grep -E "^(saved|CLBlast|check|gemm_bench):" "$tune/tune.txt"
+if [ -f "$tune/xgemm.params" ]; then
+    # CLBlast runs its direct kernel, untouched by Xgemm's parameters, below XGEMM_MIN_INDIRECT_SIZE^3
+    # (M*N*K): for NVIDIA GPUs it does not know, 1472^3, above every shape here but 4096^3. 64 makes
+    # the tuned kernel run at all of them, as an entry of the table with that value would.
+    { cat "$tune/xgemm.params"; echo "XGEMM_MIN_INDIRECT_SIZE=64"; } >"$tune/check.params"
+    # Odd sizes first (a wrong kernel shows there), then BERT-base at sequence 128 (M N K), then 4096^3.
+    for shape in "1024 1024 1000" "1030 1024 1027" "17 1000 2048" "128 768 768" "128 3072 768" "128 768 3072" "4096 4096 4096"; do
+        for run in tuned own; do
+            args=(--params "$tune/check.params"); [ "$run" = own ] && args=(--clblast-defaults)
+            left=$((end - SECONDS)) log=$tune/${shape// /x}_$run.txt
+            [ "$left" -gt 5 ] || { echo "$shape $run: skipped, the step's 200 s are spent"; continue; }
+            timeout $((left < 30 ? left : 30)) "$work/bench/gemm_bench" $shape "${args[@]}" --threads "$(nproc)" \
+                --iterations 10 --rounds 1 --warmup 2 >"$log" 2>&1
+            awk -v what="$shape $run" -v rc=$? '/^CLBlast  median/ {gf = $5 " / " $10 " GFLOP/s (wall / event)"}
+                /^CLBlast: .*direct kernel/ {kernel = "direct"} /^CLBlast: .*runs the Xgemm kernel/ {kernel = "Xgemm"}
+                /^check: .*C_CLBlast/ {check = $NF} /^gemm_bench:/ {error = $0} END {if (rc == 124) error = "(timed out)"
+                printf "%-20s %-42s kernel %-6s check %-6s exit %d %s\n", what, gf, kernel, check, rc, error}' "$log"
+        done
+        # tuned over CLBlast's own, from OpenCL event times: the GPU's time, not the launch's
+        awk '/^CLBlast  median/ {g[FILENAME ~ /_tuned/] = $10} END {if (g[0] > 0 && g[1] > 0) printf "%-20s tuned / own = %.2f\n", "", g[1] / g[0]}' \
+            "$tune/${shape// /x}_tuned.txt" "$tune/${shape// /x}_own.txt" 2>/dev/null
+    done
+else
+    echo "no parameters saved: the checks are skipped (the tuner's output: $tune/tune.txt)"
+fi
 fi
 
 if want models; then

@@ -70,6 +70,9 @@ public:
         if (epilogue_.bias != kNoValue) add_input(epilogue_.bias);
         if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
         epilogue_in_gemm_ = gemm_ && !epilogue_.empty() && gemm_->applies_epilogue(epilogue_.args);
+        const TiledGemm* tiled = gemm_ ? gemm_->tiled() : nullptr;
+        fused_im2col_ = tiled && !direct_ && (epilogue_.empty() || epilogue_in_gemm_) &&
+                        tiled->packed_b_panels() >= kFusedPanelsPerUnit * ctx.engine.info().compute_units;
         count_ = shape_size(out);
     }
 
@@ -90,6 +93,12 @@ public:
                 // The image's channels are the GEMM's rows of B as they lie.
                 gemm_->enqueue(ctx, w, 0, x, static_cast<size_t>(b * in_image_), y, static_cast<size_t>(b * out_image_), 0,
                                in_gemm);
+                continue;
+            }
+            if (fused_im2col_) {
+                cl::Kernel& k = ctx.kernel("conv_gemm_tiled_f32");
+                set_args(k, x, static_cast<cl_int>(b * in_image_), s_);
+                gemm_->tiled()->enqueue_packing_b(ctx, k, 3, y, static_cast<size_t>(b * out_image_), 0, in_gemm);
                 continue;
             }
             if (const TiledGemm* tiled = gemm_->tiled()) {
@@ -118,6 +127,7 @@ public:
     }
     std::string exec_type() const override {
         if (depthwise_) return depthwise16_ ? "depthwise_conv16_f32" : "depthwise_conv_f32";
+        if (fused_im2col_) return "conv_gemm_tiled_f32";
         return direct_ ? gemm_->exec_type() + "_1x1" : "im2col_" + gemm_->exec_type();
     }
     // The columns of im2col (but where it writes the tiled GEMM's packed B), then what the GEMM packs.
@@ -138,6 +148,11 @@ private:
     // one-output kernel, 21 with this one from rows of 16, 19 from rows of 4).
     bool depthwise16_ = false;
     bool epilogue_in_gemm_ = false;  // the tiled GEMM applies it as it stores
+    // im2col fused into the tiled GEMM (gemm_conv.cl: one work item a panel of output positions)
+    // where there are panels enough to keep every core busy; else im2col_packed_f32, then the GEMM
+    // with several work items a panel.
+    bool fused_im2col_ = false;
+    static constexpr size_t kFusedPanelsPerUnit = 8;
     Epilogue epilogue_;
 };
 

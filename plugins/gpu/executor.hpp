@@ -53,11 +53,14 @@ private:
     cl::Buffer* scratch_;
 };
 
-// Sets the arguments of `k` in order.
+// Sets the arguments of `k` in order, from argument `first` on.
+template <typename... Args>
+void set_args_from(cl::Kernel& k, cl_uint first, const Args&... args) {
+    (k.setArg(first++, args), ...);
+}
 template <typename... Args>
 void set_args(cl::Kernel& k, const Args&... args) {
-    cl_uint index = 0;
-    (k.setArg(index++, args), ...);
+    set_args_from(k, 0, args...);
 }
 
 class Executor {

@@ -16,7 +16,7 @@ using sdk::PropertyKind;
 // Read-only properties that describe the selected instance (GPU.0 unless DEVICE_ID says otherwise).
 bool describes_instance(const std::string& key) {
     return key == "FULL_DEVICE_NAME" || key == "DEVICE_TYPE" || key == "GPU_DEVICE_TOTAL_MEM_SIZE" ||
-           key == "OPTIMIZATION_CAPABILITIES" || key == "AVAILABLE_DEVICES" || key == "GPU_DEVICE_STATUS";
+           key == "GPU_EXECUTION_UNITS_COUNT" || key == "OPTIMIZATION_CAPABILITIES" || key == "AVAILABLE_DEVICES" || key == "GPU_DEVICE_STATUS";
 }
 
 // f16 needs cl_khr_fp16; refused before anything is built, naming the device and the extension.
@@ -52,6 +52,8 @@ GpuDevice::GpuDevice(const std::string& name)
                      "weights in place; NO copies them to device memory as on a discrete GPU, each copy profiled"},
                     {"DEVICE_TYPE", PropertyKind::string, "", {}, true, 0, "integrated or discrete"},
                     {"GPU_DEVICE_TOTAL_MEM_SIZE", PropertyKind::integer, 0, {}, true, 0, "global memory, bytes"},
+                    {"GPU_EXECUTION_UNITS_COUNT", PropertyKind::integer, 0, {}, true, 0,
+                     "OpenCL compute units (a GPU's multiprocessors, an OpenCL CPU device's cores)"},
                     {"OPTIMIZATION_CAPABILITIES", PropertyKind::object, nlohmann::json::array(), {}, true, 0,
                      "FP32, and FP16 where the device has cl_khr_fp16"},
                     {"AVAILABLE_DEVICES", PropertyKind::object, nlohmann::json::array(), {}, true, 0, "instance ids"},
@@ -80,7 +82,7 @@ nlohmann::json GpuDevice::get_property(const std::string& key) const {
     if (instances.empty()) {
         if (key == "FULL_DEVICE_NAME") return "no OpenCL device (" + found.why_none(fallback) + ")";
         if (key == "OPTIMIZATION_CAPABILITIES") return nlohmann::json::array();
-        if (key == "GPU_DEVICE_TOTAL_MEM_SIZE") return 0;
+        if (key == "GPU_DEVICE_TOTAL_MEM_SIZE" || key == "GPU_EXECUTION_UNITS_COUNT") return 0;
         return "";
     }
     const GpuConfig config = GpuConfig::from(properties().merged(nlohmann::json::object()));
@@ -88,6 +90,7 @@ nlohmann::json GpuDevice::get_property(const std::string& key) const {
     if (key == "FULL_DEVICE_NAME") return d.full_name();
     if (key == "DEVICE_TYPE") return d.device_type();
     if (key == "GPU_DEVICE_TOTAL_MEM_SIZE") return d.global_memory_bytes;
+    if (key == "GPU_EXECUTION_UNITS_COUNT") return d.compute_units;
     nlohmann::json caps = nlohmann::json::array({"FP32"});
     if (d.fp16) caps.push_back("FP16");
     return caps;

@@ -120,21 +120,34 @@ void TiledGemm::enqueue_packed_b(const ExecContext& ctx, const cl::Buffer& a, si
     multiply(ctx, a, a_offset, packed_b_offset, c, c_offset, scratch_offset, epilogue);
 }
 
-void TiledGemm::multiply(const ExecContext& ctx, const cl::Buffer& a, size_t a_offset, size_t b_at, const cl::Buffer& c,
-                         size_t c_offset, size_t scratch_offset, const GemmEpilogue& epilogue) const {
-    const size_t a_at = a_.constant ? 0 : scratch_offset;
-    if (!a_.constant) enqueue_pack(ctx, "gemm_pack_a_f32", a_, s_.m, a, a_offset, a_at);
+void TiledGemm::set_multiply_args(const ExecContext& ctx, cl::Kernel& k, cl_uint first, size_t a_at, size_t b_at,
+                                  const cl::Buffer& c, size_t c_offset, const GemmEpilogue& epilogue) const {
     const cl::Buffer& ap = a_.constant ? a_.packed : ctx.scratch();
     const cl::Buffer& bp = b_.constant ? b_.packed : ctx.scratch();
     // A packed batch stride of 0 makes every batch read the one packed matrix.
     const size_t ap_batch = a_.batches == 1 ? 0 : a_.elements() * s_.k, bp_batch = b_.batches == 1 ? 0 : b_.elements() * s_.k;
+    set_args_from(k, first, ap, as_int(a_at, "scratch offset"), as_int(ap_batch, "packed A"), bp,
+                  as_int(b_at, "scratch offset"), as_int(bp_batch, "packed B"), c, as_int(c_offset, "output offset"),
+                  as_int(s_.c_stride, "output batch stride"), as_int(s_.n, "row length"), as_int(s_.m, "rows"),
+                  as_int(s_.n, "columns"), as_int(s_.k, "depth"), epilogue.bias ? *epilogue.bias : c,
+                  epilogue.residual ? *epilogue.residual : c, epilogue.args ? *epilogue.args : EpilogueArgs{});
+}
+
+void TiledGemm::multiply(const ExecContext& ctx, const cl::Buffer& a, size_t a_offset, size_t b_at, const cl::Buffer& c,
+                         size_t c_offset, size_t scratch_offset, const GemmEpilogue& epilogue) const {
+    const size_t a_at = a_.constant ? 0 : scratch_offset;
+    if (!a_.constant) enqueue_pack(ctx, "gemm_pack_a_f32", a_, s_.m, a, a_offset, a_at);
     cl::Kernel& k = ctx.kernel("gemm_tiled_f32");
-    set_args(k, ap, as_int(a_at, "scratch offset"), as_int(ap_batch, "packed A"), bp, as_int(b_at, "scratch offset"),
-             as_int(bp_batch, "packed B"), c, as_int(c_offset, "output offset"), as_int(s_.c_stride, "output batch stride"),
-             as_int(s_.n, "row length"), as_int(s_.m, "rows"), as_int(s_.n, "columns"), as_int(s_.k, "depth"),
-             epilogue.bias ? *epilogue.bias : c, epilogue.residual ? *epilogue.residual : c,
-             epilogue.args ? *epilogue.args : EpilogueArgs{});
+    set_multiply_args(ctx, k, 0, a_at, b_at, c, c_offset, epilogue);
     ctx.launch(k, cl::NDRange(ceil_div(a_.tiles, kTilesPerItem), b_.tiles, s_.batch), cl::NDRange(1, 1, 1));
+}
+
+void TiledGemm::enqueue_packing_b(const ExecContext& ctx, cl::Kernel& k, cl_uint first, const cl::Buffer& c,
+                                  size_t c_offset, size_t scratch_offset, const GemmEpilogue& epilogue) const {
+    if (!a_.constant || b_.constant)
+        throw sdk::Error(MOSAIC_ERROR_GENERAL, "GPU plugin bug: a GEMM packing B itself needs a constant A and a computed B");
+    set_multiply_args(ctx, k, first, 0, scratch_offset, c, c_offset, epilogue);
+    ctx.launch(k, cl::NDRange(b_.tiles, s_.batch), cl::NDRange(1, 1));
 }
 
 }  // namespace mosaic::gpu_plugin

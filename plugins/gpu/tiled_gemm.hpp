@@ -31,6 +31,12 @@ public:
     void enqueue_packed_b(const ExecContext& ctx, const cl::Buffer& a, size_t a_offset, size_t packed_b_offset,
                           const cl::Buffer& c, size_t c_offset, size_t scratch_offset,
                           const GemmEpilogue& epilogue = {}) const;
+    // The same with a kernel that packs each panel of B itself, into the scratch buffer from
+    // `scratch_offset` on, before it multiplies every tile of A by it (conv.cl's
+    // conv_gemm_tiled_f32): `k` has its own arguments before `first`, gemm_tiled_f32's from `first`
+    // on. A must be constant. Global size (panels of B, batch).
+    void enqueue_packing_b(const ExecContext& ctx, cl::Kernel& k, cl_uint first, const cl::Buffer& c, size_t c_offset,
+                           size_t scratch_offset, const GemmEpilogue& epilogue = {}) const;
     // Whether the kernel can apply `e` as it stores: where a 16-wide run of a row of C has one bias
     // (a row is one of the bias's channels, as a convolution's output) or a bias per column (a
     // MatMul's last axis).
@@ -55,6 +61,10 @@ private:
     std::vector<float> pack_on_host(const Packing& p, const float* src, size_t extent) const;
     void enqueue_pack(const ExecContext& ctx, const char* kernel, const Packing& p, size_t extent, const cl::Buffer& src,
                       size_t src_offset, size_t dst_offset) const;
+    // Sets gemm_tiled_f32's arguments on `k` from argument `first` on: packed A at a_at (in the
+    // scratch buffer unless constant), packed B at b_at.
+    void set_multiply_args(const ExecContext& ctx, cl::Kernel& k, cl_uint first, size_t a_at, size_t b_at,
+                           const cl::Buffer& c, size_t c_offset, const GemmEpilogue& epilogue) const;
     // Packs A unless constant (at scratch_offset), then multiplies by the packed B at b_at.
     void multiply(const ExecContext& ctx, const cl::Buffer& a, size_t a_offset, size_t b_at, const cl::Buffer& c,
                   size_t c_offset, size_t scratch_offset, const GemmEpilogue& epilogue) const;

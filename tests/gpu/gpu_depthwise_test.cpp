@@ -52,6 +52,7 @@ INSTANTIATE_TEST_SUITE_P(
     Shapes, GpuDepthwise,
     ::testing::Values(DepthwiseCase{"stride1_row_of_20", 20, 1, 1, 1, true},  // a full block and 4 more
                       DepthwiseCase{"stride2_row_of_17", 33, 2, 1, 1, false},
+                      DepthwiseCase{"stride2_row_of_40", 80, 2, 1, 1, true},  // its middle blocks: two vector loads
                       DepthwiseCase{"dilated_row_of_16", 16, 1, 2, 2, true},
                       DepthwiseCase{"row_of_5", 5, 1, 1, 1, true},
                       DepthwiseCase{"row_of_3", 5, 2, 1, 1, false},  // narrower than 4: one output a work item

@@ -5,6 +5,9 @@
 #include "cli/cli_runner.hpp"
 #include "gpu/gpu_test_util.hpp"
 
+#include <cstdlib>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -75,6 +78,16 @@ TEST(GpuDevice, FullNameSaysWhenAnOpenClCpuDeviceStandsIn) {
 TEST(GpuDevice, OptimizationCapabilitiesIncludeFp32) {
     Core core;
     EXPECT_TRUE(has_capability(core, "FP32")) << core.get_property("GPU", "OPTIMIZATION_CAPABILITIES").dump();
+}
+
+// OpenCL's compute units: what the tiled GEMM sizes its work to (conv_ops.cpp fuses im2col where
+// there are at least 8 panels for each); PoCL has one per core it runs on.
+TEST(GpuDevice, ExecutionUnitsCountIsTheDevicesComputeUnits) {
+    Core core;
+    const int64_t units = core.get_property("GPU", "GPU_EXECUTION_UNITS_COUNT").get<int64_t>();
+    EXPECT_GT(units, 0);
+    if (only_a_cpu_fallback(core) && std::getenv("POCL_MAX_PTHREAD_COUNT") == nullptr)
+        EXPECT_LE(units, static_cast<int64_t>(std::thread::hardware_concurrency()));
 }
 
 // Which CLBlast parameters the GEMMs run with: the plugin's table entry for the device's name (PoCL's

@@ -2,7 +2,8 @@
 // sizes that are no multiple of any tile (the tiled kernel pads its packed operands to whole
 // tiles; CLBlast's parameters must hold at every size, not only the tuned one: clblast_tuning.cpp),
 // down to one row; operands computed or constant (a constant is packed once at compile time),
-// transposed, batched with a B per batch or one shared B; grouped, strided and 1x1 convolutions.
+// transposed, batched with a B per batch or one shared B; grouped, strided and 1x1 convolutions,
+// and convolutions whose im2col the tiled kernel fuses into the GEMM.
 #include "gpu_test_util.hpp"
 
 #include <array>
@@ -96,6 +97,38 @@ TEST_P(GpuGemm, GroupedStridedAnd1x1Convolutions) {
     b.result(b.op("Relu", {pointwise}, {}, "relu"), "y");
     // The Relu is fused into the 1x1 convolution, whose record takes its name.
     check(b.build(), {{"x", random_tensor({2, 6, 11, 9}, 53)}}, {"grouped", "relu"});
+}
+
+// Convolutions with many output positions: the tiled kernel fuses im2col into the GEMM (one work
+// item packs a panel of 32 positions and multiplies every filter by it, conv_gemm_tiled_f32) where
+// the panels are at least 8 for each compute unit, and runs im2col apart below that. A grouped,
+// dilated convolution over two images with a fused bias and Relu, whose last panel is partial
+// (37 x 41 = 47 panels and 13 positions), and a stride-2 7x7 one as ResNet's first layer, over 8
+// channels, so that its depth (392) ends inside the second block of 256 steps the kernel takes.
+TEST_P(GpuGemm, ConvolutionsWithManyOutputPositions) {
+    ModelBuilder b("gemm_wide_convs");
+    Output x = b.parameter("x", ElementType::f32, {2, 6, 37, 41});
+    Output stem_in = b.parameter("stem_in", ElementType::f32, {1, 8, 80, 72});
+    const Attributes dilated = {{"strides", "1,1"}, {"dilations", "2,2"}, {"pads_begin", "2,2"}, {"pads_end", "2,2"}};
+    Output grouped = b.op("GroupConvolution", {x, random_constant(b, {2, 4, 3, 3, 3}, 81, "gw")}, dilated, "grouped");
+    Output biased = b.op("Add", {grouped, random_constant(b, {1, 8, 1, 1}, 82, "gb")}, {}, "grouped_bias");
+    b.result(b.op("Relu", {biased}, {}, "grouped_relu"), "y");
+    const Attributes stem_attrs = {{"strides", "2,2"}, {"dilations", "1,1"}, {"pads_begin", "3,3"}, {"pads_end", "3,3"}};
+    b.result(b.op("Convolution", {stem_in, random_constant(b, {4, 8, 7, 7}, 83, "sw")}, stem_attrs, "stem"), "stem_out");
+    const auto model = b.build();
+    const RunResult got = expect_device_matches_reference(
+        model, "GPU", {{"x", random_tensor({2, 6, 37, 41}, 84)}, {"stem_in", random_tensor({1, 8, 80, 72}, 85)}}, 1e-4, 1e-4,
+        {{"GPU_GEMM_KERNEL", GetParam()}});
+    const int64_t units = shared_core().get_property("GPU", "GPU_EXECUTION_UNITS_COUNT").get<int64_t>();
+    ASSERT_GT(units, 0);
+    for (const auto& [op, panels] : {std::pair<std::string, int64_t>{"grouped_relu", 48}, {"stem", 45}}) {
+        const ProfilingInfo* record = record_named(got.profile, op);
+        ASSERT_NE(record, nullptr) << op << " has no profiling record:\n" << contents(got.profile);
+        const std::string expected = GetParam() == "CLBLAST"   ? "im2col_clblast_gemm"
+                                     : panels >= 8 * units ? "conv_gemm_tiled_f32"
+                                                             : "im2col_gemm_tiled_f32";
+        EXPECT_EQ(record->exec_type, expected) << op << ", " << panels << " panels, " << units << " compute units";
+    }
 }
 
 // A bias per column, an activation, a residual and a second activation after a MatMul: applied by

@@ -145,3 +145,28 @@ inline int operand_offset(int mode, int inner, int i, const Walk* w, const int* 
         default: return walk_offset(w, i, strides);
     }
 }
+
+// Sixteen input values of one row for sixteen outputs of a window op (a depthwise convolution, a
+// pooling) that start at input column iw0 and step by `stride`: one vector load where the run is
+// contiguous (or every other value of a contiguous run) and inside the row, else lane by lane with `fill` outside it. `inside` gets 1 for the
+// lanes inside the row and 0 for the others (an average's divisor counts them).
+inline float16 load_row16(__global const float* row, int iw0, int stride, int width, float fill, float16* inside) {
+    if (stride == 1 && iw0 >= 0 && iw0 + 16 <= width) {
+        *inside = (float16)(1.0f);
+        return vload16(0, row + iw0);
+    }
+    if (stride == 2 && iw0 >= 0 && iw0 + 32 <= width) {  // every other value of two vector loads
+        *inside = (float16)(1.0f);
+        const float16 lo = vload16(0, row + iw0), hi = vload16(0, row + iw0 + 16);
+        return (float16)(lo.even, hi.even);
+    }
+    float lanes[16], in[16];
+    for (int l = 0; l < 16; ++l) {
+        const int iw = iw0 + l * stride;
+        const bool ok = iw >= 0 && iw < width;
+        lanes[l] = ok ? row[iw] : fill;
+        in[l] = ok ? 1.0f : 0.0f;
+    }
+    *inside = vload16(0, in);
+    return vload16(0, lanes);
+}

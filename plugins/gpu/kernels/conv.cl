@@ -20,34 +20,58 @@ __kernel void im2col_f32(__global const float* x, int x_offset, __global float* 
     col[i] = (ih >= 0 && ih < s.in_h && iw >= 0 && iw < s.in_w) ? x[x_offset + (c * s.in_h + ih) * s.in_w + iw] : 0.0f;
 }
 
+// One row of a packed panel of im2col's columns: the GEMM_NR values of filter tap (kh, kw) of one
+// input channel (`plane`) at output positions p0, p0 + 1, ... (p = oh * OW + ow), 0 past position
+// n. The positions run along output rows; in a run, input columns step by the stride, so the
+// values inside the image are one strided read (a plain copy at stride 1, which the device compiler
+// turns into vector moves) with zeros either side: no test per element.
+inline void im2col_panel_row(__global const float* plane, ConvShape s, int kh, int kw, int p0, int n, __global float* dst) {
+    int p = p0, oh = p / s.out_w, ow = p - oh * s.out_w, j = 0;
+    const int end = min(p + GEMM_NR, n);
+    while (p < end) {
+        const int run = min(s.out_w - ow, end - p);
+        const int ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h;
+        const int iw0 = ow * s.stride_w - s.pad_left + kw * s.dilation_w;
+        // The run's positions q in [lo, hi) read inside the row: 0 <= iw0 + q * stride < in_w.
+        int lo = 0, hi = 0;
+        if (ih >= 0 && ih < s.in_h) {
+            lo = iw0 >= 0 ? 0 : (-iw0 + s.stride_w - 1) / s.stride_w;
+            hi = iw0 >= s.in_w ? 0 : (s.in_w - iw0 + s.stride_w - 1) / s.stride_w;
+            lo = min(lo, run);
+            hi = clamp(hi, lo, run);
+        }
+        __global const float* src = plane + ih * s.in_w + iw0;
+        for (int q = 0; q < lo; ++q) dst[j + q] = 0.0f;
+        if (s.stride_w == 1)
+            for (int q = lo; q < hi; ++q) dst[j + q] = src[q];
+        else
+            for (int q = lo; q < hi; ++q) dst[j + q] = src[q * s.stride_w];
+        for (int q = hi; q < run; ++q) dst[j + q] = 0.0f;
+        j += run;
+        p += run;
+        ow = 0;
+        ++oh;
+    }
+    for (; j < GEMM_NR; ++j) dst[j] = 0.0f;
+}
+
 // im2col straight into the packed B of the tiled GEMM (gemm.cl's gemm_pack_b_f32 layout), for
 // one group of one image, so the columns are never written unpacked: row kk = (c * KH + kh) * KW +
 // kw of `k`, column p = oh * OW + ow of `n`, at bp[(t * k + kk) * GEMM_NR + j] for p = t * GEMM_NR
-// + j, 0 past column n. Global size (k, panels, groups); a group's channels follow the previous
-// group's in the image.
+// + j. Global size (k, panels, groups); a group's channels follow the previous group's in the image.
 __kernel void im2col_packed_f32(__global const float* x, int x_offset, __global float* bp, int bp_offset, ConvShape s,
                                 int k, int n) {
     const int kk = get_global_id(0), t = get_global_id(1), group = get_global_id(2);
     const int kw = kk % s.kernel_w, kh = (kk / s.kernel_w) % s.kernel_h, c = group * s.channels + kk / (s.kernel_w * s.kernel_h);
-    __global const float* plane = x + x_offset + c * s.in_h * s.in_w;
     __global float* dst = bp + bp_offset + (group * get_global_size(1) + t) * k * GEMM_NR + kk * GEMM_NR;
-    // The panel's first output position, then one step right at a time (no division per element).
-    int p = t * GEMM_NR, oh = p / s.out_w, ow = p % s.out_w;
-    for (int j = 0; j < GEMM_NR; ++j, ++p) {
-        const int ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h, iw = ow * s.stride_w - s.pad_left + kw * s.dilation_w;
-        dst[j] = p < n && ih >= 0 && ih < s.in_h && iw >= 0 && iw < s.in_w ? plane[ih * s.in_w + iw] : 0.0f;
-        if (++ow == s.out_w) {
-            ow = 0;
-            ++oh;
-        }
-    }
+    im2col_panel_row(x + x_offset + c * s.in_h * s.in_w, s, kh, kw, t * GEMM_NR, n, dst);
 }
 
 // Sixteen outputs of one output row a work item, for OpenCL CPU devices, where PoCL keeps the
 // float16 accumulator in a vector register (the one-output kernel below stays scalar there:
 // MobileNetV2's depthwise convolutions took 40 of its 52 ms on 2 cores). Global size: output rows
 // (image, channel, oh) times blocks of 16 along the row; a stride-1 row read inside the image is one
-// vector load, any other a gather; the last block of a row stores only its outputs in the row.
+// vector load, any other a gather (load_row16); the last block of a row stores only its outputs in the row.
 __kernel void depthwise_conv16_f32(__global const float* x, __global const float* w, __global float* y, ConvShape s,
                                    __global const float* bias, __global const float* residual, Epilogue e) {
     const int blocks = (s.out_w + 15) / 16;
@@ -62,17 +86,8 @@ __kernel void depthwise_conv16_f32(__global const float* x, __global const float
         __global const float* xr = xp + ih * s.in_w;
         for (int kw = 0; kw < s.kernel_w; ++kw) {
             const int iw0 = ow0 * s.stride_w - s.pad_left + kw * s.dilation_w;
-            float16 v;
-            if (s.stride_w == 1 && iw0 >= 0 && iw0 + 16 <= s.in_w) {
-                v = vload16(0, xr + iw0);
-            } else {
-                float lanes[16];
-                for (int l = 0; l < 16; ++l) {
-                    const int iw = iw0 + l * s.stride_w;
-                    lanes[l] = iw >= 0 && iw < s.in_w ? xr[iw] : 0.0f;
-                }
-                v = vload16(0, lanes);
-            }
+            float16 inside;
+            const float16 v = load_row16(xr, iw0, s.stride_w, s.in_w, 0.0f, &inside);
             acc = fma(v, (float16)(wp[kh * s.kernel_w + kw]), acc);
         }
     }

@@ -10,7 +10,8 @@
 //
 // GEMM_MR (rows per tile), GEMM_NR (columns per panel of B: 32, two float16) and GEMM_MT (tiles
 // per work item) come from the build options (tiled_gemm.cpp holds the values, so the host and the
-// kernels cannot disagree). conv.cl's im2col_packed_f32 writes B in this packed form directly.
+// kernels cannot disagree). conv.cl's im2col_packed_f32 and gemm_conv.cl write B in this packed
+// form directly.
 
 // Packs A (element (i, kk) at a[a_offset + i * tile_stride + kk * k_stride], so either layout) into tiles of
 // GEMM_MR rows stored k-major: ap[(t * k + kk) * GEMM_MR + r] = A[t * GEMM_MR + r][kk], 0 past row m.
@@ -57,6 +58,28 @@ inline void gemm_store_row(__global float* c, int i, float16 lo, float16 hi, int
     for (int j = 0; j < cols; ++j) c[i + j] = apply_epilogue(e, i + j, v[j], bias, residual);
 }
 
+// One register tile of C: GEMM_MR rows of packed A (`a`, k-major) times one packed panel of B
+// (`b`, GEMM_NR columns k-major), stored from flat index `c_at` (the tile's first row and column),
+// rows ldc apart, its first `rows` rows and `cols` columns, with the epilogue `e`. (Taking k in
+// blocks that stay in L1 while several tiles use them measured no faster on 1 or 2 cores.)
+inline void gemm_tile_f32(__global const float* a, __global const float* b, int k, __global float* c, int c_at, int ldc,
+                          int rows, int cols, Epilogue e, __global const float* bias, __global const float* residual) {
+    float16 lo[GEMM_MR], hi[GEMM_MR];
+    for (int r = 0; r < GEMM_MR; ++r) lo[r] = hi[r] = 0.0f;
+    for (int kk = 0; kk < k; ++kk) {
+        const float16 b_lo = vload16(0, b), b_hi = vload16(0, b + 16);
+#pragma unroll
+        for (int r = 0; r < GEMM_MR; ++r) {
+            const float16 av = (float16)(a[r]);
+            lo[r] = fma(av, b_lo, lo[r]);
+            hi[r] = fma(av, b_hi, hi[r]);
+        }
+        a += GEMM_MR;
+        b += GEMM_NR;
+    }
+    for (int r = 0; r < GEMM_MR && r < rows; ++r) gemm_store_row(c, c_at + r * ldc, lo[r], hi[r], cols, e, bias, residual);
+}
+
 // C[batch] (m x n, rows ldc apart) = packed A * packed B, then the epilogue `e`. Global size:
 // (ceil(tiles of A / GEMM_MT), panels of B, batch), local size 1. Consecutive work items share a
 // panel of B (k x 32 floats), which stays in the core's L2 while the tiles of A stream past it.
@@ -65,26 +88,9 @@ __kernel void gemm_tiled_f32(__global const float* ap, int ap_offset, int ap_bat
                              int n, int k, __global const float* bias, __global const float* residual, Epilogue e) {
     const int batch = get_global_id(2), panel = get_global_id(1);
     const int tiles = (m + GEMM_MR - 1) / GEMM_MR, first = get_global_id(0) * GEMM_MT;
-    const int n0 = panel * GEMM_NR, cols = n - n0;
+    const int n0 = panel * GEMM_NR;
     __global const float* b_panel = bp + bp_offset + batch * bp_batch + panel * k * GEMM_NR;
-    for (int t = first; t < min(first + GEMM_MT, tiles); ++t) {
-        float16 lo[GEMM_MR], hi[GEMM_MR];
-        for (int r = 0; r < GEMM_MR; ++r) lo[r] = hi[r] = 0.0f;
-        __global const float* a = ap + ap_offset + batch * ap_batch + t * k * GEMM_MR;
-        __global const float* b = b_panel;
-        for (int kk = 0; kk < k; ++kk) {
-            const float16 b_lo = vload16(0, b), b_hi = vload16(0, b + 16);
-#pragma unroll
-            for (int r = 0; r < GEMM_MR; ++r) {
-                const float16 av = (float16)(a[r]);
-                lo[r] = fma(av, b_lo, lo[r]);
-                hi[r] = fma(av, b_hi, hi[r]);
-            }
-            a += GEMM_MR;
-            b += GEMM_NR;
-        }
-        const int m0 = t * GEMM_MR;
-        for (int r = 0; r < GEMM_MR && m0 + r < m; ++r)
-            gemm_store_row(c, c_offset + batch * c_batch + (m0 + r) * ldc + n0, lo[r], hi[r], cols, e, bias, residual);
-    }
+    for (int t = first; t < min(first + GEMM_MT, tiles); ++t)
+        gemm_tile_f32(ap + ap_offset + batch * ap_batch + t * k * GEMM_MR, b_panel, k, c,
+                      c_offset + batch * c_batch + t * GEMM_MR * ldc + n0, ldc, m - t * GEMM_MR, n - n0, e, bias, residual);
 }
