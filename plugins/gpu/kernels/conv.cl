@@ -21,12 +21,14 @@ __kernel void im2col_f32(__global const float* x, int x_offset, __global float* 
 }
 
 // One row of a packed panel of im2col's columns: the GEMM_NR values of filter tap (kh, kw) of one
-// input channel (`plane`) at output positions p0, p0 + 1, ... (p = oh * OW + ow), 0 past position
-// n. The positions run along output rows; in a run, input columns step by the stride, so the
-// values inside the image are one strided read (a plain copy at stride 1, which the device compiler
-// turns into vector moves) with zeros either side: no test per element.
-inline void im2col_panel_row(__global const float* plane, ConvShape s, int kh, int kw, int p0, int n, __global float* dst) {
-    int p = p0, oh = p / s.out_w, ow = p - oh * s.out_w, j = 0;
+// input channel (`plane`) at output positions p0, p0 + 1, ... (p = oh * OW + ow; p0 at row oh0,
+// column ow0), 0 past position n. The positions run along output rows; in a run, input columns step
+// by the stride, so the values inside the image are one strided read (a plain copy at stride 1,
+// which the device compiler turns into vector moves) with zeros either side: no test per element,
+// and no division at stride 1 (a division costs more than copying a short run).
+inline void im2col_panel_row(__global const float* plane, ConvShape s, int kh, int kw, int oh0, int ow0, int p0, int n,
+                             __global float* dst) {
+    int p = p0, oh = oh0, ow = ow0, j = 0;
     const int end = min(p + GEMM_NR, n);
     while (p < end) {
         const int run = min(s.out_w - ow, end - p);
@@ -35,8 +37,13 @@ inline void im2col_panel_row(__global const float* plane, ConvShape s, int kh, i
         // The run's positions q in [lo, hi) read inside the row: 0 <= iw0 + q * stride < in_w.
         int lo = 0, hi = 0;
         if (ih >= 0 && ih < s.in_h) {
-            lo = iw0 >= 0 ? 0 : (-iw0 + s.stride_w - 1) / s.stride_w;
-            hi = iw0 >= s.in_w ? 0 : (s.in_w - iw0 + s.stride_w - 1) / s.stride_w;
+            if (s.stride_w == 1) {
+                lo = max(0, -iw0);
+                hi = s.in_w - iw0;
+            } else {
+                lo = iw0 >= 0 ? 0 : (-iw0 + s.stride_w - 1) / s.stride_w;
+                hi = iw0 >= s.in_w ? 0 : (s.in_w - iw0 + s.stride_w - 1) / s.stride_w;
+            }
             lo = min(lo, run);
             hi = clamp(hi, lo, run);
         }
@@ -64,7 +71,8 @@ __kernel void im2col_packed_f32(__global const float* x, int x_offset, __global 
     const int kk = get_global_id(0), t = get_global_id(1), group = get_global_id(2);
     const int kw = kk % s.kernel_w, kh = (kk / s.kernel_w) % s.kernel_h, c = group * s.channels + kk / (s.kernel_w * s.kernel_h);
     __global float* dst = bp + bp_offset + (group * get_global_size(1) + t) * k * GEMM_NR + kk * GEMM_NR;
-    im2col_panel_row(x + x_offset + c * s.in_h * s.in_w, s, kh, kw, t * GEMM_NR, n, dst);
+    const int p0 = t * GEMM_NR, oh0 = p0 / s.out_w;
+    im2col_panel_row(x + x_offset + c * s.in_h * s.in_w, s, kh, kw, oh0, p0 - oh0 * s.out_w, p0, n, dst);
 }
 
 // Sixteen outputs of one output row a work item, for OpenCL CPU devices, where PoCL keeps the

@@ -10,12 +10,14 @@ __kernel void conv_gemm_tiled_f32(__global const float* x, int x_offset, ConvSha
                                   __global float* c, int c_offset, int c_batch, int ldc, int m, int n, int k,
                                   __global const float* bias, __global const float* residual, Epilogue e) {
     const int panel = get_global_id(0), group = get_global_id(1);
-    const int n0 = panel * GEMM_NR, taps = s.kernel_h * s.kernel_w;
-    __global float* b_panel = bp + bp_offset + group * bp_batch + panel * k * GEMM_NR;
-    for (int kk = 0; kk < k; ++kk) {
-        const int channel = kk / taps, tap = kk - channel * taps, kh = tap / s.kernel_w;
+    const int n0 = panel * GEMM_NR, oh0 = n0 / s.out_w, ow0 = n0 - oh0 * s.out_w;
+    __global float* dst = bp + bp_offset + group * bp_batch + panel * k * GEMM_NR;
+    __global const float* b_panel = dst;
+    // Rows kk = (channel * KH + kh) * KW + kw in order, counted rather than divided out.
+    for (int channel = 0; channel < s.channels; ++channel) {
         __global const float* plane = x + x_offset + (group * s.channels + channel) * s.in_h * s.in_w;
-        im2col_panel_row(plane, s, kh, tap - kh * s.kernel_w, n0, n, b_panel + kk * GEMM_NR);
+        for (int kh = 0; kh < s.kernel_h; ++kh)
+            for (int kw = 0; kw < s.kernel_w; ++kw, dst += GEMM_NR) im2col_panel_row(plane, s, kh, kw, oh0, ow0, n0, n, dst);
     }
     const int tiles = (m + GEMM_MR - 1) / GEMM_MR;
     for (int t = 0; t < tiles; ++t)
