@@ -71,8 +71,8 @@ public:
         if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
         epilogue_in_gemm_ = gemm_ && !epilogue_.empty() && gemm_->applies_epilogue(epilogue_.args);
         const TiledGemm* tiled = gemm_ ? gemm_->tiled() : nullptr;
-        fused_im2col_ = tiled && !direct_ && (epilogue_.empty() || epilogue_in_gemm_) &&
-                        tiled->packed_b_panels() >= kFusedPanelsPerUnit * ctx.engine.info().compute_units;
+        fused_im2col_ =
+            tiled && !direct_ && tiled->packed_b_panels() >= kFusedPanelsPerUnit * ctx.engine.info().compute_units;
         count_ = shape_size(out);
     }
 
@@ -83,8 +83,7 @@ public:
         if (depthwise_) {
             cl::Kernel& k = ctx.kernel(exec_type());
             set_args(k, x, w, y, s_, bias, residual, epilogue_.args);
-            // sixteen outputs of a row a work item: rows times blocks of 16 along them
-            ctx.launch(k, items(depthwise16_ ? count_ / s_.out_w * ((s_.out_w + 15) / 16) : count_));
+            ctx.launch(k, depthwise16_ ? sixteen_wide_items(count_, s_.out_w) : items(count_));
             return;
         }
         const GemmEpilogue in_gemm = epilogue_in_gemm_ ? GemmEpilogue{&epilogue_.args, &bias, &residual} : GemmEpilogue{};
@@ -97,7 +96,7 @@ public:
             }
             if (fused_im2col_) {
                 cl::Kernel& k = ctx.kernel("conv_gemm_tiled_f32");
-                set_args(k, x, static_cast<cl_int>(b * in_image_), s_);
+                set_args(k, x, static_cast<cl_int>(b * in_image_), s_);  // its 3 arguments before the GEMM's
                 gemm_->tiled()->enqueue_packing_b(ctx, k, 3, y, static_cast<size_t>(b * out_image_), 0, in_gemm);
                 continue;
             }

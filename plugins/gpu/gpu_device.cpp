@@ -16,7 +16,8 @@ using sdk::PropertyKind;
 // Read-only properties that describe the selected instance (GPU.0 unless DEVICE_ID says otherwise).
 bool describes_instance(const std::string& key) {
     return key == "FULL_DEVICE_NAME" || key == "DEVICE_TYPE" || key == "GPU_DEVICE_TOTAL_MEM_SIZE" ||
-           key == "GPU_EXECUTION_UNITS_COUNT" || key == "OPTIMIZATION_CAPABILITIES" || key == "AVAILABLE_DEVICES" || key == "GPU_DEVICE_STATUS";
+           key == "GPU_EXECUTION_UNITS_COUNT" || key == "OPTIMIZATION_CAPABILITIES" || key == "AVAILABLE_DEVICES" ||
+           key == "GPU_DEVICE_STATUS";
 }
 
 // f16 needs cl_khr_fp16; refused before anything is built, naming the device and the extension.

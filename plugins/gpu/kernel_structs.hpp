@@ -53,5 +53,8 @@ Walk make_walk(const Shape& dims, const std::vector<int64_t>& in, const std::vec
 
 // The work items of a 1-D launch over `n` elements.
 inline cl::NDRange items(int64_t n) { return cl::NDRange(static_cast<size_t>(n)); }
+// The work items of a window op's sixteen-wide kernel (depthwise_conv16_f32, max/avg_pool16_f32)
+// over `count` outputs in rows of `row`: one per block of 16 along each row, the last one partial.
+inline cl::NDRange sixteen_wide_items(int64_t count, int64_t row) { return items(count / row * ((row + 15) / 16)); }
 
 }  // namespace mosaic::gpu_plugin

@@ -53,8 +53,7 @@ public:
     void enqueue(const ExecContext& ctx) const override {
         cl::Kernel& k = ctx.kernel(exec_type());
         set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], s_);
-        // sixteen outputs of a row a work item: rows times blocks of 16 along them
-        ctx.launch(k, items(sixteen_ ? count_ / s_.out_w * ((s_.out_w + 15) / 16) : count_));
+        ctx.launch(k, sixteen_ ? sixteen_wide_items(count_, s_.out_w) : items(count_));
     }
     std::string exec_type() const override {
         return std::string(max_ ? "max_pool" : "avg_pool") + (sixteen_ ? "16_f32" : "_f32");

@@ -104,7 +104,7 @@ TEST_P(GpuGemm, GroupedStridedAnd1x1Convolutions) {
 // the panels are at least 8 for each compute unit, and runs im2col apart below that. A grouped,
 // dilated convolution over two images with a fused bias and Relu, whose last panel is partial
 // (37 x 41 = 47 panels and 13 positions), and a stride-2 7x7 one as ResNet's first layer, over 8
-// channels, so that its depth (392) ends inside the second block of 256 steps the kernel takes.
+// channels (a depth of 392).
 TEST_P(GpuGemm, ConvolutionsWithManyOutputPositions) {
     ModelBuilder b("gemm_wide_convs");
     Output x = b.parameter("x", ElementType::f32, {2, 6, 37, 41});

@@ -1,8 +1,8 @@
 // Max and average pooling on the GPU device against REFERENCE: strides, padding (counted in the
 // average or not), dilation, ceil rounding, rows that end inside a block of 16, and blocks at
-// stride 2 read as every other value of two vector loads. On an OpenCL CPU
-// device rows of 4 outputs or more run sixteen outputs of a row a work item (max_pool16_f32,
-// avg_pool16_f32), narrower rows and GPUs one output a work item.
+// stride 2 read as every other value of two vector loads. On an OpenCL CPU device rows of 4 outputs
+// or more run sixteen outputs of a row a work item (max_pool16_f32, avg_pool16_f32), narrower rows
+// and GPUs one output a work item.
 #include "gpu/gpu_test_util.hpp"
 
 #include <gtest/gtest.h>

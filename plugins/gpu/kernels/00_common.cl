@@ -147,9 +147,10 @@ inline int operand_offset(int mode, int inner, int i, const Walk* w, const int* 
 }
 
 // Sixteen input values of one row for sixteen outputs of a window op (a depthwise convolution, a
-// pooling) that start at input column iw0 and step by `stride`: one vector load where the run is
-// contiguous (or every other value of a contiguous run) and inside the row, else lane by lane with `fill` outside it. `inside` gets 1 for the
-// lanes inside the row and 0 for the others (an average's divisor counts them).
+// pooling) that start at input column iw0 and step by `stride`: vector loads where the run is
+// contiguous (or every other value of a contiguous run) and inside the row, else lane by lane with
+// `fill` outside it. `inside` gets 1 for the lanes inside the row and 0 for the others (an
+// average's divisor counts them).
 inline float16 load_row16(__global const float* row, int iw0, int stride, int width, float fill, float16* inside) {
     if (stride == 1 && iw0 >= 0 && iw0 + 16 <= width) {
         *inside = (float16)(1.0f);
