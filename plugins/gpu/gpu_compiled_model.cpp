@@ -2,6 +2,7 @@
 
 #include "executor_builder.hpp"
 #include "gpu_infer_request.hpp"
+#include "kernel_structs.hpp"
 #include "tiled_gemm.hpp"
 
 #include <algorithm>
@@ -27,7 +28,7 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
       label_(device_name_ + "." + config.device_id),
       model_name_(graph.name()) {
     const auto t0 = std::chrono::steady_clock::now();
-    program_ = engine_->program("-cl-std=CL1.2 " + tiled_gemm_options(), config_.cache_dir);
+    program_ = engine_->program("-cl-std=CL1.2 " + tiled_gemm_options() + " " + window_options(), config_.cache_dir);
     program_ms_ = ms_since(t0);
     upload_constants(graph);
     executors_ = build_executors(graph, values_, *engine_, config_.gemm_kernel);

@@ -6,6 +6,7 @@
 
 #include <mosaic/element_type.hpp>
 
+#include <string>
 #include <vector>
 
 namespace mosaic::gpu_plugin {
@@ -56,5 +57,11 @@ inline cl::NDRange items(int64_t n) { return cl::NDRange(static_cast<size_t>(n))
 // The work items of a window op's sixteen-wide kernel (depthwise_conv16_f32, max/avg_pool16_f32)
 // over `count` outputs in rows of `row`: one per block of 16 along each row, the last one partial.
 inline cl::NDRange sixteen_wide_items(int64_t count, int64_t row) { return items(count / row * ((row + 15) / 16)); }
+
+// What a sixteen-wide window kernel keeps of the input in private memory: row windows of at most
+// kWindowMax values (00_common.cl's load_window), at most kRingMax rows of them at once
+// (conv.cl's depthwise_column16_f32). The program gets them as WINDOW_MAX and RING_MAX.
+constexpr int64_t kWindowMax = 48, kRingMax = 8;
+std::string window_options();
 
 }  // namespace mosaic::gpu_plugin

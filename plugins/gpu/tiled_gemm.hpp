@@ -61,12 +61,20 @@ private:
     std::vector<float> pack_on_host(const Packing& p, const float* src, size_t extent) const;
     void enqueue_pack(const ExecContext& ctx, const char* kernel, const Packing& p, size_t extent, const cl::Buffer& src,
                       size_t src_offset, size_t dst_offset) const;
+    // Where gemm_tiled_f32 reads B: its buffer and offset, batches, panels and k steps apart.
+    struct BRead {
+        const cl::Buffer* buffer;
+        size_t offset, batch_stride, panel_stride, step;
+    };
+    BRead packed_b(const ExecContext& ctx, size_t b_at) const;  // in the scratch buffer unless constant
+    // Whether B is read where it lies rather than packed (gemm.cl's gemm_tiled_f32 says when it can).
+    bool reads_b_in_place() const;
     // Sets gemm_tiled_f32's arguments on `k` from argument `first` on: packed A at a_at (in the
-    // scratch buffer unless constant), packed B at b_at.
-    void set_multiply_args(const ExecContext& ctx, cl::Kernel& k, cl_uint first, size_t a_at, size_t b_at,
+    // scratch buffer unless constant), B where `b` says.
+    void set_multiply_args(const ExecContext& ctx, cl::Kernel& k, cl_uint first, size_t a_at, const BRead& b,
                            const cl::Buffer& c, size_t c_offset, const GemmEpilogue& epilogue) const;
-    // Packs A unless constant (at scratch_offset), then multiplies by the packed B at b_at.
-    void multiply(const ExecContext& ctx, const cl::Buffer& a, size_t a_offset, size_t b_at, const cl::Buffer& c,
+    // Packs A unless constant (at scratch_offset), then multiplies by B.
+    void multiply(const ExecContext& ctx, const cl::Buffer& a, size_t a_offset, const BRead& b, const cl::Buffer& c,
                   size_t c_offset, size_t scratch_offset, const GemmEpilogue& epilogue) const;
 
     GemmShape s_;

@@ -1,7 +1,8 @@
 // Depthwise convolutions on the GPU device against REFERENCE: strides, padding, dilation, rows
 // that end inside a block of 16, and a fused bias, Clamp (ReLU6) and residual. On an OpenCL CPU
-// device rows of 4 outputs or more run sixteen outputs of a row a work item (depthwise_conv16_f32),
-// narrower rows and GPUs one output a work item.
+// device rows of 4 outputs or more run sixteen outputs of a row a work item: down a column of rows
+// at stride 1 or 2 with windows that fit (depthwise_column16_f32), else a row at a time
+// (depthwise_conv16_f32); narrower rows and GPUs one output a work item.
 #include "gpu/gpu_test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@ struct DepthwiseCase {
     std::string name;
     int64_t in_w, stride, pad, dilation;
     bool residual;
+    bool column = true;  // sixteen-wide: depthwise_column16_f32 (else depthwise_conv16_f32)
     int64_t out_w() const { return (in_w + 2 * pad - dilation * 2 - 1) / stride + 1; }  // 3x3 filters
 };
 
@@ -45,7 +47,8 @@ TEST_P(GpuDepthwise, MatchesReferenceWithItsEpilogue) {
     ASSERT_EQ(unsupported_on_gpu(model), "");
     const RunResult got = expect_device_matches_reference(model, "GPU", inputs);
     const bool wide = gpu_is_cpu_fallback() && c.out_w() >= 4;
-    EXPECT_EQ(missing_kernel(got, wide ? "depthwise_conv16_f32" : "depthwise_conv_f32"), "") << "out_w " << c.out_w();
+    const char* kernel = !wide ? "depthwise_conv_f32" : c.column ? "depthwise_column16_f32" : "depthwise_conv16_f32";
+    EXPECT_EQ(missing_kernel(got, kernel), "") << "out_w " << c.out_w();
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -56,7 +59,10 @@ INSTANTIATE_TEST_SUITE_P(
                       DepthwiseCase{"dilated_row_of_16", 16, 1, 2, 2, true},
                       DepthwiseCase{"row_of_5", 5, 1, 1, 1, true},
                       DepthwiseCase{"row_of_3", 5, 2, 1, 1, false},  // narrower than 4: one output a work item
-                      DepthwiseCase{"unpadded_row_of_30", 32, 1, 0, 1, false}),
+                      DepthwiseCase{"unpadded_row_of_30", 32, 1, 0, 1, false},
+                      // A row at a time: stride 3, and a dilation whose rows outnumber the ring's 8.
+                      DepthwiseCase{"stride3_row_of_11", 33, 3, 1, 1, true, false},
+                      DepthwiseCase{"dilated4_row_of_20", 20, 1, 4, 4, false, false}),
     [](const ::testing::TestParamInfo<DepthwiseCase>& info) { return info.param.name; });
 
 }  // namespace

@@ -2,8 +2,9 @@
 // sizes that are no multiple of any tile (the tiled kernel pads its packed operands to whole
 // tiles; CLBlast's parameters must hold at every size, not only the tuned one: clblast_tuning.cpp),
 // down to one row; operands computed or constant (a constant is packed once at compile time),
-// transposed, batched with a B per batch or one shared B; grouped, strided and 1x1 convolutions,
-// and convolutions whose im2col the tiled kernel fuses into the GEMM.
+// transposed, batched with a B per batch or one shared B, read in place where its rows are whole
+// panels; grouped, strided and 1x1 convolutions, and convolutions whose im2col the tiled kernel
+// fuses into the GEMM.
 #include "gpu_test_util.hpp"
 
 #include <array>
@@ -85,6 +86,40 @@ TEST_P(GpuGemm, BatchesWithABPerBatchAndOneSharedB) {
         Output x = b.parameter("x", ElementType::f32, {4, 17, 10});
         b.result(matmul(b, x, random_constant(b, {17, 33}, 43, "w"), "mm", true), "z");
         check(b.build(), {{"x", random_tensor({4, 17, 10}, 44)}}, {"mm"});
+    }
+}
+
+// A computed B whose rows are whole panels of 32 columns, at a depth of at most 256: the tiled
+// kernel reads it where it lies instead of packing it (tiled_gemm.cpp's reads_b_in_place). A B per
+// batch, one B shared by every batch, a 1x1 convolution over two images with its bias, Relu and
+// residual fused, and a depth of 257, one past the limit, packed again.
+TEST_P(GpuGemm, ComputedBWithRowsOfWholePanels) {
+    {
+        SCOPED_TRACE("a B per batch");
+        ModelBuilder b("gemm_b_per_batch");
+        Output x = b.parameter("x", ElementType::f32, {2, 3, 13, 20});
+        Output y = b.parameter("y", ElementType::f32, {2, 3, 20, 64});
+        b.result(matmul(b, x, y, "mm"), "z");
+        check(b.build(), {{"x", random_tensor({2, 3, 13, 20}, 91)}, {"y", random_tensor({2, 3, 20, 64}, 92)}}, {"mm"});
+    }
+    for (const int64_t k : {int64_t{256}, int64_t{257}}) {
+        SCOPED_TRACE("one B shared by 4 batches of A, depth " + std::to_string(k));
+        ModelBuilder b("gemm_shared_computed_b");
+        Output x = b.parameter("x", ElementType::f32, {4, 9, k});
+        Output y = b.parameter("y", ElementType::f32, {k, 96});
+        b.result(matmul(b, x, y, "mm"), "z");
+        check(b.build(), {{"x", random_tensor({4, 9, k}, 93)}, {"y", random_tensor({k, 96}, 94)}}, {"mm"});
+    }
+    {
+        SCOPED_TRACE("a 1x1 convolution of 8x8 images");
+        ModelBuilder b("gemm_1x1_in_place");
+        Output x = b.parameter("x", ElementType::f32, {2, 24, 8, 8});
+        Output r = b.parameter("r", ElementType::f32, {2, 40, 8, 8});
+        Output conv = b.op("Convolution", {x, random_constant(b, {40, 24, 1, 1}, 95, "w")}, conv_attrs(0, 1), "pointwise");
+        Output biased = b.op("Add", {conv, random_constant(b, {1, 40, 1, 1}, 96, "b")}, {}, "bias");
+        Output relu = b.op("Relu", {biased}, {}, "relu");
+        b.result(b.op("Add", {relu, r}, {}, "residual"), "y");
+        check(b.build(), {{"x", random_tensor({2, 24, 8, 8}, 97)}, {"r", random_tensor({2, 40, 8, 8}, 98)}}, {"residual"});
     }
 }
 

@@ -171,3 +171,35 @@ inline float16 load_row16(__global const float* row, int iw0, int stride, int wi
     *inside = vload16(0, in);
     return vload16(0, lanes);
 }
+
+// The input values of one row that a block of sixteen outputs of a window op reads: win[j] =
+// row[iw0 + j] for j < len, `fill` outside the row, as a run of fill, one copy (by vectors) and a
+// run of fill, with no test per element. Loaded once, the row serves every tap along it
+// (window_taps16). At most WINDOW_MAX values (kernel_structs.hpp).
+inline void load_window(__global const float* row, int iw0, int len, int width, float fill, float* win) {
+    const int lo = clamp(-iw0, 0, len), hi = clamp(width - iw0, lo, len);
+    for (int j = 0; j < lo; ++j) win[j] = fill;
+    int j = lo;
+    for (; j + 16 <= hi; j += 16) vstore16(vload16(0, row + iw0 + j), 0, win + j);
+    for (; j < hi; ++j) win[j] = row[iw0 + j];
+    for (j = hi; j < len; ++j) win[j] = fill;
+}
+
+// The sixteen values of the tap at `offset` of a window (load_window) at stride 1 or 2.
+inline float16 window_taps16(const float* win, int offset, int stride) {
+    if (stride == 1) return vload16(0, win + offset);
+    const float16 lo = vload16(0, win + offset), hi = vload16(0, win + offset + 16);
+    return (float16)(lo.even, hi.even);
+}
+
+// Stores the first `lanes_left` of sixteen results from flat index i on (all sixteen from 16 on):
+// the last block of a row stores only its outputs in the row.
+inline void store16(__global float* y, int i, int lanes_left, float16 v) {
+    if (lanes_left >= 16) {
+        vstore16(v, 0, y + i);
+        return;
+    }
+    float lanes[16];
+    vstore16(v, 0, lanes);
+    for (int l = 0; l < lanes_left; ++l) y[i + l] = lanes[l];
+}

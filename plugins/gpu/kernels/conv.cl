@@ -75,11 +75,26 @@ __kernel void im2col_packed_f32(__global const float* x, int x_offset, __global 
     im2col_panel_row(x + x_offset + c * s.in_h * s.in_w, s, kh, kw, oh0, p0 - oh0 * s.out_w, p0, n, dst);
 }
 
+// The sixteen results of a row block from flat index i on, with the epilogue, stored where they lie
+// in the row (`lanes_left` of them, store16). Only a residual is read per output, so a partial block
+// without one takes the vector epilogue too.
+inline void store_epilogue16(Epilogue e, int i, int lanes_left, float16 acc, __global const float* bias,
+                             __global const float* residual, __global float* y) {
+    if (lanes_left >= 16 || !e.has_residual) {
+        store16(y, i, lanes_left, apply_epilogue16(e, i, acc, bias, residual));
+        return;
+    }
+    float lanes[16];
+    vstore16(acc, 0, lanes);
+    for (int l = 0; l < lanes_left; ++l) y[i + l] = apply_epilogue(e, i + l, lanes[l], bias, residual);
+}
+
 // Sixteen outputs of one output row a work item, for OpenCL CPU devices, where PoCL keeps the
 // float16 accumulator in a vector register (the one-output kernel below stays scalar there:
 // MobileNetV2's depthwise convolutions took 40 of its 52 ms on 2 cores). Global size: output rows
 // (image, channel, oh) times blocks of 16 along the row; a stride-1 row read inside the image is one
-// vector load, any other a gather (load_row16); the last block of a row stores only its outputs in the row.
+// vector load, any other a gather (load_row16). depthwise_column16_f32 below takes the strides
+// and windows it can (conv_ops.cpp); this kernel the others.
 __kernel void depthwise_conv16_f32(__global const float* x, __global const float* w, __global float* y, ConvShape s,
                                    __global const float* bias, __global const float* residual, Epilogue e) {
     const int blocks = (s.out_w + 15) / 16;
@@ -99,14 +114,45 @@ __kernel void depthwise_conv16_f32(__global const float* x, __global const float
             acc = fma(v, (float16)(wp[kh * s.kernel_w + kw]), acc);
         }
     }
-    const int i = row * s.out_w + ow0;
-    if (ow0 + 16 <= s.out_w) {
-        vstore16(apply_epilogue16(e, i, acc, bias, residual), 0, y + i);
-        return;
+    store_epilogue16(e, row * s.out_w + ow0, s.out_w - ow0, acc, bias, residual, y);
+}
+
+// A column of sixteen outputs wide down a band of `rows` output rows of one channel's plane, for
+// OpenCL CPU devices at stride 1 or 2 along the row. Each input row the column reads is loaded once
+// (load_window: a copy inside the image, zeros past its edges) into a ring of the kernel's height,
+// and every tap of every output row takes its sixteen values from there: the row-at-a-time kernel
+// above gathers each tap apart from the image, which on 14- and 7-wide planes (every block at an
+// edge) cost several times the arithmetic. Global size: (image, channel) times blocks along the
+// row times bands. WINDOW_MAX and RING_MAX: kernel_structs.hpp.
+__kernel void depthwise_column16_f32(__global const float* x, __global const float* w, __global float* y, ConvShape s,
+                                     __global const float* bias, __global const float* residual, Epilogue e, int rows) {
+    const int blocks = (s.out_w + 15) / 16, bands = (s.out_h + rows - 1) / rows;
+    const int id = get_global_id(0), band = id % bands, column = id / bands;
+    const int nc = column / blocks, ow0 = (column % blocks) * 16, c = nc % s.channels;
+    __global const float* xp = x + nc * s.in_h * s.in_w;
+    __global const float* wp = w + c * s.kernel_h * s.kernel_w;
+    const int iw0 = ow0 * s.stride_w - s.pad_left;
+    const int span = (s.kernel_w - 1) * s.dilation_w + 16 * s.stride_w;  // one row's window
+    const int ring = (s.kernel_h - 1) * s.dilation_h + 1;                // the rows one output row reads
+    float win[RING_MAX * WINDOW_MAX];
+    const int oh_end = min(s.out_h, (band + 1) * rows);
+    int next = INT_MIN;  // the first input row not loaded yet
+    for (int oh = band * rows; oh < oh_end; ++oh) {
+        const int top = oh * s.stride_h - s.pad_top, bottom = top + ring - 1;
+        for (int ih = max(max(next, top), 0); ih <= min(bottom, s.in_h - 1); ++ih)
+            load_window(xp + ih * s.in_w, iw0, span, s.in_w, 0.0f, win + (ih % ring) * WINDOW_MAX);
+        next = bottom + 1;
+        float16 acc = (float16)(0.0f);
+        for (int kh = 0; kh < s.kernel_h; ++kh) {
+            const int ih = top + kh * s.dilation_h;
+            if (ih < 0 || ih >= s.in_h) continue;
+            const float* row = win + (ih % ring) * WINDOW_MAX;
+            __global const float* wr = wp + kh * s.kernel_w;
+            for (int kw = 0; kw < s.kernel_w; ++kw)
+                acc = fma(window_taps16(row, kw * s.dilation_w, s.stride_w), (float16)(wr[kw]), acc);
+        }
+        store_epilogue16(e, (nc * s.out_h + oh) * s.out_w + ow0, s.out_w - ow0, acc, bias, residual, y);
     }
-    float lanes[16];
-    vstore16(acc, 0, lanes);
-    for (int l = 0; ow0 + l < s.out_w; ++l) y[i + l] = apply_epilogue(e, i + l, lanes[l], bias, residual);
 }
 
 // One output element per work item; `s.channels` is the total channel count, one filter each.

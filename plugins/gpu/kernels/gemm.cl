@@ -58,12 +58,14 @@ inline void gemm_store_row(__global float* c, int i, float16 lo, float16 hi, int
     for (int j = 0; j < cols; ++j) c[i + j] = apply_epilogue(e, i + j, v[j], bias, residual);
 }
 
-// One register tile of C: GEMM_MR rows of packed A (`a`, k-major) times one packed panel of B
-// (`b`, GEMM_NR columns k-major), stored from flat index `c_at` (the tile's first row and column),
-// rows ldc apart, its first `rows` rows and `cols` columns, with the epilogue `e`. (Taking k in
-// blocks that stay in L1 while several tiles use them measured no faster on 1 or 2 cores.)
-inline void gemm_tile_f32(__global const float* a, __global const float* b, int k, __global float* c, int c_at, int ldc,
-                          int rows, int cols, Epilogue e, __global const float* bias, __global const float* residual) {
+// One register tile of C: GEMM_MR rows of packed A (`a`, k-major) times one panel of B (`b`, GEMM_NR
+// columns of each k step, the steps `b_step` apart: GEMM_NR packed, B's row length in place),
+// stored from flat index `c_at` (the tile's first row and column), rows ldc apart, its first `rows`
+// rows and `cols` columns, with the epilogue `e`. (Taking k in blocks that stay in L1 while several
+// tiles use them measured no faster on 1 or 2 cores.)
+inline void gemm_tile_f32(__global const float* a, __global const float* b, int b_step, int k, __global float* c,
+                          int c_at, int ldc, int rows, int cols, Epilogue e, __global const float* bias,
+                          __global const float* residual) {
     float16 lo[GEMM_MR], hi[GEMM_MR];
     for (int r = 0; r < GEMM_MR; ++r) lo[r] = hi[r] = 0.0f;
     for (int kk = 0; kk < k; ++kk) {
@@ -75,22 +77,26 @@ inline void gemm_tile_f32(__global const float* a, __global const float* b, int 
             hi[r] = fma(av, b_hi, hi[r]);
         }
         a += GEMM_MR;
-        b += GEMM_NR;
+        b += b_step;
     }
     for (int r = 0; r < GEMM_MR && r < rows; ++r) gemm_store_row(c, c_at + r * ldc, lo[r], hi[r], cols, e, bias, residual);
 }
 
-// C[batch] (m x n, rows ldc apart) = packed A * packed B, then the epilogue `e`. Global size:
-// (ceil(tiles of A / GEMM_MT), panels of B, batch), local size 1. Consecutive work items share a
-// panel of B (k x 32 floats), which stays in the core's L2 while the tiles of A stream past it.
+// C[batch] (m x n, rows ldc apart) = packed A * B, then the epilogue `e`. B is packed (panels
+// b_panel_stride = k * GEMM_NR apart, steps b_step = GEMM_NR apart) or read in place where its rows are
+// whole panels (a row-major B with n a multiple of GEMM_NR, as a 1x1 convolution's image: panels
+// GEMM_NR apart, steps n apart), which spares the packing pass. Global size: (ceil(tiles of A /
+// GEMM_MT), panels of B, batch), local size 1. Consecutive work items share a panel of B (k x 32
+// floats), which stays in the core's L2 while the tiles of A stream past it.
 __kernel void gemm_tiled_f32(__global const float* ap, int ap_offset, int ap_batch, __global const float* bp,
                              int bp_offset, int bp_batch, __global float* c, int c_offset, int c_batch, int ldc, int m,
-                             int n, int k, __global const float* bias, __global const float* residual, Epilogue e) {
+                             int n, int k, __global const float* bias, __global const float* residual, Epilogue e,
+                             int b_panel_stride, int b_step) {
     const int batch = get_global_id(2), panel = get_global_id(1);
     const int tiles = (m + GEMM_MR - 1) / GEMM_MR, first = get_global_id(0) * GEMM_MT;
     const int n0 = panel * GEMM_NR;
-    __global const float* b_panel = bp + bp_offset + batch * bp_batch + panel * k * GEMM_NR;
+    __global const float* b = bp + bp_offset + batch * bp_batch + panel * b_panel_stride;
     for (int t = first; t < min(first + GEMM_MT, tiles); ++t)
-        gemm_tile_f32(ap + ap_offset + batch * ap_batch + t * k * GEMM_MR, b_panel, k, c,
+        gemm_tile_f32(ap + ap_offset + batch * ap_batch + t * k * GEMM_MR, b, b_step, k, c,
                       c_offset + batch * c_batch + t * GEMM_MR * ldc + n0, ldc, m - t * GEMM_MR, n - n0, e, bias, residual);
 }

@@ -47,17 +47,7 @@ __kernel void avg_pool_f32(__global const float* x, __global float* y, PoolShape
 // Sixteen outputs of one output row a work item, for OpenCL CPU devices (as depthwise_conv16_f32:
 // PoCL keeps the float16 in a vector register, where the kernels above stay scalar). Global size:
 // output rows (image, channel, oh) times blocks of 16 along the row; the last block of a row
-// stores only its outputs in the row. Max and average differ only in how taps combine.
-inline void pool16_store(__global float* y, int i, int lanes_left, float16 v) {
-    if (lanes_left >= 16) {
-        vstore16(v, 0, y + i);
-        return;
-    }
-    float lanes[16];
-    vstore16(v, 0, lanes);
-    for (int l = 0; l < lanes_left; ++l) y[i + l] = lanes[l];
-}
-
+// stores only its outputs in the row (store16). Max and average differ only in how taps combine.
 __kernel void max_pool16_f32(__global const float* x, __global float* y, PoolShape s) {
     const int blocks = (s.out_w + 15) / 16;
     const int row = get_global_id(0) / blocks, ow0 = (get_global_id(0) % blocks) * 16;
@@ -72,7 +62,7 @@ __kernel void max_pool16_f32(__global const float* x, __global float* y, PoolSha
             best = fmax(best, load_row16(xp + ih * s.in_w, iw0, s.stride_w, s.in_w, -FLT_MAX, &inside));
         }
     }
-    pool16_store(y, row * s.out_w + ow0, s.out_w - ow0, best);
+    store16(y, row * s.out_w + ow0, s.out_w - ow0, best);
 }
 
 __kernel void avg_pool16_f32(__global const float* x, __global float* y, PoolShape s) {
@@ -91,5 +81,5 @@ __kernel void avg_pool16_f32(__global const float* x, __global float* y, PoolSha
         }
     }
     if (s.count_padding) count = (float16)((float)(s.kernel_h * s.kernel_w));
-    pool16_store(y, row * s.out_w + ow0, s.out_w - ow0, select((float16)(0.0f), sum / count, count > 0.0f));
+    store16(y, row * s.out_w + ow0, s.out_w - ow0, select((float16)(0.0f), sum / count, count > 0.0f));
 }
