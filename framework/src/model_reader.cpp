@@ -13,10 +13,12 @@ namespace mosaic {
 
 namespace {
 
-// The format is told by content: IR is XML whose root is <net>.
-bool looks_like_ir(const std::string& head) {
-    size_t start = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
-    return start != std::string::npos && head.compare(start, 1, "<") == 0 && head.find("<net") != std::string::npos;
+// The format is told by content: IR is XML, which starts with '<' (after a byte-order mark or
+// blanks); the IR reader names what else is wrong with an XML file. A "<?xml" or "<net" further
+// on may be any bytes of a binary model's weights or names.
+bool looks_like_xml(const std::string& head) {
+    const size_t start = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+    return start != std::string::npos && head[start] == '<';
 }
 
 }  // namespace
@@ -27,7 +29,7 @@ std::shared_ptr<Model> read_model_file(const std::string& path, const std::strin
     std::string head(4096, '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<size_t>(in.gcount()));
-    if (looks_like_ir(head) || (head.find("<?xml") != std::string::npos)) return ir::read_ir(path, weights_path);
+    if (looks_like_xml(head)) return ir::read_ir(path, weights_path);
     if (onnx::is_onnx_file(path)) return onnx::read_onnx(path);
     throw ModelError("model file '" + path +
                      "' is not in a format Mosaic reads (expected OpenVINO IR, an .xml whose root element is <net>, "

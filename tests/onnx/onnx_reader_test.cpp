@@ -96,6 +96,22 @@ TEST_F(OnnxReader, CoreReadModelTellsOnnxByContentNotSuffix) {
     EXPECT_EQ(run(model, {0, 0, 0, 0}), (std::vector<float>{1, 2, 3, 4}));
 }
 
+// A '<' or "<?xml" inside a binary model (here in its producer's name, within its first 16
+// bytes) does not make it XML: only a file that starts with '<' is.
+TEST_F(OnnxReader, AnAngleBracketInsideTheBytesIsNoXml) {
+    auto m = add_model();
+    m.set_producer_name("<?xml exporter");
+    for (const std::string name : {"m.onnx", "m.bin"}) {
+        SCOPED_TRACE(name);
+        save(m, path(name));
+        EXPECT_TRUE(onnx::is_onnx_file(path(name)));
+        Core core;
+        EXPECT_EQ(run(core.read_model(path(name)), {0, 0, 0, 0}), (std::vector<float>{1, 2, 3, 4}));
+    }
+    std::ofstream(path("x.onnx")) << "  <?xml version=\"1.0\"?><net/>";
+    EXPECT_FALSE(onnx::is_onnx_file(path("x.onnx")));
+}
+
 TEST_F(OnnxReader, MetadataGoesToRtInfo) {
     auto m = add_model();
     m.set_producer_version("1.2");
