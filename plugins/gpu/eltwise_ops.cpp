@@ -16,16 +16,9 @@ std::string check_elements(const sdk::GraphView& g, size_t n) {
 // Whether the kernels of sixteen elements a work item (eltwise.cl) run `count` elements on `device`.
 bool sixteen_wide(int64_t count, const ClDeviceInfo& device) { return device.prefers_sixteen_wide() && count % 16 == 0; }
 
-// Whether an operand reads 16 consecutive elements, or one value, for every 16 of the output.
-bool reads_by_sixteen(const OperandIndex& index) {
-    switch (index.mode) {
-        case OPERAND_SAME:
-        case OPERAND_SCALAR: return true;
-        case OPERAND_TRAILING:
-        case OPERAND_LEADING: return index.inner % 16 == 0;
-        default: return false;
-    }
-}
+// Whether binary16_f32 reads an operand: by its index mode, without a full walk (eltwise.cl's
+// operand16; blocks straddling two of its rows, lane by lane).
+bool reads_by_sixteen(const OperandIndex& index) { return index.mode != OPERAND_WALK; }
 
 class UnaryExecutor : public Executor {
 public:

@@ -2,6 +2,8 @@
 
 #include "activation.hpp"
 
+#include <optional>
+
 namespace mosaic::gpu_plugin {
 
 namespace {
@@ -22,6 +24,31 @@ bool is_channel_vector(const Shape& c, const Shape& out, size_t axis) {
     for (size_t d = 0; d < c.size(); ++d)
         if (c[d] != 1 && lead + d != axis) return false;
     return true;
+}
+
+// Swish as exporters write it, x * Sigmoid(x) (torch's SiLU: EfficientNet's activation after
+// every convolution): `v` read by a Sigmoid and by a Multiply of v and the Sigmoid's result, which
+// nothing else reads. Returns the two nodes, Multiply last. As one activation of the epilogue it
+// spares two passes over the tensor.
+struct SwishPattern {
+    size_t sigmoid = 0, multiply = 0;
+};
+std::optional<SwishPattern> swish_of(const BuildContext& ctx, ValueId v) {
+    const sdk::GraphView& g = ctx.graph;
+    const Value& value = ctx.values[v];
+    if (value.kind != Value::Kind::intermediate || value.uses.size() != 2) return std::nullopt;
+    for (size_t i = 0; i < 2; ++i) {
+        const size_t sigmoid = value.uses[i].node, multiply = value.uses[1 - i].node;
+        if (g.type(sigmoid) != "Sigmoid" || g.type(multiply) != "Multiply" || g.output_type(multiply, 0) != ElementType::f32)
+            continue;
+        if (!ctx.values.runs(sigmoid) || !ctx.values.runs(multiply) || ctx.fused[sigmoid] || ctx.fused[multiply]) continue;
+        const ValueId s = ctx.values.output(sigmoid, 0);
+        const std::optional<size_t> reader = only_reader(ctx, s);
+        if (!reader || *reader != multiply || g.output_shape(multiply, 0) != value.shape) continue;
+        const ValueId a = ctx.values.input(multiply, 0), b = ctx.values.input(multiply, 1);
+        if ((a == v && b == s) || (a == s && b == v)) return SwishPattern{sigmoid, multiply};
+    }
+    return std::nullopt;
 }
 
 bool is_f32_add(const sdk::GraphView& g, size_t n) {
@@ -63,6 +90,15 @@ Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis) {
     }
     // An activation of the chain's value, stored into kind/a/b; false when `next` is none.
     auto take_activation = [&](cl_int& kind, cl_float& a, cl_float& b) {
+        if (const std::optional<SwishPattern> swish = swish_of(ctx, e.out)) {  // read twice: no single reader
+            kind = ACT_SWISH;
+            a = 1.0f;
+            b = 0.0f;
+            take(swish->sigmoid);
+            take(swish->multiply);
+            next = only_reader(ctx, e.out);
+            return true;
+        }
         if (!next || g.output_shape(*next, 0) != out_shape || ctx.values.input(*next, 0) != e.out) return false;
         const std::optional<Activation> act = activation_of(g, *next);
         if (!act) return false;

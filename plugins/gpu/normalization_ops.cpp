@@ -143,19 +143,34 @@ public:
         count_ = shape_size(red_dims);
         outputs_ = shape_size(kept_dims);
         lanes_ = group_lanes(count_, ctx.engine.info());
+        // The reduced axes the trailing ones (size-1 axes aside, which neither order changes):
+        // each output's inputs are one contiguous run.
+        size_t last_kept = 0, first_reduced = in.size();
+        for (size_t d = 0; d < in.size(); ++d) {
+            if (in[d] == 1) continue;
+            if (reduced[d]) first_reduced = std::min(first_reduced, d);
+            else last_kept = d + 1;
+        }
+        trailing16_ = ctx.engine.info().prefers_sixteen_wide() && last_kept <= first_reduced;
     }
     void enqueue(const ExecContext& ctx) const override {
-        cl::Kernel& k = ctx.kernel("reduce_f32");
+        cl::Kernel& k = ctx.kernel(exec_type());
+        if (trailing16_) {
+            set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], static_cast<cl_int>(count_), op_);
+            ctx.launch(k, items(outputs_));
+            return;
+        }
         set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], out_, red_, static_cast<cl_int>(count_), op_,
                  cl::Local(lanes_ * sizeof(float)));
         ctx.launch(k, items(outputs_ * lanes_), items(lanes_));
     }
-    std::string exec_type() const override { return "reduce_f32"; }
+    std::string exec_type() const override { return trailing16_ ? "reduce_trailing16_f32" : "reduce_f32"; }
 
 private:
     cl_int op_;
     Walk out_, red_;
     int64_t count_ = 1, outputs_ = 1, lanes_ = 1;
+    bool trailing16_ = false;  // reduce_trailing16_f32, on devices that prefer sixteen-wide kernels
 };
 
 template <typename E>

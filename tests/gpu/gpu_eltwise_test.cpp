@@ -2,8 +2,9 @@
 // scalar, a trailing broadcast (x[..., c] + b[c]), a leading one (x[r, ...] - m[r, 1]) and a general
 // walk, with and without a fused activation. Each runs against REFERENCE, and the kernel the
 // profiling names is the one eltwise_ops.cpp should pick: sixteen elements a work item on an OpenCL
-// CPU device where the element count is a multiple of 16 and every operand reads 16 consecutive
-// elements or one value for them, one element a work item otherwise and on GPUs.
+// CPU device where the element count is a multiple of 16 and no operand needs a full walk (a block
+// of 16 straddling two rows of a broadcast operand reads it lane by lane), one element a work item
+// otherwise and on GPUs.
 #include "gpu/gpu_test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -61,9 +62,12 @@ INSTANTIATE_TEST_SUITE_P(
         EltwiseCase{"same_shape", "Add", {2, 3, 32}, {2, 3, 32}, "", true},
         EltwiseCase{"same_shape_odd_count", "Add", {3, 5}, {3, 5}, "", false},
         EltwiseCase{"trailing_48", "Multiply", {4, 48}, {48}, "", true},
-        EltwiseCase{"trailing_8_of_16", "Add", {2, 8}, {8}, "", false},  // 16 elements, but 8 a row
+        EltwiseCase{"trailing_8_of_16", "Add", {2, 8}, {8}, "", true},  // a block holds two rows of b
+        EltwiseCase{"trailing_49", "Add", {16, 49}, {49}, "", true},     // blocks straddling rows
         EltwiseCase{"leading_32", "Subtract", {4, 32}, {4, 1}, "", true},
-        EltwiseCase{"leading_8", "Subtract", {4, 8}, {4, 1}, "", false},
+        EltwiseCase{"leading_8", "Subtract", {4, 8}, {4, 1}, "", true},
+        // A squeeze-and-excitation scale over 7x7 planes: 49 a channel, blocks straddling two.
+        EltwiseCase{"leading_49_channel_scale", "Multiply", {1, 16, 7, 7}, {1, 16, 1, 1}, "", true},
         EltwiseCase{"scalar_then_erf", "Divide", {2, 64}, {}, "Erf", true},
         EltwiseCase{"scalar_then_tanh_odd", "Divide", {3, 7}, {}, "Tanh", false},
         EltwiseCase{"middle_axis_walk", "Add", {2, 3, 16}, {1, 3, 1}, "", false},  // neither trailing nor leading

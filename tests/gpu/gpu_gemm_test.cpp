@@ -181,6 +181,35 @@ TEST_P(GpuGemm, FusedBiasActivationsAndResidual) {
     check(b.build(), {{"x", random_tensor({19, 45}, 73)}, {"r", random_tensor({19, 37}, 74)}}, {"tanh"});
 }
 
+// Swish written as x * Sigmoid(x) after a convolution (torch's SiLU, as EfficientNet exports it),
+// the Multiply's operands in either order: one activation of the convolution's epilogue, profiled
+// under the Multiply's name, with no record of the Sigmoid. Where x has a third reader the
+// pattern stays apart, and the results are the same.
+TEST_P(GpuGemm, SwishAsSigmoidTimesXFusesIntoTheConvolution) {
+    ModelBuilder b("gemm_swish");
+    Output x = b.parameter("x", ElementType::f32, {1, 8, 9, 10});
+    Output c1 = b.op("Convolution", {x, random_constant(b, {16, 8, 3, 3}, 101, "w1")}, conv_attrs(1, 1), "conv1");
+    Output s1 = b.op("Sigmoid", {c1}, {}, "sigmoid1");
+    Output y1 = b.op("Multiply", {c1, s1}, {}, "swish1");
+    Output c2 = b.op("Convolution", {y1, random_constant(b, {16, 16, 1, 1}, 102, "w2")}, conv_attrs(0, 1), "conv2");
+    Output s2 = b.op("Sigmoid", {c2}, {}, "sigmoid2");
+    Output y2 = b.op("Multiply", {s2, c2}, {}, "swish2");
+    Output c3 = b.op("Convolution", {y2, random_constant(b, {16, 16, 1, 1}, 103, "w3")}, conv_attrs(0, 1), "conv3");
+    Output s3 = b.op("Sigmoid", {c3}, {}, "sigmoid3");
+    b.result(b.op("Multiply", {c3, s3}, {}, "swish3"), "y");
+    b.result(c3, "conv3_out");  // a third reader of x: not fused
+    const RunResult got = expect_device_matches_reference(b.build(), "GPU", {{"x", random_tensor({1, 8, 9, 10}, 104)}}, 1e-4,
+                                                          1e-4, {{"GPU_GEMM_KERNEL", GetParam()}});
+    for (const std::string fused : {"swish1", "swish2"}) {
+        const ProfilingInfo* record = record_named(got.profile, fused);
+        ASSERT_NE(record, nullptr) << fused << ":\n" << contents(got.profile);
+        EXPECT_NE(record->exec_type.find("gemm"), std::string::npos) << fused << " ran " << record->exec_type;
+    }
+    EXPECT_EQ(record_named(got.profile, "sigmoid1"), nullptr) << contents(got.profile);
+    EXPECT_EQ(record_named(got.profile, "sigmoid2"), nullptr) << contents(got.profile);
+    EXPECT_NE(record_named(got.profile, "sigmoid3"), nullptr) << contents(got.profile);
+}
+
 INSTANTIATE_TEST_SUITE_P(Kernels, GpuGemm, ::testing::Values("TILED", "CLBLAST"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 

@@ -53,20 +53,34 @@ __kernel void binary_bcast_f32(__global const float* a, __global const float* b,
 // Sixteen elements a work item, for OpenCL CPU devices: PoCL turns float16 into vector registers
 // where it leaves the one-element kernels scalar (Erf over 393K elements: 7.6 ms at one element a
 // work item, 1.1 ms at sixteen; ReLU 1.39 and 0.16 ms). eltwise_ops.cpp picks them where the
-// element count is a multiple of 16 and each operand reads either 16 consecutive elements or one
-// value for all 16 (its mode SAME or SCALAR, or TRAILING or LEADING with `inner` a multiple of 16).
+// element count is a multiple of 16 and no operand needs a full walk.
 __kernel void unary16_f32(__global const float* x, __global float* y, int kind, float a, float b) {
     const int i = get_global_id(0);
     vstore16(activate16(kind, vload16(i, x), a, b), i, y);
 }
 
+// An operand's sixteen values for outputs 16 * i ...: one vector load, or one value for all, unless
+// the block straddles two of the operand's rows (`inner` no multiple of 16, as a per-channel scale
+// over 14x14 planes: 4 blocks in 49), which takes its values lane by lane.
 inline float16 operand16(__global const float* p, int mode, int inner, int i) {
+    const int first = i * 16;
     switch (mode) {
         case OPERAND_SAME: return vload16(i, p);
-        case OPERAND_TRAILING: return vload16(0, p + (i * 16) % inner);
-        case OPERAND_LEADING: return (float16)(p[(i * 16) / inner]);
+        case OPERAND_TRAILING: {
+            const int at = first % inner;
+            if (at + 16 <= inner) return vload16(0, p + at);
+            break;
+        }
+        case OPERAND_LEADING: {
+            const int row = first / inner;
+            if ((first + 15) / inner == row) return (float16)(p[row]);
+            break;
+        }
         default: return (float16)(p[0]);  // OPERAND_SCALAR
     }
+    float lanes[16];
+    for (int l = 0; l < 16; ++l) lanes[l] = p[mode == OPERAND_TRAILING ? (first + l) % inner : (first + l) / inner];
+    return vload16(0, lanes);
 }
 
 __kernel void binary16_f32(__global const float* a, __global const float* b, __global float* y, int op, int a_mode,

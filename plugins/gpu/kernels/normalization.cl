@@ -12,13 +12,28 @@
 #define REDUCE_L1 5
 #define REDUCE_L2 6
 
-float reduce_combine(int op, float a, float b) {
-    switch (op) {
-        case REDUCE_MAX: return fmax(a, b);
-        case REDUCE_MIN: return fmin(a, b);
-        case REDUCE_PROD: return a * b;
-        default: return a + b;  // sums, means and both norms add their partial results
+// How partial results combine, for one value and for sixteen: sums, means and both norms add.
+#define MOSAIC_DEFINE_REDUCE_COMBINE(name, T)      \
+    T name(int op, T a, T b) {                     \
+        switch (op) {                              \
+            case REDUCE_MAX: return fmax(a, b);    \
+            case REDUCE_MIN: return fmin(a, b);    \
+            case REDUCE_PROD: return a * b;        \
+            default: return a + b;                 \
+        }                                          \
     }
+MOSAIC_DEFINE_REDUCE_COMBINE(reduce_combine, float)
+MOSAIC_DEFINE_REDUCE_COMBINE(reduce_combine16, float16)
+
+// A reduction's starting value, what an input adds to it (|v| for L1, v * v for L2), and its
+// result from the combined value.
+inline float reduce_init(int op) {
+    return op == REDUCE_MAX ? -INFINITY : (op == REDUCE_MIN ? INFINITY : (op == REDUCE_PROD ? 1.0f : 0.0f));
+}
+#define REDUCE_TERM(op, v) ((op) == REDUCE_L1 ? fabs(v) : ((op) == REDUCE_L2 ? (v) * (v) : (v)))
+inline float reduce_finish(int op, float acc, int count) {
+    if (op == REDUCE_MEAN) return acc / (float)count;
+    return op == REDUCE_L2 ? sqrt(acc) : acc;
 }
 
 // Every work item of the group passes its partial result and gets the group's (all must call it).
@@ -81,14 +96,32 @@ __kernel void reduce_f32(__global const float* x, __global float* y, Walk out, W
                          __local float* partial) {
     const int i = get_group_id(0), lane = get_local_id(0), lanes = get_local_size(0);
     const int base = walk_offset(&out, i, out.in_strides);
-    float acc = op == REDUCE_MAX ? -INFINITY : (op == REDUCE_MIN ? INFINITY : (op == REDUCE_PROD ? 1.0f : 0.0f));
+    float acc = reduce_init(op);
     for (int k = lane; k < count; k += lanes) {
         const float v = x[base + walk_offset(&red, k, red.in_strides)];
-        acc = reduce_combine(op, acc, op == REDUCE_L1 ? fabs(v) : (op == REDUCE_L2 ? v * v : v));
+        acc = reduce_combine(op, acc, REDUCE_TERM(op, v));
     }
     acc = group_combine(partial, acc, op);
-    if (lane != 0) return;
-    if (op == REDUCE_MEAN) acc /= (float)count;
-    if (op == REDUCE_L2) acc = sqrt(acc);
-    y[i] = acc;
+    if (lane == 0) y[i] = reduce_finish(op, acc, count);
+}
+
+// On OpenCL CPU devices, where the reduced axes are the input's trailing ones (a global pooling,
+// as in EfficientNet's squeeze-and-excitation blocks): one work item an output, its `count`
+// inputs one contiguous run taken sixteen at a time. reduce_f32's work groups of 4 with barriers
+// and an index walk per element took a fifth of EfficientNet-B0's time on 2 cores.
+__kernel void reduce_trailing16_f32(__global const float* x, __global float* y, int count, int op) {
+    const int i = get_global_id(0);
+    __global const float* xp = x + i * count;
+    float16 acc16 = (float16)(reduce_init(op));
+    int k = 0;
+    for (; k + 16 <= count; k += 16) {
+        const float16 v = vload16(0, xp + k);
+        acc16 = reduce_combine16(op, acc16, REDUCE_TERM(op, v));
+    }
+    float lanes[16];
+    vstore16(acc16, 0, lanes);
+    float acc = lanes[0];
+    for (int l = 1; l < 16; ++l) acc = reduce_combine(op, acc, lanes[l]);
+    for (; k < count; ++k) acc = reduce_combine(op, acc, REDUCE_TERM(op, xp[k]));
+    y[i] = reduce_finish(op, acc, count);
 }

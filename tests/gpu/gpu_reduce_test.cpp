@@ -1,0 +1,59 @@
+// The reductions on the GPU device against REFERENCE, every op over trailing axes (counts that
+// leave a tail past the last 16, a size-1 axis between the reduced ones, keep_dims false) and over
+// a leading axis. On an OpenCL CPU device trailing axes run one output a work item over its
+// contiguous inputs (reduce_trailing16_f32); other axes and GPUs a work group an output.
+#include "gpu/gpu_test_util.hpp"
+
+#include <gtest/gtest.h>
+
+namespace mosaic::test::gpu {
+namespace {
+
+struct ReduceCase {
+    std::string name;
+    Shape in;
+    std::vector<int64_t> axes;
+    bool keep_dims, trailing;
+};
+
+void PrintTo(const ReduceCase& c, std::ostream* os) { *os << c.name; }
+
+class GpuReduce : public ::testing::TestWithParam<ReduceCase> {};
+
+TEST_P(GpuReduce, EveryOpMatchesReference) {
+    const ReduceCase& c = GetParam();
+    ModelBuilder b("gpu_reduce_" + c.name);
+    Output x = b.parameter("x", ElementType::f32, c.in);
+    Output axes = b.constant<int64_t>({static_cast<int64_t>(c.axes.size())}, c.axes, "axes");
+    const std::vector<std::string> ops = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
+                                          "ReduceProd", "ReduceL1", "ReduceL2"};
+    for (const std::string& op : ops)
+        b.result(b.op(op, {x, axes}, {{"keep_dims", c.keep_dims ? "true" : "false"}}, op + "_op",
+                         op == "ReduceL1" || op == "ReduceL2" ? "opset4" : "opset1"),
+                 op);
+    const auto model = b.build();
+    ASSERT_EQ(unsupported_on_gpu(model), "");
+    // Inputs near 1, so that the products of up to 200 of them stay far from 0 and infinity.
+    Tensor input = random_tensor(c.in, 81);
+    float* values = input.data<float>();
+    for (size_t i = 0; i < input.get_size(); ++i) values[i] = 1.0f + 0.02f * values[i];
+    const RunResult got = expect_device_matches_reference(model, "GPU", {{"x", input}});
+    const bool wide = gpu_is_cpu_fallback() && c.trailing;
+    for (const std::string& op : ops) {
+        const ProfilingInfo* record = record_named(got.profile, op + "_op");
+        ASSERT_NE(record, nullptr) << op << ":\n" << contents(got.profile);
+        EXPECT_EQ(record->exec_type, wide ? "reduce_trailing16_f32" : "reduce_f32") << op;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Axes, GpuReduce,
+    ::testing::Values(ReduceCase{"global_pool_of_63", {2, 5, 7, 9}, {2, 3}, true, true},  // 3 vectors and 15 more
+                      ReduceCase{"around_a_size_1_axis", {2, 5, 1, 40}, {1, 3}, true, true},
+                      ReduceCase{"last_axis_of_33_dropped", {4, 33}, {-1}, false, true},
+                      ReduceCase{"fewer_than_16", {3, 2, 5}, {1, 2}, false, true},
+                      ReduceCase{"a_leading_axis", {2, 5, 7, 9}, {1}, true, false}),
+    [](const ::testing::TestParamInfo<ReduceCase>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace mosaic::test::gpu
