@@ -29,6 +29,7 @@ ClDeviceInfo describe(const cl::Platform& platform, const cl::Device& device, bo
     info.fp16 = has_extension(device, "cl_khr_fp16");
     info.global_memory_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
     info.compute_units = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+    info.local_mem_bytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
     info.vendor_id = device.getInfo<CL_DEVICE_VENDOR_ID>();
     return info;
 }

@@ -24,6 +24,7 @@ struct ClDeviceInfo {
     bool fp16 = false;                // cl_khr_fp16
     uint64_t global_memory_bytes = 0;
     uint32_t compute_units = 0;
+    uint64_t local_mem_bytes = 0;  // a work group's local memory
     uint32_t vendor_id = 0;
 
     // "NVIDIA Corporation NVIDIA H100 (driver 550.54, OpenCL 3.0 CUDA)", with "OpenCL CPU device,

@@ -83,8 +83,9 @@ public:
         if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
         epilogue_in_gemm_ = gemm_ && !epilogue_.empty() && gemm_->applies_epilogue(epilogue_.args);
         const TiledGemm* tiled = gemm_ ? gemm_->tiled() : nullptr;
-        fused_im2col_ =
-            tiled && !direct_ && tiled->packed_b_panels() >= kFusedPanelsPerUnit * ctx.engine.info().compute_units;
+        fused_im2col_ = tiled && !direct_ &&
+                        tiled->packed_b_panels() >= kFusedPanelsPerUnit * ctx.engine.info().compute_units &&
+                        tiled->panel_bytes() <= ctx.engine.info().local_mem_bytes;
         count_ = shape_size(out);
     }
 
@@ -114,7 +115,7 @@ public:
             if (fused_im2col_) {
                 cl::Kernel& k = ctx.kernel("conv_gemm_tiled_f32");
                 set_args(k, x, static_cast<cl_int>(b * in_image_), s_);  // its 3 arguments before the GEMM's
-                gemm_->tiled()->enqueue_packing_b(ctx, k, 3, y, static_cast<size_t>(b * out_image_), 0, in_gemm);
+                gemm_->tiled()->enqueue_packing_b(ctx, k, 3, y, static_cast<size_t>(b * out_image_), in_gemm);
                 continue;
             }
             if (const TiledGemm* tiled = gemm_->tiled()) {
@@ -151,7 +152,7 @@ public:
     }
     // The columns of im2col (but where it writes the tiled GEMM's packed B), then what the GEMM packs.
     size_t scratch_bytes() const override {
-        if (depthwise_) return 0;
+        if (depthwise_ || fused_im2col_) return 0;  // a fused im2col packs into local memory
         const size_t columns = direct_ || gemm_->tiled() ? 0 : static_cast<size_t>(col_elements_);
         return (columns + gemm_->scratch_elements()) * sizeof(float);
     }

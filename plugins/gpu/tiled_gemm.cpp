@@ -16,6 +16,7 @@ constexpr size_t kPanelColumns = 32;  // gemm.cl's GEMM_NR: two float16
 // Tiles of A per work item: enough work per item that scheduling is noise, and few enough that a
 // small GEMM still gives every core work items.
 constexpr size_t kTilesPerItem = 4;
+constexpr cl_uint kMultiplyArgs = 18;  // gemm_tiled_f32's arguments (set_multiply_args)
 // The deepest B read in place (reads_b_in_place): measured no slower than packed up to 256 (1x1
 // convolutions of 56x56 and 64x64 images on 2 cores, 4 KiB-aliased rows included), and 20-30%
 // faster at k of 16 to 64, where packing costs as much as the multiply.
@@ -163,11 +164,14 @@ void TiledGemm::multiply(const ExecContext& ctx, const cl::Buffer& a, size_t a_o
 }
 
 void TiledGemm::enqueue_packing_b(const ExecContext& ctx, cl::Kernel& k, cl_uint first, const cl::Buffer& c,
-                                  size_t c_offset, size_t scratch_offset, const GemmEpilogue& epilogue) const {
+                                  size_t c_offset, const GemmEpilogue& epilogue) const {
     if (!a_.constant || b_.constant)
         throw sdk::Error(MOSAIC_ERROR_GENERAL, "GPU plugin bug: a GEMM packing B itself needs a constant A and a computed B");
-    set_multiply_args(ctx, k, first, 0, packed_b(ctx, scratch_offset), c, c_offset, epilogue);
+    set_multiply_args(ctx, k, first, 0, packed_b(ctx, 0), c, c_offset, epilogue);
+    k.setArg(first + kMultiplyArgs, cl::Local(panel_bytes()));
     ctx.launch(k, cl::NDRange(b_.tiles, s_.batch), cl::NDRange(1, 1));
 }
+
+size_t TiledGemm::panel_bytes() const { return s_.k * kPanelColumns * sizeof(float); }
 
 }  // namespace mosaic::gpu_plugin

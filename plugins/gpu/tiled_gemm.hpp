@@ -31,12 +31,13 @@ public:
     void enqueue_packed_b(const ExecContext& ctx, const cl::Buffer& a, size_t a_offset, size_t packed_b_offset,
                           const cl::Buffer& c, size_t c_offset, size_t scratch_offset,
                           const GemmEpilogue& epilogue = {}) const;
-    // The same with a kernel that packs each panel of B itself, into the scratch buffer from
-    // `scratch_offset` on, before it multiplies every tile of A by it (conv.cl's
-    // conv_gemm_tiled_f32): `k` has its own arguments before `first`, gemm_tiled_f32's from `first`
-    // on. A must be constant. Global size (panels of B, batch).
+    // The same with a kernel that packs each panel of B itself, into local memory, before it
+    // multiplies every tile of A by it (gemm_conv.cl's conv_gemm_tiled_f32): `k` has its own
+    // arguments before `first`, gemm_tiled_f32's from `first` on (B's unused), then the panel's
+    // local memory. A must be constant. Global size (panels of B, batch).
     void enqueue_packing_b(const ExecContext& ctx, cl::Kernel& k, cl_uint first, const cl::Buffer& c, size_t c_offset,
-                           size_t scratch_offset, const GemmEpilogue& epilogue = {}) const;
+                           const GemmEpilogue& epilogue = {}) const;
+    size_t panel_bytes() const;  // one packed panel of B: enqueue_packing_b's local memory
     // Whether the kernel can apply `e` as it stores: where a 16-wide run of a row of C has one bias
     // (a row is one of the bias's channels, as a convolution's output) or a bias per column (a
     // MatMul's last axis).

@@ -25,42 +25,47 @@ __kernel void im2col_f32(__global const float* x, int x_offset, __global float* 
 // column ow0), 0 past position n. The positions run along output rows; in a run, input columns step
 // by the stride, so the values inside the image are one strided read (a plain copy at stride 1,
 // which the device compiler turns into vector moves) with zeros either side: no test per element,
-// and no division at stride 1 (a division costs more than copying a short run).
-inline void im2col_panel_row(__global const float* plane, ConvShape s, int kh, int kw, int oh0, int ow0, int p0, int n,
-                             __global float* dst) {
-    int p = p0, oh = oh0, ow = ow0, j = 0;
-    const int end = min(p + GEMM_NR, n);
-    while (p < end) {
-        const int run = min(s.out_w - ow, end - p);
-        const int ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h;
-        const int iw0 = ow * s.stride_w - s.pad_left + kw * s.dilation_w;
-        // The run's positions q in [lo, hi) read inside the row: 0 <= iw0 + q * stride < in_w.
-        int lo = 0, hi = 0;
-        if (ih >= 0 && ih < s.in_h) {
-            if (s.stride_w == 1) {
-                lo = max(0, -iw0);
-                hi = s.in_w - iw0;
-            } else {
-                lo = iw0 >= 0 ? 0 : (-iw0 + s.stride_w - 1) / s.stride_w;
-                hi = iw0 >= s.in_w ? 0 : (s.in_w - iw0 + s.stride_w - 1) / s.stride_w;
-            }
-            lo = min(lo, run);
-            hi = clamp(hi, lo, run);
-        }
-        __global const float* src = plane + ih * s.in_w + iw0;
-        for (int q = 0; q < lo; ++q) dst[j + q] = 0.0f;
-        if (s.stride_w == 1)
-            for (int q = lo; q < hi; ++q) dst[j + q] = src[q];
-        else
-            for (int q = lo; q < hi; ++q) dst[j + q] = src[q * s.stride_w];
-        for (int q = hi; q < run; ++q) dst[j + q] = 0.0f;
-        j += run;
-        p += run;
-        ow = 0;
-        ++oh;
+// and no division at stride 1 (a division costs more than copying a short run). One definition
+// for a destination in global memory (im2col_packed_f32) and in local memory (im2col_panel_row_local,
+// gemm_conv.cl's panel).
+#define MOSAIC_DEFINE_IM2COL_PANEL_ROW(NAME, SPACE)                                                             \
+    inline void NAME(__global const float* plane, ConvShape s, int kh, int kw, int oh0, int ow0, int p0, int n, \
+                     SPACE float* dst) {                                                                        \
+        int p = p0, oh = oh0, ow = ow0, j = 0;                                                                  \
+        const int end = min(p + GEMM_NR, n);                                                                    \
+        while (p < end) {                                                                                       \
+            const int run = min(s.out_w - ow, end - p);                                                         \
+            const int ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h;                                     \
+            const int iw0 = ow * s.stride_w - s.pad_left + kw * s.dilation_w;                                   \
+            /* The run's positions q in [lo, hi) read inside the row: 0 <= iw0 + q * stride < in_w. */          \
+            int lo = 0, hi = 0;                                                                                 \
+            if (ih >= 0 && ih < s.in_h) {                                                                       \
+                if (s.stride_w == 1) {                                                                          \
+                    lo = max(0, -iw0);                                                                          \
+                    hi = s.in_w - iw0;                                                                          \
+                } else {                                                                                        \
+                    lo = iw0 >= 0 ? 0 : (-iw0 + s.stride_w - 1) / s.stride_w;                                   \
+                    hi = iw0 >= s.in_w ? 0 : (s.in_w - iw0 + s.stride_w - 1) / s.stride_w;                      \
+                }                                                                                               \
+                lo = min(lo, run);                                                                              \
+                hi = clamp(hi, lo, run);                                                                        \
+            }                                                                                                   \
+            __global const float* src = plane + ih * s.in_w + iw0;                                              \
+            for (int q = 0; q < lo; ++q) dst[j + q] = 0.0f;                                                     \
+            if (s.stride_w == 1)                                                                                \
+                for (int q = lo; q < hi; ++q) dst[j + q] = src[q];                                              \
+            else                                                                                                \
+                for (int q = lo; q < hi; ++q) dst[j + q] = src[q * s.stride_w];                                 \
+            for (int q = hi; q < run; ++q) dst[j + q] = 0.0f;                                                   \
+            j += run;                                                                                           \
+            p += run;                                                                                           \
+            ow = 0;                                                                                             \
+            ++oh;                                                                                               \
+        }                                                                                                       \
+        for (; j < GEMM_NR; ++j) dst[j] = 0.0f;                                                                 \
     }
-    for (; j < GEMM_NR; ++j) dst[j] = 0.0f;
-}
+MOSAIC_DEFINE_IM2COL_PANEL_ROW(im2col_panel_row, __global)
+MOSAIC_DEFINE_IM2COL_PANEL_ROW(im2col_panel_row_local, __local)
 
 // im2col straight into the packed B of the tiled GEMM (gemm.cl's gemm_pack_b_f32 layout), for
 // one group of one image, so the columns are never written unpacked: row kk = (c * KH + kh) * KW +

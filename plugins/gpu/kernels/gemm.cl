@@ -62,25 +62,29 @@ inline void gemm_store_row(__global float* c, int i, float16 lo, float16 hi, int
 // columns of each k step, the steps `b_step` apart: GEMM_NR packed, B's row length in place),
 // stored from flat index `c_at` (the tile's first row and column), rows ldc apart, its first `rows`
 // rows and `cols` columns, with the epilogue `e`. (Taking k in blocks that stay in L1 while several
-// tiles use them measured no faster on 1 or 2 cores.)
-inline void gemm_tile_f32(__global const float* a, __global const float* b, int b_step, int k, __global float* c,
-                          int c_at, int ldc, int rows, int cols, Epilogue e, __global const float* bias,
-                          __global const float* residual) {
-    float16 lo[GEMM_MR], hi[GEMM_MR];
-    for (int r = 0; r < GEMM_MR; ++r) lo[r] = hi[r] = 0.0f;
-    for (int kk = 0; kk < k; ++kk) {
-        const float16 b_lo = vload16(0, b), b_hi = vload16(0, b + 16);
-#pragma unroll
-        for (int r = 0; r < GEMM_MR; ++r) {
-            const float16 av = (float16)(a[r]);
-            lo[r] = fma(av, b_lo, lo[r]);
-            hi[r] = fma(av, b_hi, hi[r]);
-        }
-        a += GEMM_MR;
-        b += b_step;
+// tiles use them measured no faster on 1 or 2 cores.) One definition for B in global memory
+// (gemm_tile_f32) and in local memory (gemm_tile_local_f32: gemm_conv.cl's panel).
+#define MOSAIC_DEFINE_GEMM_TILE(NAME, SPACE)                                                                  \
+    inline void NAME(__global const float* a, SPACE const float* b, int b_step, int k, __global float* c,     \
+                     int c_at, int ldc, int rows, int cols, Epilogue e, __global const float* bias,           \
+                     __global const float* residual) {                                                       \
+        float16 lo[GEMM_MR], hi[GEMM_MR];                                                                    \
+        for (int r = 0; r < GEMM_MR; ++r) lo[r] = hi[r] = 0.0f;                                              \
+        for (int kk = 0; kk < k; ++kk) {                                                                     \
+            const float16 b_lo = vload16(0, b), b_hi = vload16(0, b + 16);                                   \
+            _Pragma("unroll") for (int r = 0; r < GEMM_MR; ++r) {                                            \
+                const float16 av = (float16)(a[r]);                                                          \
+                lo[r] = fma(av, b_lo, lo[r]);                                                                \
+                hi[r] = fma(av, b_hi, hi[r]);                                                                \
+            }                                                                                                \
+            a += GEMM_MR;                                                                                    \
+            b += b_step;                                                                                     \
+        }                                                                                                    \
+        for (int r = 0; r < GEMM_MR && r < rows; ++r)                                                        \
+            gemm_store_row(c, c_at + r * ldc, lo[r], hi[r], cols, e, bias, residual);                        \
     }
-    for (int r = 0; r < GEMM_MR && r < rows; ++r) gemm_store_row(c, c_at + r * ldc, lo[r], hi[r], cols, e, bias, residual);
-}
+MOSAIC_DEFINE_GEMM_TILE(gemm_tile_f32, __global)
+MOSAIC_DEFINE_GEMM_TILE(gemm_tile_local_f32, __local)
 
 // C[batch] (m x n, rows ldc apart) = packed A * B, then the epilogue `e`. B is packed (panels
 // b_panel_stride = k * GEMM_NR apart, steps b_step = GEMM_NR apart) or read in place where its rows are
