@@ -28,7 +28,11 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
       label_(device_name_ + "." + config.device_id),
       model_name_(graph.name()) {
     const auto t0 = std::chrono::steady_clock::now();
-    program_ = engine_->program("-cl-std=CL1.2 " + tiled_gemm_options() + " " + window_options(), config_.cache_dir);
+    // Denormal floats flushed to zero: on an OpenCL CPU device each operation on one costs a
+    // microcode assist, and a 1x1 convolution over denormal inputs ran 84 ms instead of 0.73 on
+    // PoCL. Values below 1.2e-38 are far inside every tolerance REFERENCE is held to.
+    program_ = engine_->program("-cl-std=CL1.2 -cl-denorms-are-zero " + tiled_gemm_options() + " " + window_options(),
+                                config_.cache_dir);
     program_ms_ = ms_since(t0);
     upload_constants(graph);
     executors_ = build_executors(graph, values_, *engine_, config_.gemm_kernel);
