@@ -11,17 +11,10 @@
 
 namespace mosaic {
 
-namespace {
-
-// The format is told by content: IR is XML, which starts with '<' (after a byte-order mark or
-// blanks); the IR reader names what else is wrong with an XML file. A "<?xml" or "<net" further
-// on may be any bytes of a binary model's weights or names.
-bool looks_like_xml(const std::string& head) {
-    const size_t start = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+bool starts_like_xml(const std::string& head) {
+    const size_t start = head.find_first_not_of(kLeadingBlanks);
     return start != std::string::npos && head[start] == '<';
 }
-
-}  // namespace
 
 std::shared_ptr<Model> read_model_file(const std::string& path, const std::string& weights_path) {
     std::ifstream in(path, std::ios::binary);
@@ -29,7 +22,8 @@ std::shared_ptr<Model> read_model_file(const std::string& path, const std::strin
     std::string head(4096, '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<size_t>(in.gcount()));
-    if (looks_like_xml(head)) return ir::read_ir(path, weights_path);
+    // The format is told by content: IR is XML (the IR reader names what else is wrong with it).
+    if (starts_like_xml(head)) return ir::read_ir(path, weights_path);
     if (onnx::is_onnx_file(path)) return onnx::read_onnx(path);
     throw ModelError("model file '" + path +
                      "' is not in a format Mosaic reads (expected OpenVINO IR, an .xml whose root element is <net>, "

@@ -95,9 +95,9 @@ public:
         const cl::Buffer& residual = epilogue_.residual != kNoValue ? ctx[epilogue_.residual] : y;
         if (depthwise_) {
             cl::Kernel& k = ctx.kernel(exec_type());
-            set_args(k, x, w, y, s_, bias, residual, epilogue_.args);
+            const cl_uint rows_arg = set_args(k, x, w, y, s_, bias, residual, epilogue_.args);
             if (column_rows_ > 0) {
-                k.setArg(7, static_cast<cl_int>(column_rows_));
+                k.setArg(rows_arg, static_cast<cl_int>(column_rows_));
                 ctx.launch(k, items(column_items_));
                 return;
             }

@@ -53,14 +53,15 @@ private:
     cl::Buffer* scratch_;
 };
 
-// Sets the arguments of `k` in order, from argument `first` on.
+// Sets the arguments of `k` in order, from argument `first` on; returns the index after the last.
 template <typename... Args>
-void set_args_from(cl::Kernel& k, cl_uint first, const Args&... args) {
+cl_uint set_args_from(cl::Kernel& k, cl_uint first, const Args&... args) {
     (k.setArg(first++, args), ...);
+    return first;
 }
 template <typename... Args>
-void set_args(cl::Kernel& k, const Args&... args) {
-    set_args_from(k, 0, args...);
+cl_uint set_args(cl::Kernel& k, const Args&... args) {
+    return set_args_from(k, 0, args...);
 }
 
 class Executor {

@@ -16,7 +16,6 @@ constexpr size_t kPanelColumns = 32;  // gemm.cl's GEMM_NR: two float16
 // Tiles of A per work item: enough work per item that scheduling is noise, and few enough that a
 // small GEMM still gives every core work items.
 constexpr size_t kTilesPerItem = 4;
-constexpr cl_uint kMultiplyArgs = 18;  // gemm_tiled_f32's arguments (set_multiply_args)
 // The deepest B read in place (reads_b_in_place): measured no slower than packed up to 256 (1x1
 // convolutions of 56x56 and 64x64 images on 2 cores, 4 KiB-aliased rows included), and 20-30%
 // faster at k of 16 to 64, where packing costs as much as the multiply.
@@ -142,11 +141,11 @@ bool TiledGemm::reads_b_in_place() const {
     return !b_.constant && !s_.transpose_b && s_.n % kPanelColumns == 0 && s_.k <= kInPlaceMaxDepth;
 }
 
-void TiledGemm::set_multiply_args(const ExecContext& ctx, cl::Kernel& k, cl_uint first, size_t a_at, const BRead& b,
+cl_uint TiledGemm::set_multiply_args(const ExecContext& ctx, cl::Kernel& k, cl_uint first, size_t a_at, const BRead& b,
                                   const cl::Buffer& c, size_t c_offset, const GemmEpilogue& epilogue) const {
     const cl::Buffer& ap = a_.constant ? a_.packed : ctx.scratch();
     const size_t ap_batch = a_.batches == 1 ? 0 : a_.elements() * s_.k;
-    set_args_from(k, first, ap, as_int(a_at, "scratch offset"), as_int(ap_batch, "packed A"), *b.buffer,
+    return set_args_from(k, first, ap, as_int(a_at, "scratch offset"), as_int(ap_batch, "packed A"), *b.buffer,
                   as_int(b.offset, "operand offset"), as_int(b.batch_stride, "B batch stride"), c,
                   as_int(c_offset, "output offset"), as_int(s_.c_stride, "output batch stride"), as_int(s_.n, "row length"),
                   as_int(s_.m, "rows"), as_int(s_.n, "columns"), as_int(s_.k, "depth"), epilogue.bias ? *epilogue.bias : c,
@@ -167,8 +166,8 @@ void TiledGemm::enqueue_packing_b(const ExecContext& ctx, cl::Kernel& k, cl_uint
                                   size_t c_offset, const GemmEpilogue& epilogue) const {
     if (!a_.constant || b_.constant)
         throw sdk::Error(MOSAIC_ERROR_GENERAL, "GPU plugin bug: a GEMM packing B itself needs a constant A and a computed B");
-    set_multiply_args(ctx, k, first, 0, packed_b(ctx, 0), c, c_offset, epilogue);
-    k.setArg(first + kMultiplyArgs, cl::Local(panel_bytes()));
+    const cl_uint panel = set_multiply_args(ctx, k, first, 0, packed_b(ctx, 0), c, c_offset, epilogue);
+    k.setArg(panel, cl::Local(panel_bytes()));
     ctx.launch(k, cl::NDRange(b_.tiles, s_.batch), cl::NDRange(1, 1));
 }
 

@@ -71,8 +71,8 @@ private:
     // Whether B is read where it lies rather than packed (gemm.cl's gemm_tiled_f32 says when it can).
     bool reads_b_in_place() const;
     // Sets gemm_tiled_f32's arguments on `k` from argument `first` on: packed A at a_at (in the
-    // scratch buffer unless constant), B where `b` says.
-    void set_multiply_args(const ExecContext& ctx, cl::Kernel& k, cl_uint first, size_t a_at, const BRead& b,
+    // scratch buffer unless constant), B where `b` says. Returns the index after the last.
+    cl_uint set_multiply_args(const ExecContext& ctx, cl::Kernel& k, cl_uint first, size_t a_at, const BRead& b,
                            const cl::Buffer& c, size_t c_offset, const GemmEpilogue& epilogue) const;
     // Packs A unless constant (at scratch_offset), then multiplies by B.
     void multiply(const ExecContext& ctx, const cl::Buffer& a, size_t a_offset, const BRead& b, const cl::Buffer& c,

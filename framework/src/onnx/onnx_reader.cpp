@@ -4,6 +4,7 @@
 #include "onnx/onnx_node_context.hpp"
 #include "onnx/onnx_subgraph.hpp"
 #include "onnx/onnx_tensor.hpp"
+#include "model_reader.hpp"
 #include "shape_inference.hpp"
 
 #include <mosaic/onnx.hpp>
@@ -340,10 +341,8 @@ bool is_onnx_file(const std::string& path) {
     std::string head(16, '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<size_t>(in.gcount()));
-    // XML starts with '<' (after a byte-order mark or blanks); a '<' further on is any byte of a
-    // protobuf (a length of 60, a character of a name) and says nothing.
-    const size_t start = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
-    if (start == std::string::npos || head[start] == '<') return false;
+    // Blanks alone are no model; XML is not ONNX.
+    if (head.find_first_not_of(kLeadingBlanks) == std::string::npos || starts_like_xml(head)) return false;
     // A ModelProto starts with one of its fields' tags: ir_version (0x08), producer_name (0x12),
     // producer_version (0x1a), domain (0x22), model_version (0x28), doc_string (0x32),
     // graph (0x3a) or opset_import (0x42).
