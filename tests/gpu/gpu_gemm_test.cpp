@@ -181,6 +181,41 @@ TEST_P(GpuGemm, FusedBiasActivationsAndResidual) {
     check(b.build(), {{"x", random_tensor({19, 45}, 73)}, {"r", random_tensor({19, 37}, 74)}}, {"tanh"});
 }
 
+// The tiled kernel applies its epilogue to a whole register tile before it stores, with Relu and
+// Clamp inline: each with a bias, a residual and a second activation, on tiles the matrix's edge
+// cuts inside their second vector of columns (57 = 32 + 25 columns, a 7x7 image's 49 = 32 + 17)
+// and after their first rows (19 = 8 + 8 + 3 rows, 12 output channels = 8 + 4): a bias per
+// column after a MatMul, a bias per row (an output channel) after a convolution.
+TEST_P(GpuGemm, EpiloguesOnTilesTheEdgesCut) {
+    using Act = std::pair<std::string, Attributes>;
+    const Act relu{"Relu", {}}, clamp{"Clamp", {{"min", "-0.25"}, {"max", "0.5"}}}, elu{"Elu", {{"alpha", "0.7"}}};
+    for (const auto& [first, second] : std::vector<std::pair<Act, Act>>{{relu, clamp}, {clamp, relu}, {elu, clamp}}) {
+        SCOPED_TRACE(first.first + " then " + second.first);
+        ModelBuilder b("gemm_tile_epilogues");
+        Output x = b.parameter("x", ElementType::f32, {19, 45});
+        Output r = b.parameter("r", ElementType::f32, {19, 57});
+        Output mm = matmul(b, x, random_constant(b, {45, 57}, 111, "w"), "mm");
+        Output biased = b.op("Add", {mm, random_constant(b, {57}, 112, "b")}, {}, "bias");
+        Output act = b.op(first.first, {biased}, first.second, "act1");
+        Output res = b.op("Add", {act, r}, {}, "residual");
+        b.result(b.op(second.first, {res}, second.second, "mm_out"), "y");
+
+        Output image = b.parameter("image", ElementType::f32, {1, 6, 7, 7});
+        Output image_r = b.parameter("image_r", ElementType::f32, {1, 12, 7, 7});
+        Output conv = b.op("Convolution", {image, random_constant(b, {12, 6, 1, 1}, 113, "cw")}, conv_attrs(0, 1), "conv");
+        Output conv_biased = b.op("Add", {conv, random_constant(b, {1, 12, 1, 1}, 114, "cb")}, {}, "conv_bias");
+        Output conv_act = b.op(first.first, {conv_biased}, first.second, "conv_act1");
+        Output conv_res = b.op("Add", {conv_act, image_r}, {}, "conv_residual");
+        b.result(b.op(second.first, {conv_res}, second.second, "conv_out"), "z");
+        check(b.build(),
+              {{"x", random_tensor({19, 45}, 115)},
+               {"r", random_tensor({19, 57}, 116)},
+               {"image", random_tensor({1, 6, 7, 7}, 117)},
+               {"image_r", random_tensor({1, 12, 7, 7}, 118)}},
+              {"mm_out", "conv_out"});
+    }
+}
+
 // Swish written as x * Sigmoid(x) after a convolution (torch's SiLU, as EfficientNet exports it),
 // the Multiply's operands in either order: one activation of the convolution's epilogue, profiled
 // under the Multiply's name, with no record of the Sigmoid. Where x has a third reader the

@@ -172,6 +172,12 @@ inline float16 load_row16(__global const float* row, int iw0, int stride, int wi
     return vload16(0, lanes);
 }
 
+// Sixteen floats stored at any float's address in one vector store. PoCL's vstore16 writes three
+// pieces (4, 4 and 8 floats); vload16 is one load already.
+typedef float16 float16_unaligned __attribute__((aligned(4)));
+inline void vstore16_global(float16 v, __global float* p) { *(__global float16_unaligned*)p = v; }
+inline void vstore16_private(float16 v, float* p) { *(float16_unaligned*)p = v; }
+
 // The input values of one row that a block of sixteen outputs of a window op reads: win[j] =
 // row[iw0 + j] for j < len, `fill` outside the row, as a run of fill, one copy (by vectors) and a
 // run of fill, with no test per element. Loaded once, the row serves every tap along it
@@ -180,7 +186,7 @@ inline void load_window(__global const float* row, int iw0, int len, int width, 
     const int lo = clamp(-iw0, 0, len), hi = clamp(width - iw0, lo, len);
     for (int j = 0; j < lo; ++j) win[j] = fill;
     int j = lo;
-    for (; j + 16 <= hi; j += 16) vstore16(vload16(0, row + iw0 + j), 0, win + j);
+    for (; j + 16 <= hi; j += 16) vstore16_private(vload16(0, row + iw0 + j), win + j);
     for (; j < hi; ++j) win[j] = row[iw0 + j];
     for (j = hi; j < len; ++j) win[j] = fill;
 }
@@ -192,14 +198,23 @@ inline float16 window_taps16(const float* win, int offset, int stride) {
     return (float16)(lo.even, hi.even);
 }
 
+// The first `count` of sixteen floats from p (all sixteen from 16 on), zeros in the other lanes:
+// the last block of a row reads nothing past the row's end.
+inline float16 load16_lanes(__global const float* p, int count) {
+    if (count >= 16) return vload16(0, p);
+    float lanes[16];
+    for (int l = 0; l < 16; ++l) lanes[l] = l < count ? p[l] : 0.0f;
+    return vload16(0, lanes);
+}
+
 // Stores the first `lanes_left` of sixteen results from flat index i on (all sixteen from 16 on):
 // the last block of a row stores only its outputs in the row.
 inline void store16(__global float* y, int i, int lanes_left, float16 v) {
     if (lanes_left >= 16) {
-        vstore16(v, 0, y + i);
+        vstore16_global(v, y + i);
         return;
     }
     float lanes[16];
-    vstore16(v, 0, lanes);
+    vstore16_private(v, lanes);
     for (int l = 0; l < lanes_left; ++l) y[i + l] = lanes[l];
 }

@@ -90,7 +90,7 @@ inline void store_epilogue16(Epilogue e, int i, int lanes_left, float16 acc, __g
         return;
     }
     float lanes[16];
-    vstore16(acc, 0, lanes);
+    vstore16_private(acc, lanes);
     for (int l = 0; l < lanes_left; ++l) y[i + l] = apply_epilogue(e, i + l, lanes[l], bias, residual);
 }
 

@@ -56,7 +56,7 @@ __kernel void binary_bcast_f32(__global const float* a, __global const float* b,
 // element count is a multiple of 16 and no operand needs a full walk.
 __kernel void unary16_f32(__global const float* x, __global float* y, int kind, float a, float b) {
     const int i = get_global_id(0);
-    vstore16(activate16(kind, vload16(i, x), a, b), i, y);
+    vstore16_global(activate16(kind, vload16(i, x), a, b), y + 16 * i);
 }
 
 // An operand's sixteen values for outputs 16 * i ...: one vector load, or one value for all, unless
@@ -87,7 +87,7 @@ __kernel void binary16_f32(__global const float* a, __global const float* b, __g
                            int a_inner, int b_mode, int b_inner, int act, float act_a, float act_b) {
     const int i = get_global_id(0);
     const float16 v = binary_op16(op, operand16(a, a_mode, a_inner, i), operand16(b, b_mode, b_inner, i));
-    vstore16(activate16(act, v, act_a, act_b), i, y);
+    vstore16_global(activate16(act, v, act_a, act_b), y + 16 * i);
 }
 
 // Select with one condition for the whole tensor (an If decided at run time): y = cond ? a : b.

@@ -35,27 +35,73 @@ __kernel void gemm_pack_b_f32(__global const float* b, int b_offset, int b_batch
     __global float* dst = bp + bp_offset + batch * bp_batch + (t * k + kk) * GEMM_NR;
     const int n0 = t * GEMM_NR;
     if (tile_stride == 1 && n0 + GEMM_NR <= n) {
-        vstore16(vload16(0, src + n0), 0, dst);
-        vstore16(vload16(0, src + n0 + 16), 0, dst + 16);
+        vstore16_global(vload16(0, src + n0), dst);
+        vstore16_global(vload16(0, src + n0 + 16), dst + 16);
         return;
     }
     for (int c = 0; c < GEMM_NR; ++c) dst[c] = n0 + c < n ? src[(n0 + c) * tile_stride] : 0.0f;
 }
 
-// Stores one row of a tile at flat index i of C with the epilogue applied (00_common.cl; the bias
-// and activations fused after a convolution or MatMul, none when `e` is all zero): as two vectors
-// where the tile lies inside C, else its first `cols` values one by one.
-inline void gemm_store_row(__global float* c, int i, float16 lo, float16 hi, int cols, Epilogue e,
-                           __global const float* bias, __global const float* residual) {
-    if (cols >= GEMM_NR) {
-        vstore16(apply_epilogue16(e, i, lo, bias, residual), 0, c + i);
-        vstore16(apply_epilogue16(e, i + 16, hi, bias, residual), 0, c + i + 16);
-        return;
+// activate16() over `count` rows of a register tile, the kind tested once per tile rather than per
+// row: out of line, each call spilled its row and switched on the kind, and a tile's stores cost as
+// much as its multiply at depth 64 (ResNet-50's first-stage 1x1 convolutions). Relu and Clamp, the
+// activations CNNs fuse, run inline; the others cost an exp or more per value anyway.
+inline void activate_rows16(int kind, float a, float b, float16* v, int count) {
+    switch (kind) {
+        case ACT_NONE: return;
+        case ACT_RELU:
+            for (int r = 0; r < count; ++r) v[r] = fmax(v[r], 0.0f);
+            return;
+        case ACT_CLAMP:
+            for (int r = 0; r < count; ++r) v[r] = fmin(fmax(v[r], a), b);
+            return;
+        default:
+            for (int r = 0; r < count; ++r) v[r] = activate16(kind, v[r], a, b);
     }
-    float v[GEMM_NR];
-    vstore16(lo, 0, v);
-    vstore16(hi, 0, v + 16);
-    for (int j = 0; j < cols; ++j) c[i + j] = apply_epilogue(e, i + j, v[j], bias, residual);
+}
+
+// Stores a register tile (its first `rows` rows and `cols` columns from flat index c_at of C, rows
+// ldc apart) with the epilogue `e` (00_common.cl's apply_epilogue, none when all zero) applied in
+// registers, one step at a time over the whole tile. The bias is one value a row (inner == n: a
+// convolution's output channel) or one run of columns every row shares (inner 1, channels == n ==
+// ldc: a MatMul's last axis); TiledGemm::applies_epilogue checks which. Reads and stores stop at
+// the tile's edge (load16_lanes, store16).
+inline void gemm_store_tile(__global float* c, int c_at, int ldc, int rows, int cols, float16* lo, float16* hi,
+                            Epilogue e, __global const float* bias, __global const float* residual) {
+    rows = min(rows, GEMM_MR);
+    const int lo_lanes = min(cols, 16), hi_lanes = cols - 16;
+    if (e.has_bias) {
+        if (e.inner == 1) {
+            const int j0 = c_at % e.channels;
+            const float16 b_lo = load16_lanes(bias + j0, lo_lanes), b_hi = load16_lanes(bias + j0 + 16, hi_lanes);
+            for (int r = 0; r < rows; ++r) {
+                lo[r] += b_lo;
+                hi[r] += b_hi;
+            }
+        } else {
+            for (int r = 0; r < rows; ++r) {
+                const float b = bias[((c_at + r * ldc) / e.inner) % e.channels];
+                lo[r] += b;
+                hi[r] += b;
+            }
+        }
+    }
+    activate_rows16(e.act1, e.act1_a, e.act1_b, lo, rows);
+    activate_rows16(e.act1, e.act1_a, e.act1_b, hi, rows);
+    if (e.has_residual) {
+        for (int r = 0; r < rows; ++r) {
+            const int i = c_at + r * ldc;
+            lo[r] += load16_lanes(residual + i, lo_lanes);
+            hi[r] += load16_lanes(residual + i + 16, hi_lanes);
+        }
+    }
+    activate_rows16(e.act2, e.act2_a, e.act2_b, lo, rows);
+    activate_rows16(e.act2, e.act2_a, e.act2_b, hi, rows);
+    for (int r = 0; r < rows; ++r) {
+        const int i = c_at + r * ldc;
+        store16(c, i, lo_lanes, lo[r]);
+        if (hi_lanes > 0) store16(c, i + 16, hi_lanes, hi[r]);
+    }
 }
 
 // One register tile of C: GEMM_MR rows of packed A (`a`, k-major) times one panel of B (`b`, GEMM_NR
@@ -80,8 +126,7 @@ inline void gemm_store_row(__global float* c, int i, float16 lo, float16 hi, int
             a += GEMM_MR;                                                                                    \
             b += b_step;                                                                                     \
         }                                                                                                    \
-        for (int r = 0; r < GEMM_MR && r < rows; ++r)                                                        \
-            gemm_store_row(c, c_at + r * ldc, lo[r], hi[r], cols, e, bias, residual);                        \
+        gemm_store_tile(c, c_at, ldc, rows, cols, lo, hi, e, bias, residual);                                 \
     }
 MOSAIC_DEFINE_GEMM_TILE(gemm_tile_f32, __global)
 MOSAIC_DEFINE_GEMM_TILE(gemm_tile_local_f32, __local)

@@ -119,7 +119,7 @@ __kernel void reduce_trailing16_f32(__global const float* x, __global float* y, 
         acc16 = reduce_combine16(op, acc16, REDUCE_TERM(op, v));
     }
     float lanes[16];
-    vstore16(acc16, 0, lanes);
+    vstore16_private(acc16, lanes);
     float acc = lanes[0];
     for (int l = 1; l < 16; ++l) acc = reduce_combine(op, acc, lanes[l]);
     for (; k < count; ++k) acc = reduce_combine(op, acc, REDUCE_TERM(op, xp[k]));
