@@ -89,6 +89,25 @@ typedef struct {
 MOSAIC_DEFINE_ACTIVATE(activate, float)
 MOSAIC_DEFINE_ACTIVATE(activate16, float16)
 
+// activate16() over `count` vectors (the rows of the tiled GEMM's register tile, a depthwise
+// convolution's output row), the kind tested once rather than per vector: out of line, each call
+// spilled its vector and switched on the kind, and a tile's stores cost as much as its multiply at
+// depth 64 (ResNet-50's first-stage 1x1 convolutions). Relu and Clamp, the activations CNNs fuse,
+// run inline; the others cost an exp or more per value anyway.
+inline void activate_rows16(int kind, float a, float b, float16* v, int count) {
+    switch (kind) {
+        case ACT_NONE: return;
+        case ACT_RELU:
+            for (int r = 0; r < count; ++r) v[r] = fmax(v[r], 0.0f);
+            return;
+        case ACT_CLAMP:
+            for (int r = 0; r < count; ++r) v[r] = fmin(fmax(v[r], a), b);
+            return;
+        default:
+            for (int r = 0; r < count; ++r) v[r] = activate16(kind, v[r], a, b);
+    }
+}
+
 // What a convolution or MatMul applies to each result, in this order: a per-channel bias, the
 // first activation, a residual tensor of the output's shape, the second activation.
 typedef struct {
@@ -107,16 +126,6 @@ inline float apply_epilogue(Epilogue e, int i, float v, __global const float* bi
     v = activate(e.act1, v, e.act1_a, e.act1_b);
     if (e.has_residual) v += residual[i];
     return activate(e.act2, v, e.act2_a, e.act2_b);
-}
-
-// apply_epilogue() on the 16 results from flat index i on, which lie in one row of a matrix whose
-// rows are `inner` long (a bias per row: a convolution's output channel) or, with inner 1, in one
-// row of `channels` (a bias per column: a MatMul's last axis); the tiled GEMM checks which holds.
-inline float16 apply_epilogue16(Epilogue e, int i, float16 v, __global const float* bias, __global const float* residual) {
-    if (e.has_bias) v += e.inner == 1 ? vload16(0, bias + i % e.channels) : (float16)(bias[(i / e.inner) % e.channels]);
-    v = activate16(e.act1, v, e.act1_a, e.act1_b);
-    if (e.has_residual) v += vload16(0, residual + i);
-    return activate16(e.act2, v, e.act2_a, e.act2_b);
 }
 
 // The offset of flat output index `i` in an operand with `strides`.
@@ -172,9 +181,12 @@ inline float16 load_row16(__global const float* row, int iw0, int stride, int wi
     return vload16(0, lanes);
 }
 
-// Sixteen floats stored at any float's address in one vector store. PoCL's vstore16 writes three
-// pieces (4, 4 and 8 floats); vload16 is one load already.
+// Vectors stored at any float's address in one vector store. PoCL's vstore16 writes three pieces
+// (4, 4 and 8 floats); vload16 is one load already.
 typedef float16 float16_unaligned __attribute__((aligned(4)));
+typedef float8 float8_unaligned __attribute__((aligned(4)));
+typedef float4 float4_unaligned __attribute__((aligned(4)));
+typedef float2 float2_unaligned __attribute__((aligned(4)));
 inline void vstore16_global(float16 v, __global float* p) { *(__global float16_unaligned*)p = v; }
 inline void vstore16_private(float16 v, float* p) { *(float16_unaligned*)p = v; }
 
@@ -214,7 +226,26 @@ inline void store16(__global float* y, int i, int lanes_left, float16 v) {
         vstore16_global(v, y + i);
         return;
     }
-    float lanes[16];
-    vstore16_private(v, lanes);
-    for (int l = 0; l < lanes_left; ++l) y[i + l] = lanes[l];
+    // By the binary digits of the count: at most four stores (8, 4, 2 and 1 floats), where a loop
+    // of one store a lane cost a depthwise convolution's 14- and 7-wide rows as much as its taps.
+    __global float* p = y + i;
+    float8 eight = v.lo;
+    if (lanes_left & 8) {
+        *(__global float8_unaligned*)p = v.lo;
+        p += 8;
+        eight = v.hi;
+    }
+    float4 four = eight.lo;
+    if (lanes_left & 4) {
+        *(__global float4_unaligned*)p = eight.lo;
+        p += 4;
+        four = eight.hi;
+    }
+    float2 two = four.lo;
+    if (lanes_left & 2) {
+        *(__global float2_unaligned*)p = four.lo;
+        p += 2;
+        two = four.hi;
+    }
+    if (lanes_left & 1) *p = two.x;
 }

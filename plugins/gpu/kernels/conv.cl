@@ -80,18 +80,16 @@ __kernel void im2col_packed_f32(__global const float* x, int x_offset, __global 
     im2col_panel_row(x + x_offset + c * s.in_h * s.in_w, s, kh, kw, oh0, p0 - oh0 * s.out_w, p0, n, dst);
 }
 
-// The sixteen results of a row block from flat index i on, with the epilogue, stored where they lie
-// in the row (`lanes_left` of them, store16). Only a residual is read per output, so a partial block
-// without one takes the vector epilogue too.
-inline void store_epilogue16(Epilogue e, int i, int lanes_left, float16 acc, __global const float* bias,
+// Sixteen results of one output row of a depthwise convolution from flat index i on, with the
+// epilogue `e` (00_common.cl's apply_epilogue, its bias `bias_value`: one channel's), stored where
+// they lie in the row (`lanes_left` of them, store16; the residual read there too).
+inline void store_epilogue16(Epilogue e, int i, int lanes_left, float16 acc, float bias_value,
                              __global const float* residual, __global float* y) {
-    if (lanes_left >= 16 || !e.has_residual) {
-        store16(y, i, lanes_left, apply_epilogue16(e, i, acc, bias, residual));
-        return;
-    }
-    float lanes[16];
-    vstore16_private(acc, lanes);
-    for (int l = 0; l < lanes_left; ++l) y[i + l] = apply_epilogue(e, i + l, lanes[l], bias, residual);
+    acc += bias_value;
+    activate_rows16(e.act1, e.act1_a, e.act1_b, &acc, 1);
+    if (e.has_residual) acc += load16_lanes(residual + i, lanes_left);
+    activate_rows16(e.act2, e.act2_a, e.act2_b, &acc, 1);
+    store16(y, i, lanes_left, acc);
 }
 
 // Sixteen outputs of one output row a work item, for OpenCL CPU devices, where PoCL keeps the
@@ -119,7 +117,7 @@ __kernel void depthwise_conv16_f32(__global const float* x, __global const float
             acc = fma(v, (float16)(wp[kh * s.kernel_w + kw]), acc);
         }
     }
-    store_epilogue16(e, row * s.out_w + ow0, s.out_w - ow0, acc, bias, residual, y);
+    store_epilogue16(e, row * s.out_w + ow0, s.out_w - ow0, acc, e.has_bias ? bias[c] : 0.0f, residual, y);
 }
 
 // A column of sixteen outputs wide down a band of `rows` output rows of one channel's plane, for
@@ -139,6 +137,7 @@ __kernel void depthwise_column16_f32(__global const float* x, __global const flo
     const int iw0 = ow0 * s.stride_w - s.pad_left;
     const int span = (s.kernel_w - 1) * s.dilation_w + 16 * s.stride_w;  // one row's window
     const int ring = (s.kernel_h - 1) * s.dilation_h + 1;                // the rows one output row reads
+    const float bias_value = e.has_bias ? bias[c] : 0.0f;
     float win[RING_MAX * WINDOW_MAX];
     const int oh_end = min(s.out_h, (band + 1) * rows);
     int next = INT_MIN;  // the first input row not loaded yet
@@ -156,7 +155,7 @@ __kernel void depthwise_column16_f32(__global const float* x, __global const flo
             for (int kw = 0; kw < s.kernel_w; ++kw)
                 acc = fma(window_taps16(row, kw * s.dilation_w, s.stride_w), (float16)(wr[kw]), acc);
         }
-        store_epilogue16(e, (nc * s.out_h + oh) * s.out_w + ow0, s.out_w - ow0, acc, bias, residual, y);
+        store_epilogue16(e, (nc * s.out_h + oh) * s.out_w + ow0, s.out_w - ow0, acc, bias_value, residual, y);
     }
 }
 

@@ -42,24 +42,6 @@ __kernel void gemm_pack_b_f32(__global const float* b, int b_offset, int b_batch
     for (int c = 0; c < GEMM_NR; ++c) dst[c] = n0 + c < n ? src[(n0 + c) * tile_stride] : 0.0f;
 }
 
-// activate16() over `count` rows of a register tile, the kind tested once per tile rather than per
-// row: out of line, each call spilled its row and switched on the kind, and a tile's stores cost as
-// much as its multiply at depth 64 (ResNet-50's first-stage 1x1 convolutions). Relu and Clamp, the
-// activations CNNs fuse, run inline; the others cost an exp or more per value anyway.
-inline void activate_rows16(int kind, float a, float b, float16* v, int count) {
-    switch (kind) {
-        case ACT_NONE: return;
-        case ACT_RELU:
-            for (int r = 0; r < count; ++r) v[r] = fmax(v[r], 0.0f);
-            return;
-        case ACT_CLAMP:
-            for (int r = 0; r < count; ++r) v[r] = fmin(fmax(v[r], a), b);
-            return;
-        default:
-            for (int r = 0; r < count; ++r) v[r] = activate16(kind, v[r], a, b);
-    }
-}
-
 // Stores a register tile (its first `rows` rows and `cols` columns from flat index c_at of C, rows
 // ldc apart) with the epilogue `e` (00_common.cl's apply_epilogue, none when all zero) applied in
 // registers, one step at a time over the whole tile. The bias is one value a row (inner == n: a
@@ -79,10 +61,15 @@ inline void gemm_store_tile(__global float* c, int c_at, int ldc, int rows, int 
                 hi[r] += b_hi;
             }
         } else {
+            // Row r's channel: where rows are `inner` long (ldc == inner, as the host lays C out), the
+            // one after row r - 1's, so one division a tile rather than two a row.
+            int channel = (c_at / e.inner) % e.channels;
             for (int r = 0; r < rows; ++r) {
-                const float b = bias[((c_at + r * ldc) / e.inner) % e.channels];
+                if (ldc != e.inner) channel = ((c_at + r * ldc) / e.inner) % e.channels;
+                const float b = bias[channel];
                 lo[r] += b;
                 hi[r] += b;
+                if (++channel == e.channels) channel = 0;
             }
         }
     }
