@@ -122,7 +122,8 @@ public:
                 cl::Kernel& im2col = ctx.kernel("im2col_packed_f32");
                 set_args(im2col, x, static_cast<cl_int>(b * in_image_), ctx.scratch(), cl_int{0}, s_,
                          static_cast<cl_int>(k_), static_cast<cl_int>(spatial_));
-                ctx.launch(im2col, cl::NDRange(k_, tiled->packed_b_panels(), static_cast<size_t>(groups_)));
+                const size_t taps = static_cast<size_t>(s_.kernel_h) * static_cast<size_t>(s_.kernel_w);
+                ctx.launch(im2col, cl::NDRange(taps, tiled->packed_b_panels(), static_cast<size_t>(groups_)));
                 tiled->enqueue_packed_b(ctx, w, 0, 0, y, static_cast<size_t>(b * out_image_), tiled->packed_b_elements(),
                                         in_gemm);
                 continue;

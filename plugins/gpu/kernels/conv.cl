@@ -20,17 +20,46 @@ __kernel void im2col_f32(__global const float* x, int x_offset, __global float* 
     col[i] = (ih >= 0 && ih < s.in_h && iw >= 0 && iw < s.in_w) ? x[x_offset + (c * s.in_h + ih) * s.in_w + iw] : 0.0f;
 }
 
-// One row of a packed panel of im2col's columns: the GEMM_NR values of filter tap (kh, kw) of one
-// input channel (`plane`) at output positions p0, p0 + 1, ... (p = oh * OW + ow; p0 at row oh0,
-// column ow0), 0 past position n. The positions run along output rows; in a run, input columns step
-// by the stride, so the values inside the image are one strided read (a plain copy at stride 1,
-// which the device compiler turns into vector moves) with zeros either side: no test per element,
-// and no division at stride 1 (a division costs more than copying a short run). One definition
-// for a destination in global memory (im2col_packed_f32) and in local memory (im2col_panel_row_local,
-// gemm_conv.cl's panel).
-#define MOSAIC_DEFINE_IM2COL_PANEL_ROW(NAME, SPACE)                                                             \
-    inline void NAME(__global const float* plane, ConvShape s, int kh, int kw, int oh0, int ow0, int p0, int n, \
-                     SPACE float* dst) {                                                                        \
+// Copies `count` (under 16) floats in at most four moves (8, 4, 2 and 1), where a loop of one move
+// a value cost the copy of 14- and 7-wide rows most of its time. One name for either destination
+// (overloadable), so that MOSAIC_DEFINE_IM2COL_PANEL_TAP's body serves both.
+#define MOSAIC_DEFINE_COPY_UNDER16(SPACE)                                                                            \
+    __attribute__((overloadable)) inline void copy_under16(__global const float* src, int count, SPACE float* dst) { \
+        if (count & 8) {                                                                                             \
+            *(SPACE float8_unaligned*)dst = vload8(0, src);                                                          \
+            src += 8;                                                                                                \
+            dst += 8;                                                                                                \
+        }                                                                                                            \
+        if (count & 4) {                                                                                             \
+            *(SPACE float4_unaligned*)dst = vload4(0, src);                                                          \
+            src += 4;                                                                                                \
+            dst += 4;                                                                                                \
+        }                                                                                                            \
+        if (count & 2) {                                                                                             \
+            *(SPACE float2_unaligned*)dst = vload2(0, src);                                                          \
+            src += 2;                                                                                                \
+            dst += 2;                                                                                                \
+        }                                                                                                            \
+        if (count & 1) *dst = *src;                                                                                  \
+    }
+MOSAIC_DEFINE_COPY_UNDER16(__global)
+MOSAIC_DEFINE_COPY_UNDER16(__local)
+
+// The rows of one filter tap (kh, kw) of a packed panel of im2col's columns, for every input
+// channel of a group (`group_x`, the group's first plane): row (c * KH + kh) * KW + kw of `panel`
+// gets channel c's values at output positions p0, p0 + 1, ... (p = oh * OW + ow; p0 at row oh0,
+// column ow0), 0 past position n. The positions run along output rows; in a run, input columns
+// step by the stride, so the values inside the image are one strided read (vector moves at stride
+// 1 and 2, one value at a time elsewhere and in the last few) with zeros either side: no test per
+// element. Where a run lies in the image depends on the tap, not the channel, so it is worked out
+// once for all channels: one row at a time, that setup cost more than the copy (ResNet-50's 3x3
+// convolutions). One definition for a panel in global memory (im2col_packed_f32) and in local
+// memory (im2col_panel_tap_local, gemm_conv.cl's).
+#define MOSAIC_DEFINE_IM2COL_PANEL_TAP(NAME, SPACE)                                                             \
+    inline void NAME(__global const float* group_x, ConvShape s, int kh, int kw, int oh0, int ow0, int p0, int n, \
+                     SPACE float* panel) {                                                                      \
+        const int plane = s.in_h * s.in_w, row_step = s.kernel_h * s.kernel_w * GEMM_NR;                       \
+        SPACE float* tap_rows = panel + (kh * s.kernel_w + kw) * GEMM_NR;                                      \
         int p = p0, oh = oh0, ow = ow0, j = 0;                                                                  \
         const int end = min(p + GEMM_NR, n);                                                                    \
         while (p < end) {                                                                                       \
@@ -50,34 +79,55 @@ __kernel void im2col_f32(__global const float* x, int x_offset, __global float* 
                 lo = min(lo, run);                                                                              \
                 hi = clamp(hi, lo, run);                                                                        \
             }                                                                                                   \
-            __global const float* src = plane + ih * s.in_w + iw0;                                              \
-            for (int q = 0; q < lo; ++q) dst[j + q] = 0.0f;                                                     \
-            if (s.stride_w == 1)                                                                                \
-                for (int q = lo; q < hi; ++q) dst[j + q] = src[q];                                              \
-            else                                                                                                \
-                for (int q = lo; q < hi; ++q) dst[j + q] = src[q * s.stride_w];                                 \
-            for (int q = hi; q < run; ++q) dst[j + q] = 0.0f;                                                   \
+            /* Vectors at stride 2: every other value of two loads, which must stay inside the row. */          \
+            const int vectors = s.stride_w == 1 ? (hi - lo) / 16                                                \
+                                : s.stride_w == 2 ? max(min(hi - lo, (s.in_w - iw0 - 2 * lo) / 2) / 16, 0)    \
+                                                  : 0;                                                          \
+            const int scalar_from = lo + 16 * vectors;                                                          \
+            __global const float* src = group_x + ih * s.in_w + iw0;                                            \
+            SPACE float* dst = tap_rows + j;                                                                    \
+            for (int c = 0; c < s.channels; ++c, src += plane, dst += row_step) {                               \
+                for (int q = 0; q < lo; ++q) dst[q] = 0.0f;                                                     \
+                for (int v = 0, q = lo; v < vectors; ++v, q += 16) {                                            \
+                    float16 values;                                                                             \
+                    if (s.stride_w == 1) {                                                                      \
+                        values = vload16(0, src + q);                                                           \
+                    } else {                                                                                    \
+                        const float16 a = vload16(0, src + 2 * q), b = vload16(0, src + 2 * q + 16);            \
+                        values = (float16)(a.even, b.even);                                                     \
+                    }                                                                                           \
+                    *(SPACE float16_unaligned*)(dst + q) = values;                                              \
+                }                                                                                               \
+                if (s.stride_w == 1) /* the last few by the binary digits of their count */                     \
+                    copy_under16(src + scalar_from, hi - scalar_from, dst + scalar_from);                       \
+                else                                                                                            \
+                    for (int q = scalar_from; q < hi; ++q) dst[q] = src[q * s.stride_w];                        \
+                for (int q = hi; q < run; ++q) dst[q] = 0.0f;                                                   \
+            }                                                                                                   \
             j += run;                                                                                           \
             p += run;                                                                                           \
             ow = 0;                                                                                             \
             ++oh;                                                                                               \
         }                                                                                                       \
-        for (; j < GEMM_NR; ++j) dst[j] = 0.0f;                                                                 \
+        if (j < GEMM_NR)                                                                                        \
+            for (int c = 0; c < s.channels; ++c)                                                                \
+                for (int q = j; q < GEMM_NR; ++q) tap_rows[c * row_step + q] = 0.0f;                            \
     }
-MOSAIC_DEFINE_IM2COL_PANEL_ROW(im2col_panel_row, __global)
-MOSAIC_DEFINE_IM2COL_PANEL_ROW(im2col_panel_row_local, __local)
+MOSAIC_DEFINE_IM2COL_PANEL_TAP(im2col_panel_tap, __global)
+MOSAIC_DEFINE_IM2COL_PANEL_TAP(im2col_panel_tap_local, __local)
 
 // im2col straight into the packed B of the tiled GEMM (gemm.cl's gemm_pack_b_f32 layout), for
 // one group of one image, so the columns are never written unpacked: row kk = (c * KH + kh) * KW +
 // kw of `k`, column p = oh * OW + ow of `n`, at bp[(t * k + kk) * GEMM_NR + j] for p = t * GEMM_NR
-// + j. Global size (k, panels, groups); a group's channels follow the previous group's in the image.
+// + j. Global size (KH * KW taps, panels, groups): a work item packs one tap's rows of one panel
+// for every channel of its group; a group's channels follow the previous group's in the image.
 __kernel void im2col_packed_f32(__global const float* x, int x_offset, __global float* bp, int bp_offset, ConvShape s,
                                 int k, int n) {
-    const int kk = get_global_id(0), t = get_global_id(1), group = get_global_id(2);
-    const int kw = kk % s.kernel_w, kh = (kk / s.kernel_w) % s.kernel_h, c = group * s.channels + kk / (s.kernel_w * s.kernel_h);
-    __global float* dst = bp + bp_offset + (group * get_global_size(1) + t) * k * GEMM_NR + kk * GEMM_NR;
+    const int tap = get_global_id(0), t = get_global_id(1), group = get_global_id(2);
+    __global float* panel = bp + bp_offset + (group * get_global_size(1) + t) * k * GEMM_NR;
     const int p0 = t * GEMM_NR, oh0 = p0 / s.out_w;
-    im2col_panel_row(x + x_offset + c * s.in_h * s.in_w, s, kh, kw, oh0, p0 - oh0 * s.out_w, p0, n, dst);
+    im2col_panel_tap(x + x_offset + group * s.channels * s.in_h * s.in_w, s, tap / s.kernel_w, tap % s.kernel_w, oh0,
+                     p0 - oh0 * s.out_w, p0, n, panel);
 }
 
 // Sixteen results of one output row of a depthwise convolution from flat index i on, with the

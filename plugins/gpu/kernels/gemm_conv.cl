@@ -15,14 +15,9 @@ __kernel void conv_gemm_tiled_f32(__global const float* x, int x_offset, ConvSha
                                   int b_panel_stride, int b_step, __local float* panel_b) {
     const int panel = get_global_id(0), group = get_global_id(1);
     const int n0 = panel * GEMM_NR, oh0 = n0 / s.out_w, ow0 = n0 - oh0 * s.out_w;
-    __local float* dst = panel_b;
-    // Rows kk = (channel * KH + kh) * KW + kw in order, counted rather than divided out.
-    for (int channel = 0; channel < s.channels; ++channel) {
-        __global const float* plane = x + x_offset + (group * s.channels + channel) * s.in_h * s.in_w;
-        for (int kh = 0; kh < s.kernel_h; ++kh)
-            for (int kw = 0; kw < s.kernel_w; ++kw, dst += GEMM_NR)
-                im2col_panel_row_local(plane, s, kh, kw, oh0, ow0, n0, n, dst);
-    }
+    __global const float* group_x = x + x_offset + group * s.channels * s.in_h * s.in_w;
+    for (int kh = 0; kh < s.kernel_h; ++kh)
+        for (int kw = 0; kw < s.kernel_w; ++kw) im2col_panel_tap_local(group_x, s, kh, kw, oh0, ow0, n0, n, panel_b);
     const int tiles = (m + GEMM_MR - 1) / GEMM_MR;
     for (int t = 0; t < tiles; ++t)
         gemm_tile_local_f32(ap + ap_offset + group * ap_batch + t * k * GEMM_MR, panel_b, GEMM_NR, k, c,
