@@ -7,7 +7,8 @@
 #
 # A.so and B.so: copies of BUILD/lib/mosaic/plugins/libmosaic_gpu_plugin.so from two builds (copy
 # one, change and rebuild, copy the other). BUILD gives the mosaic tool and the other plugins.
-# Prints, per model and plugin, the median and minimum latency (ms) of each round.
+# Prints, per model and plugin, the median and minimum latency (ms) of each round, then per model
+# the median over rounds of B's median / A's (below 1: B is faster).
 set -euo pipefail
 [[ $# -ge 4 ]] || { sed -n 2,10p "$0"; exit 2; }
 build=$(cd "$1" && pwd) a=$2 b=$3
@@ -37,5 +38,17 @@ for round in $(seq "${ROUNDS:-3}"); do
             echo "round $round  $side  $(echo "$out" | awk '/Median:/ {m=$2} /Min:/ {n=$2} END {printf "median %8s  min %8s ms", m, n}')  $model"
         done
     done
-done
+done | tee "$tmp/rounds"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The machine's speed drifts between rounds more than a change moves it; within a round A and B ran
+# seconds apart, so the ratio of their medians round by round is the figure to read.
+python3 - "$tmp/rounds" <<'PY'
+import statistics, sys
+medians = {}
+for line in open(sys.argv[1]):
+    _, _, side, _, median, *_, model = line.split()
+    medians.setdefault(model, {}).setdefault(side, []).append(float(median))
+for model, sides in medians.items():
+    ratios = [b / a for a, b in zip(sides["A"], sides["B"])]
+    print(f"B/A {statistics.median(ratios):.3f} (rounds: {' '.join(f'{r:.2f}' for r in ratios)})  {model}")
+PY

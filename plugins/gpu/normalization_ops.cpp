@@ -38,18 +38,25 @@ public:
         for (size_t d = static_cast<size_t>(axis) + 1; d < s.size(); ++d) inner_ *= s[d];
         rows_ = shape_size(s) / length_;
         lanes_ = group_lanes(length_, ctx.engine.info());
+        rows16_ = inner_ == 1 && ctx.engine.info().prefers_sixteen_wide();
     }
     void enqueue(const ExecContext& ctx) const override {
-        cl::Kernel& k = ctx.kernel("softmax_f32");
+        cl::Kernel& k = ctx.kernel(exec_type());
+        if (rows16_) {
+            set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], static_cast<cl_int>(length_), static_cast<cl_int>(log_ ? 1 : 0));
+            ctx.launch(k, items(rows_));
+            return;
+        }
         set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], static_cast<cl_int>(length_), static_cast<cl_int>(inner_),
                  static_cast<cl_int>(log_ ? 1 : 0), cl::Local(lanes_ * sizeof(float)));
         ctx.launch(k, items(rows_ * lanes_), items(lanes_));
     }
-    std::string exec_type() const override { return "softmax_f32"; }
+    std::string exec_type() const override { return rows16_ ? "softmax_rows16_f32" : "softmax_f32"; }
 
 private:
     bool log_;
     int64_t length_ = 1, inner_ = 1, rows_ = 1, lanes_ = 1;
+    bool rows16_ = false;  // softmax_rows16_f32: rows along the last axis, on devices that prefer sixteen-wide kernels
 };
 
 // The axes of MVN-6 (a constant input) or MVN-1 (across_channels), normalized and sorted.

@@ -1,7 +1,8 @@
 // The reductions on the GPU device against REFERENCE, every op over trailing axes (counts that
 // leave a tail past the last 16, a size-1 axis between the reduced ones, keep_dims false) and over
 // a leading axis. On an OpenCL CPU device trailing axes run one output a work item over its
-// contiguous inputs (reduce_trailing16_f32); other axes and GPUs a work group an output.
+// contiguous inputs (reduce_trailing16_f32); other axes and GPUs a work group an output. Softmax
+// and LogSoftmax likewise: one row a work item along the last axis (softmax_rows16_f32).
 #include "gpu/gpu_test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -54,6 +55,49 @@ INSTANTIATE_TEST_SUITE_P(
                       ReduceCase{"fewer_than_16", {3, 2, 5}, {1, 2}, false, true},
                       ReduceCase{"a_leading_axis", {2, 5, 7, 9}, {1}, true, false}),
     [](const ::testing::TestParamInfo<ReduceCase>& info) { return info.param.name; });
+
+struct SoftmaxCase {
+    std::string name;
+    Shape in;
+    int64_t axis;
+};
+
+void PrintTo(const SoftmaxCase& c, std::ostream* os) { *os << c.name; }
+
+class GpuSoftmax : public ::testing::TestWithParam<SoftmaxCase> {};
+
+// Inputs up to +-200, where exp overflows unless the row's maximum comes off first, and one row
+// of equal values (each gets 1 / length).
+TEST_P(GpuSoftmax, AndLogSoftmaxMatchReference) {
+    const SoftmaxCase& c = GetParam();
+    ModelBuilder b("gpu_softmax_" + c.name);
+    Output x = b.parameter("x", ElementType::f32, c.in);
+    const Attributes axis = {{"axis", std::to_string(c.axis)}};
+    b.result(b.op("Softmax", {x}, axis, "softmax", "opset8"), "y");
+    b.result(b.op("LogSoftmax", {x}, axis, "log_softmax", "opset5"), "log_y");
+    const auto model = b.build();
+    ASSERT_EQ(unsupported_on_gpu(model), "");
+    Tensor input = random_tensor(c.in, 91);
+    float* values = input.data<float>();
+    for (size_t i = 0; i < input.get_size(); ++i) values[i] *= 200.0f;
+    const size_t length = static_cast<size_t>(c.in.back());
+    for (size_t i = 0; i < length && c.axis == static_cast<int64_t>(c.in.size()) - 1; ++i) values[i] = 3.0f;
+    const RunResult got = expect_device_matches_reference(model, "GPU", {{"x", input}});
+    const bool rows = gpu_is_cpu_fallback() && c.axis == static_cast<int64_t>(c.in.size()) - 1;
+    for (const std::string op : {"softmax", "log_softmax"}) {
+        const ProfilingInfo* record = record_named(got.profile, op);
+        ASSERT_NE(record, nullptr) << op << ":\n" << contents(got.profile);
+        EXPECT_EQ(record->exec_type, rows ? "softmax_rows16_f32" : "softmax_f32") << op;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Axes, GpuSoftmax,
+    ::testing::Values(SoftmaxCase{"attention_rows_of_128", {1, 3, 16, 128}, 3},
+                      SoftmaxCase{"rows_of_37", {5, 37}, 1},  // 2 vectors and 5 more
+                      SoftmaxCase{"rows_of_5", {4, 5}, 1},
+                      SoftmaxCase{"a_middle_axis", {2, 7, 9}, 1}),
+    [](const ::testing::TestParamInfo<SoftmaxCase>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace mosaic::test::gpu

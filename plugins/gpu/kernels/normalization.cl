@@ -25,6 +25,15 @@
 MOSAIC_DEFINE_REDUCE_COMBINE(reduce_combine, float)
 MOSAIC_DEFINE_REDUCE_COMBINE(reduce_combine16, float16)
 
+// The sixteen lanes of a vector of partial results combined into one.
+inline float reduce_lanes16(int op, float16 v) {
+    float lanes[16];
+    vstore16_private(v, lanes);
+    float acc = lanes[0];
+    for (int l = 1; l < 16; ++l) acc = reduce_combine(op, acc, lanes[l]);
+    return acc;
+}
+
 // A reduction's starting value, what an input adds to it (|v| for L1, v * v for L2), and its
 // result from the combined value.
 inline float reduce_init(int op) {
@@ -68,6 +77,43 @@ __kernel void softmax_f32(__global const float* x, __global float* y, int length
         const float inv = 1.0f / sum;
         for (int k = lane; k < length; k += lanes) y[base + k * inner] = exp(x[base + k * inner] - m) * inv;
     }
+}
+
+// Softmax over contiguous rows (the last axis) on OpenCL CPU devices: one work item a row, sixteen
+// elements at a time, each exp taken once (stored, then scaled). softmax_f32's work groups with
+// barriers and one element per step took 1.8 ms for BERT-base's attention (1536 rows of 128) on 2
+// cores, 8% of the model.
+__kernel void softmax_rows16_f32(__global const float* x, __global float* y, int length, int log_softmax) {
+    const int r = get_global_id(0);
+    __global const float* xr = x + r * length;
+    __global float* yr = y + r * length;
+    const int whole = length / 16 * 16;
+    float16 m16 = (float16)(-INFINITY);
+    for (int k = 0; k < whole; k += 16) m16 = fmax(m16, vload16(0, xr + k));
+    float m = reduce_lanes16(REDUCE_MAX, m16);
+    for (int k = whole; k < length; ++k) m = fmax(m, xr[k]);
+    float16 sum16 = (float16)(0.0f);
+    float sum = 0.0f;
+    if (log_softmax) {
+        for (int k = 0; k < whole; k += 16) sum16 += exp(vload16(0, xr + k) - m);
+        for (int k = whole; k < length; ++k) sum += exp(xr[k] - m);
+        const float shift = m + log(sum + reduce_lanes16(REDUCE_SUM, sum16));
+        for (int k = 0; k < whole; k += 16) vstore16_global(vload16(0, xr + k) - shift, yr + k);
+        for (int k = whole; k < length; ++k) yr[k] = xr[k] - shift;
+        return;
+    }
+    for (int k = 0; k < whole; k += 16) {
+        const float16 e = exp(vload16(0, xr + k) - m);
+        vstore16_global(e, yr + k);
+        sum16 += e;
+    }
+    for (int k = whole; k < length; ++k) {
+        yr[k] = exp(xr[k] - m);
+        sum += yr[k];
+    }
+    const float inv = 1.0f / (sum + reduce_lanes16(REDUCE_SUM, sum16));
+    for (int k = 0; k < whole; k += 16) vstore16_global(vload16(0, yr + k) * inv, yr + k);
+    for (int k = whole; k < length; ++k) yr[k] *= inv;
 }
 
 // MVN over the `length` trailing elements of each row; eps inside or outside the square root.
@@ -118,10 +164,7 @@ __kernel void reduce_trailing16_f32(__global const float* x, __global float* y, 
         const float16 v = vload16(0, xp + k);
         acc16 = reduce_combine16(op, acc16, REDUCE_TERM(op, v));
     }
-    float lanes[16];
-    vstore16_private(acc16, lanes);
-    float acc = lanes[0];
-    for (int l = 1; l < 16; ++l) acc = reduce_combine(op, acc, lanes[l]);
+    float acc = reduce_lanes16(op, acc16);
     for (; k < count; ++k) acc = reduce_combine(op, acc, REDUCE_TERM(op, xp[k]));
     y[i] = reduce_finish(op, acc, count);
 }
