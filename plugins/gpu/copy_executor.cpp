@@ -4,8 +4,10 @@
 
 namespace mosaic::gpu_plugin {
 
-std::string word_kernel(ElementType t, bool sixteen) {
-    const std::string prefix = sixteen ? "strided_copy16_u" : "strided_copy_u";
+std::string word_kernel(ElementType t, CopyWidth width) {
+    const std::string prefix = width == CopyWidth::sixteen    ? "strided_copy16_u"
+                               : width == CopyWidth::gather16 ? "strided_gather16_u"
+                                                              : "strided_copy_u";
     switch (element_size(t)) {
         case 1: return prefix + "8";
         case 2: return prefix + "16";
@@ -37,8 +39,18 @@ bool is_block_copy(const Copy& c) {
     return c.count > 0 && dense == c.count;
 }
 
-bool sixteen_wide(const std::vector<Copy>& copies, const ClDeviceInfo& device) {
-    return device.prefers_sixteen_wide() && std::all_of(copies.begin(), copies.end(), copies_by_sixteen);
+// Whether a copy writes runs of 16 consecutive elements whose inputs lie a stride apart (a
+// transpose that moves the last axis: data_movement.cl's strided_gather16 kernels).
+bool gathers_by_sixteen(const Copy& c) {
+    const int last = c.walk.rank - 1;
+    return last >= 0 && c.walk.dims[last] % 16 == 0 && c.walk.out_strides[last] == 1;
+}
+
+CopyWidth copy_width(const std::vector<Copy>& copies, const ClDeviceInfo& device) {
+    if (!device.prefers_sixteen_wide()) return CopyWidth::one;
+    if (std::all_of(copies.begin(), copies.end(), copies_by_sixteen)) return CopyWidth::sixteen;
+    if (std::all_of(copies.begin(), copies.end(), gathers_by_sixteen)) return CopyWidth::gather16;
+    return CopyWidth::one;
 }
 
 }  // namespace
@@ -58,8 +70,8 @@ int64_t axis_of(int64_t axis, size_t rank) { return axis < 0 ? axis + static_cas
 CopyExecutor::CopyExecutor(const BuildContext& ctx, size_t n, std::vector<ValueId> inputs, std::vector<ValueId> outputs,
                            std::vector<Copy> copies)
     : Executor(ctx.graph.node_name(n), ctx.graph.type(n), std::move(inputs), std::move(outputs)),
-      wide_(sixteen_wide(copies, ctx.engine.info())),
-      kernel_(word_kernel(ctx.graph.output_type(n, 0), wide_)),
+      width_(copy_width(copies, ctx.engine.info())),
+      kernel_(word_kernel(ctx.graph.output_type(n, 0), width_)),
       copies_(std::move(copies)),
       element_bytes_(element_size(ctx.graph.output_type(n, 0))) {
     for (const Copy& c : copies_) block_.push_back(is_block_copy(c));
@@ -81,7 +93,7 @@ void CopyExecutor::enqueue(const ExecContext& ctx) const {
         }
         cl::Kernel& k = ctx.kernel(kernel_);
         set_args(k, x, c.x_offset, y, c.y_offset, c.walk);
-        ctx.launch(k, items(wide_ ? c.count / 16 : c.count));
+        ctx.launch(k, items(width_ == CopyWidth::one ? c.count : c.count / 16));
     }
 }
 

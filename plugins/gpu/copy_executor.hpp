@@ -9,8 +9,11 @@
 
 namespace mosaic::gpu_plugin {
 
-// The copy kernel for elements of `t`'s size, one or (`sixteen`) 16 consecutive elements a work item.
-std::string word_kernel(ElementType t, bool sixteen = false);
+// How many elements a copy kernel moves a work item: one; 16 consecutive ones, contiguous on both
+// sides; or 16 consecutive outputs gathered from inputs a stride apart.
+enum class CopyWidth { one, sixteen, gather16 };
+// The copy kernel for elements of `t`'s size.
+std::string word_kernel(ElementType t, CopyWidth width = CopyWidth::one);
 // Why node `n`'s elements cannot be moved by the copy kernels, or "".
 std::string check_movable(const sdk::GraphView& g, size_t n);
 // A possibly negative axis made non-negative for `rank`.
@@ -35,7 +38,7 @@ public:
     std::string exec_type() const override;
 
 private:
-    bool wide_;  // sixteen elements a work item
+    CopyWidth width_;
     std::string kernel_;
     std::vector<Copy> copies_;
     std::vector<bool> block_;  // per copy: one contiguous run to another, the driver's buffer copy

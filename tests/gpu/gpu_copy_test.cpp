@@ -1,7 +1,8 @@
 // The strided copies behind Transpose, Concat and Slice on the GPU device against REFERENCE, and the
 // kernel each gets: sixteen consecutive elements a work item on an OpenCL CPU device where the copy's
 // innermost dimension is a multiple of 16 and contiguous on both sides (an encoder's head
-// transposes), one element a work item otherwise and on GPUs; and a copy of one contiguous run to
+// transposes) or contiguous in the output only (its keys turned), one element a work item otherwise
+// and on GPUs; and a copy of one contiguous run to
 // another (a Concat of single images along channels, whole rows sliced) is the driver's buffer copy.
 #include "gpu/gpu_test_util.hpp"
 
@@ -22,9 +23,14 @@ TEST(GpuCopy, HeadTransposeKeepsRowsOfSixteenTogether) {
     EXPECT_EQ(missing_kernel(got, gpu_is_cpu_fallback() ? "strided_copy16_u32" : "strided_copy_u32"), "");
 }
 
-TEST(GpuCopy, TransposesThatMoveTheInnermostAxisCopyOneElementAWorkItem) {
-    EXPECT_EQ(missing_kernel(run_transpose({2, 16, 32}, {0, 2, 1}), "strided_copy_u32"), "");
+// Where the output's rows are a multiple of 16, sixteen outputs a work item gathered from inputs a
+// stride apart (an encoder's keys turned for Q * K^T); otherwise one element a work item.
+TEST(GpuCopy, TransposesThatMoveTheInnermostAxisGatherSixteenOutputsAWorkItem) {
+    const std::string gather = gpu_is_cpu_fallback() ? "strided_gather16_u32" : "strided_copy_u32";
+    EXPECT_EQ(missing_kernel(run_transpose({2, 16, 32}, {0, 2, 1}), gather), "");
+    EXPECT_EQ(missing_kernel(run_transpose({1, 32, 4, 16}, {0, 2, 3, 1}), gather), "");  // [1, 4, 16, 32]
     EXPECT_EQ(missing_kernel(run_transpose({1, 8, 4, 24}, {0, 2, 1, 3}), "strided_copy_u32"), "");  // rows of 24
+    EXPECT_EQ(missing_kernel(run_transpose({1, 24, 4, 16}, {0, 2, 3, 1}), "strided_copy_u32"), "");  // rows of 24
 }
 
 TEST(GpuCopy, ConcatAndSliceMatchReference) {

@@ -27,6 +27,24 @@ STRIDED_COPY16(strided_copy16_u16, ushort)
 STRIDED_COPY16(strided_copy16_u32, uint)
 STRIDED_COPY16(strided_copy16_u64, ulong)
 
+// Sixteen consecutive outputs a work item whose inputs lie a stride apart, for OpenCL CPU devices:
+// a transpose that moves the last axis, as an encoder's keys [1, 128, 12, 64] to [1, 12, 64, 128]
+// (1.1 ms on 2 cores at one element and one walk a work item). One walk for the sixteen, the
+// loads gathered, one vector store; the next work items read the neighbouring values of the same
+// lines.
+#define STRIDED_GATHER16(NAME, T)                                                                        \
+    __kernel void NAME(__global const T* x, int x_offset, __global T* y, int y_offset, Walk w) {         \
+        const int i = get_global_id(0) * 16, step = w.in_strides[w.rank - 1];                             \
+        __global const T* src = x + x_offset + walk_offset(&w, i, w.in_strides);                          \
+        T v[16];                                                                                          \
+        for (int l = 0; l < 16; ++l) v[l] = src[l * step];                                                \
+        vstore16(vload16(0, v), 0, y + y_offset + walk_offset(&w, i, w.out_strides));                     \
+    }
+STRIDED_GATHER16(strided_gather16_u8, uchar)
+STRIDED_GATHER16(strided_gather16_u16, ushort)
+STRIDED_GATHER16(strided_gather16_u32, uint)
+STRIDED_GATHER16(strided_gather16_u64, ulong)
+
 // y[outer][j][inner] = data[outer][indices[j]][inner]; negative indices count from the end.
 #define GATHER(NAME, T, I)                                                                                    \
     __kernel void NAME(__global const T* data, __global const I* indices, __global T* y, int axis_dim,      \
