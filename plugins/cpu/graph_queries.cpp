@@ -1,5 +1,7 @@
 #include "graph_queries.hpp"
 
+#include <mosaic/sdk/decomposed_patterns.hpp>
+
 #include <cctype>
 
 #include <algorithm>
@@ -19,16 +21,11 @@ void append_ints(const void* data, int64_t count, std::vector<int64_t>& out) {
 }  // namespace
 
 bool scalar_constant(const ValueTable& values, ValueId v, float& out) {
-    if (v >= values.size()) return false;
-    const Value& value = values[v];
-    if (!value.is_constant() || value.type != ElementType::f32 || shape_size(value.shape) != 1) return false;
-    std::memcpy(&out, value.constant, sizeof(float));
-    return true;
+    return sdk::patterns::scalar_constant(values, v, out);
 }
 
 bool scalar_constant_near(const ValueTable& values, ValueId v, double expected, double tolerance) {
-    float value = 0;
-    return scalar_constant(values, v, value) && std::fabs(value - expected) <= tolerance * std::fabs(expected);
+    return sdk::patterns::scalar_constant_near(values, v, expected, tolerance);
 }
 
 bool int_constant(const ValueTable& values, ValueId v, std::vector<int64_t>& out) {
@@ -45,18 +42,11 @@ bool int_constant(const ValueTable& values, ValueId v, std::vector<int64_t>& out
 }
 
 size_t sole_reader(const sdk::GraphView& g, const ValueTable& values, ValueId v, const char* type) {
-    const Value& value = values[v];
-    if (value.kind != Value::Kind::intermediate || value.uses.size() != 1) return SIZE_MAX;
-    const size_t reader = value.uses[0].node;
-    return g.type(reader) == type && g.output_count(reader) == 1 ? reader : SIZE_MAX;
+    return sdk::patterns::sole_reader(g, values, v, type);
 }
 
 ValueId other_operand(const sdk::GraphView& g, const ValueTable& values, size_t node, ValueId v) {
-    if (g.input_count(node) != 2) return kNoValue;
-    const ValueId a = values.input(node, 0), b = values.input(node, 1);
-    if (a == v && b != v) return b;
-    if (b == v && a != v) return a;
-    return kNoValue;
+    return sdk::patterns::other_operand(g, values, node, v);
 }
 
 std::string lower_case(std::string s) {

@@ -2,7 +2,12 @@
 
 #include "activation.hpp"
 
+#include <mosaic/sdk/decomposed_patterns.hpp>
+
+#include <algorithm>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace mosaic::gpu_plugin {
 
@@ -26,29 +31,24 @@ bool is_channel_vector(const Shape& c, const Shape& out, size_t axis) {
     return true;
 }
 
-// Swish as exporters write it, x * Sigmoid(x) (torch's SiLU: EfficientNet's activation after
-// every convolution): `v` read by a Sigmoid and by a Multiply of v and the Sigmoid's result, which
-// nothing else reads. Returns the two nodes, Multiply last. As one activation of the epilogue it
-// spares two passes over the tensor.
-struct SwishPattern {
-    size_t sigmoid = 0, multiply = 0;
-};
-std::optional<SwishPattern> swish_of(const BuildContext& ctx, ValueId v) {
-    const sdk::GraphView& g = ctx.graph;
+// An activation exporters write as several ops (torch's erf Gelu, Swish as x * Sigmoid(x): the
+// SDK's decomposed_patterns.hpp, which the CPU device matches too) reading `v`, when `v` is an
+// intermediate read by the pattern's ops alone, all of them still to run here: its ops, the last
+// one last, and its activation. As one activation of the epilogue it spares up to four passes
+// over the tensor (BERT-base's Gelu after each intermediate MatMul).
+std::optional<std::pair<std::vector<size_t>, Activation>> decomposed_activation_of(const BuildContext& ctx, ValueId v) {
     const Value& value = ctx.values[v];
-    if (value.kind != Value::Kind::intermediate || value.uses.size() != 2) return std::nullopt;
-    for (size_t i = 0; i < 2; ++i) {
-        const size_t sigmoid = value.uses[i].node, multiply = value.uses[1 - i].node;
-        if (g.type(sigmoid) != "Sigmoid" || g.type(multiply) != "Multiply" || g.output_type(multiply, 0) != ElementType::f32)
-            continue;
-        if (!ctx.values.runs(sigmoid) || !ctx.values.runs(multiply) || ctx.fused[sigmoid] || ctx.fused[multiply]) continue;
-        const ValueId s = ctx.values.output(sigmoid, 0);
-        const std::optional<size_t> reader = only_reader(ctx, s);
-        if (!reader || *reader != multiply || g.output_shape(multiply, 0) != value.shape) continue;
-        const ValueId a = ctx.values.input(multiply, 0), b = ctx.values.input(multiply, 1);
-        if ((a == v && b == s) || (a == s && b == v)) return SwishPattern{sigmoid, multiply};
-    }
-    return std::nullopt;
+    if (value.kind != Value::Kind::intermediate) return std::nullopt;
+    std::vector<size_t> nodes;
+    const sdk::patterns::DecomposedActivation kind = sdk::patterns::decomposed_activation(ctx.graph, ctx.values, v, nodes);
+    if (kind == sdk::patterns::DecomposedActivation::none) return std::nullopt;
+    for (const Use& u : value.uses)
+        if (std::find(nodes.begin(), nodes.end(), u.node) == nodes.end()) return std::nullopt;
+    for (size_t n : nodes)
+        if (!ctx.values.runs(n) || ctx.fused[n]) return std::nullopt;
+    const Activation act = kind == sdk::patterns::DecomposedActivation::swish ? Activation{ACT_SWISH, 1.0f, 0.0f}
+                                                                              : Activation{ACT_GELU_ERF, 0.0f, 0.0f};
+    return std::make_pair(std::move(nodes), act);
 }
 
 bool is_f32_add(const sdk::GraphView& g, size_t n) {
@@ -90,12 +90,11 @@ Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis) {
     }
     // An activation of the chain's value, stored into kind/a/b; false when `next` is none.
     auto take_activation = [&](cl_int& kind, cl_float& a, cl_float& b) {
-        if (const std::optional<SwishPattern> swish = swish_of(ctx, e.out)) {  // read twice: no single reader
-            kind = ACT_SWISH;
-            a = 1.0f;
-            b = 0.0f;
-            take(swish->sigmoid);
-            take(swish->multiply);
+        if (const auto decomposed = decomposed_activation_of(ctx, e.out)) {  // x read twice: no single reader
+            kind = decomposed->second.kind;
+            a = decomposed->second.a;
+            b = decomposed->second.b;
+            for (size_t n : decomposed->first) take(n);
             next = only_reader(ctx, e.out);
             return true;
         }

@@ -2,8 +2,8 @@
 // one's result: a per-channel bias Add of a constant, an activation (activation.hpp), a residual
 // Add of a tensor computed before the main op, and a second activation - in that order, each
 // optional (ResNet's conv + bias + shortcut + Relu, MobileNet's conv + bias + Clamp, an encoder's
-// MatMul + bias + Gelu). An activation may be Swish written as x * Sigmoid(x) (fusion.cpp). The
-// executor writes the last fused op's result.
+// MatMul + bias + Gelu). An activation may be one written as several ops: Swish as x * Sigmoid(x),
+// torch's erf Gelu (fusion.cpp). The executor writes the last fused op's result.
 #pragma once
 
 #include "kernel_structs.hpp"

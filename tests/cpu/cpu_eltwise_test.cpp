@@ -376,27 +376,6 @@ TEST(CpuLayerNorm, MvnEpsOutsideSqrtStaysOnReference) {
 
 // ---- erf Gelu --------------------------------------------------------------------------------
 
-enum class GeluForm { bert, half_first, half_term, inverse_sqrt2 };
-
-// torch's erf Gelu of `x` in one of the orders exporters write; `erf_out` receives the Erf's output.
-Output decomposed_gelu(ModelBuilder& b, Output x, GeluForm form, Output* erf_out = nullptr) {
-    Output scaled = form == GeluForm::inverse_sqrt2
-                        ? b.op("Multiply", {b.constant<float>({}, {0.70710677f}), x}, {}, "scaled")
-                        : b.op("Divide", {x, b.constant<float>({}, {1.4142135f})}, {}, "scaled");
-    Output erf = b.op("Erf", {scaled}, {}, "erf");
-    if (erf_out) *erf_out = erf;
-    Output term = b.op("Add", {b.constant<float>({}, {1.0f}), erf}, {}, "plus_one");
-    const Output half = b.constant<float>({}, {0.5f});
-    switch (form) {
-        case GeluForm::half_first:
-            return b.op("Multiply", {b.op("Multiply", {x, half}, {}, "half_x"), term}, {}, "gelu");
-        case GeluForm::half_term:
-            return b.op("Multiply", {x, b.op("Multiply", {term, half}, {}, "half_term")}, {}, "gelu");
-        default:
-            return b.op("Multiply", {b.op("Multiply", {x, term}, {}, "x_term"), half}, {}, "gelu");
-    }
-}
-
 // BERT's intermediate layer: MatMul, bias, erf Gelu, all one oneDNN matmul.
 TEST(CpuGelu, DecomposedGeluFusesIntoMatMulWithBias) {
     for (GeluForm form : {GeluForm::bert, GeluForm::half_first, GeluForm::half_term, GeluForm::inverse_sqrt2}) {

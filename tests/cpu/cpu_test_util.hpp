@@ -129,4 +129,29 @@ inline const ProfilingInfo* record_named(const std::vector<ProfilingInfo>& profi
     return nullptr;
 }
 
+// torch's erf Gelu in the orders exporters write it (the SDK's decomposed_patterns.hpp, which the
+// CPU and GPU devices both match).
+enum class GeluForm { bert, half_first, half_term, inverse_sqrt2 };
+
+// torch's erf Gelu of `x` in one of those orders, its nodes named from `prefix` (the last one
+// prefix + "gelu"); `erf_out` receives the Erf's output.
+inline Output decomposed_gelu(ModelBuilder& b, Output x, GeluForm form, Output* erf_out = nullptr,
+                              const std::string& prefix = "") {
+    Output scaled = form == GeluForm::inverse_sqrt2
+                        ? b.op("Multiply", {b.constant<float>({}, {0.70710677f}), x}, {}, prefix + "scaled")
+                        : b.op("Divide", {x, b.constant<float>({}, {1.4142135f})}, {}, prefix + "scaled");
+    Output erf = b.op("Erf", {scaled}, {}, prefix + "erf");
+    if (erf_out) *erf_out = erf;
+    Output term = b.op("Add", {b.constant<float>({}, {1.0f}), erf}, {}, prefix + "plus_one");
+    const Output half = b.constant<float>({}, {0.5f});
+    switch (form) {
+        case GeluForm::half_first:
+            return b.op("Multiply", {b.op("Multiply", {x, half}, {}, prefix + "half_x"), term}, {}, prefix + "gelu");
+        case GeluForm::half_term:
+            return b.op("Multiply", {x, b.op("Multiply", {term, half}, {}, prefix + "half_term")}, {}, prefix + "gelu");
+        default:
+            return b.op("Multiply", {b.op("Multiply", {x, term}, {}, prefix + "x_term"), half}, {}, prefix + "gelu");
+    }
+}
+
 }  // namespace mosaic::test

@@ -86,8 +86,9 @@ TEST(GpuDevice, ExecutionUnitsCountIsTheDevicesComputeUnits) {
     Core core;
     const int64_t units = core.get_property("GPU", "GPU_EXECUTION_UNITS_COUNT").get<int64_t>();
     EXPECT_GT(units, 0);
-    if (only_a_cpu_fallback(core) && std::getenv("POCL_MAX_PTHREAD_COUNT") == nullptr)
+    if (only_a_cpu_fallback(core) && std::getenv("POCL_MAX_PTHREAD_COUNT") == nullptr) {
         EXPECT_LE(units, static_cast<int64_t>(std::thread::hardware_concurrency()));
+    }
 }
 
 // Which CLBlast parameters the GEMMs run with: the plugin's table entry for the device's name (PoCL's

@@ -245,6 +245,31 @@ TEST_P(GpuGemm, SwishAsSigmoidTimesXFusesIntoTheConvolution) {
     EXPECT_NE(record_named(got.profile, "sigmoid3"), nullptr) << contents(got.profile);
 }
 
+// torch's erf Gelu (five ops, in each order exporters write them) after a MatMul and its bias, as
+// BERT's intermediate layers: one activation of the MatMul's epilogue, profiled under the last
+// Multiply's name, with no record of the Erf. Where the MatMul's result has another reader the
+// pattern stays apart, and the results are the same.
+TEST_P(GpuGemm, ErfGeluWrittenAsFiveOpsFusesIntoTheMatMul) {
+    for (GeluForm form : {GeluForm::bert, GeluForm::half_first, GeluForm::half_term, GeluForm::inverse_sqrt2}) {
+        SCOPED_TRACE(static_cast<int>(form));
+        ModelBuilder b("gemm_gelu");
+        Output x = b.parameter("x", ElementType::f32, {1, 19, 40});
+        Output mm = matmul(b, x, random_constant(b, {40, 48}, 121, "w", 2.0f), "fc");
+        Output biased = b.op("Add", {random_constant(b, {48}, 122, "bias"), mm}, {}, "fc_bias");
+        b.result(decomposed_gelu(b, biased, form, nullptr, "a/"), "y");
+        Output mm2 = matmul(b, x, random_constant(b, {40, 48}, 123, "w2", 2.0f), "fc2");
+        b.result(decomposed_gelu(b, mm2, form, nullptr, "b/"), "y2");
+        b.result(mm2, "fc2_out");  // a third reader of the MatMul's result: not fused
+        const RunResult got = expect_device_matches_reference(b.build(), "GPU", {{"x", random_tensor({1, 19, 40}, 124)}},
+                                                              1e-4, 1e-4, {{"GPU_GEMM_KERNEL", GetParam()}});
+        const ProfilingInfo* fused = record_named(got.profile, "a/gelu");
+        ASSERT_NE(fused, nullptr) << contents(got.profile);
+        EXPECT_NE(fused->exec_type.find("gemm"), std::string::npos) << fused->exec_type;
+        EXPECT_EQ(record_named(got.profile, "a/erf"), nullptr) << contents(got.profile);
+        EXPECT_NE(record_named(got.profile, "b/erf"), nullptr) << contents(got.profile);
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Kernels, GpuGemm, ::testing::Values("TILED", "CLBLAST"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
