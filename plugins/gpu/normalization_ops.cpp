@@ -2,6 +2,8 @@
 #include "kernel_structs.hpp"
 #include "op_registry.hpp"
 
+#include <mosaic/sdk/decomposed_patterns.hpp>
+
 #include <algorithm>
 
 namespace mosaic::gpu_plugin {
@@ -88,6 +90,9 @@ std::string check_mvn(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
     return "";
 }
 
+// MVN, and a layer normalisation matched over several ops (the SDK's decomposed_patterns.hpp,
+// the same graphs the CPU device fuses): MVN with a constant scale and shift, each laid out over
+// the normalised dims. BERT-base's LayerNorms were nine kernels each, 225 launches in all.
 class MvnExecutor : public Executor {
 public:
     MvnExecutor(const BuildContext& ctx, size_t n)
@@ -96,28 +101,66 @@ public:
         const Attributes a = ctx.graph.attributes(n);
         length_ = 1;
         for (int64_t axis : mvn_axes(ctx.graph, n)) length_ *= s[static_cast<size_t>(axis)];
-        rows_ = shape_size(s) / length_;
         const bool mvn6 = ctx.graph.input_count(n) > 1;
         normalize_ = a.get_bool("normalize_variance", mvn6);
         eps_ = static_cast<float>(a.get_float("eps", 1e-9));
         // MVN-6 names where eps goes; MVN-1 adds it inside the square root.
         const std::string mode = a.get_string("eps_mode", "inside_sqrt");
         inside_ = !mvn6 || mode == "inside_sqrt" || mode == "INSIDE_SQRT";
-        lanes_ = group_lanes(length_, ctx.engine.info());
+        shape(ctx, shape_size(s));
+    }
+    MvnExecutor(const BuildContext& ctx, const sdk::patterns::LayerNorm& p)
+        : Executor(ctx.graph.node_name(p.last), "MVN", {p.src}, {ctx.values.output(p.last, 0)}), eps_(p.eps) {
+        const Shape& s = ctx.values[p.src].shape;
+        length_ = shape_size(Shape(s.begin() + static_cast<std::ptrdiff_t>(p.first_axis), s.end()));
+        for (auto [v, buffer] : {std::pair{p.scale, &scale_}, std::pair{p.shift, &shift_}}) {
+            if (v == sdk::patterns::kNone) continue;
+            std::vector<float> copy;
+            const Value& c = ctx.values[v];
+            const float* laid_out = sdk::patterns::layer_norm_parameter(c.constant, c.shape, s, p.first_axis, copy);
+            *buffer = ctx.upload(laid_out, static_cast<size_t>(length_) * sizeof(float));
+        }
+        shape(ctx, shape_size(s));
     }
     void enqueue(const ExecContext& ctx) const override {
-        cl::Kernel& k = ctx.kernel("mvn_f32");
-        set_args(k, ctx[inputs()[0]], ctx[outputs()[0]], static_cast<cl_int>(length_), static_cast<cl_int>(normalize_),
-                 eps_, static_cast<cl_int>(inside_), cl::Local(lanes_ * sizeof(float)));
+        cl::Kernel& k = ctx.kernel(exec_type());
+        const cl::Buffer& y = ctx[outputs()[0]];
+        const cl_uint next = set_args(k, ctx[inputs()[0]], y, static_cast<cl_int>(length_), static_cast<cl_int>(normalize_),
+                                      eps_, static_cast<cl_int>(inside_), scale_() ? scale_ : y,
+                                      static_cast<cl_int>(scale_() != nullptr), shift_() ? shift_ : y,
+                                      static_cast<cl_int>(shift_() != nullptr));
+        if (rows16_) {
+            ctx.launch(k, items(rows_));
+            return;
+        }
+        k.setArg(next, cl::Local(lanes_ * sizeof(float)));
         ctx.launch(k, items(rows_ * lanes_), items(lanes_));
     }
-    std::string exec_type() const override { return "mvn_f32"; }
+    std::string exec_type() const override { return rows16_ ? "mvn_rows16_f32" : "mvn_f32"; }
 
 private:
+    void shape(const BuildContext& ctx, int64_t count) {
+        rows_ = count / length_;
+        lanes_ = group_lanes(length_, ctx.engine.info());
+        rows16_ = ctx.engine.info().prefers_sixteen_wide();
+    }
+
     int64_t length_ = 1, rows_ = 1, lanes_ = 1;
-    bool normalize_ = true, inside_ = true;
+    bool normalize_ = true, inside_ = true, rows16_ = false;
     float eps_ = 0;
+    cl::Buffer scale_, shift_;  // a layer normalisation's, laid out over a row
 };
+
+// A layer normalisation from `node` (its first ReduceMean, or an MVN), all its ops still to run
+// here, as one MvnExecutor; its other ops marked fused. Null where there is none.
+std::unique_ptr<Executor> layer_norm(BuildContext& ctx, size_t node) {
+    sdk::patterns::LayerNorm p;
+    if (!sdk::patterns::layer_norm_of(ctx.graph, ctx.values, node, p)) return nullptr;
+    for (size_t n : p.nodes)
+        if (!ctx.values.runs(n) || ctx.fused[n]) return nullptr;
+    for (size_t n : p.nodes) ctx.fused[n] = true;
+    return std::make_unique<MvnExecutor>(ctx, p);
+}
 
 cl_int reduce_code(const std::string& t) {
     static const char* names[] = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2"};
@@ -188,9 +231,18 @@ OpBuild builder() {
 const OpRegistration softmax({"Softmax", "LogSoftmax"},
                              {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) { return check_f32(g, n); },
                               builder<SoftmaxExecutor>()});
-const OpRegistration mvn({"MVN"}, {check_mvn, builder<MvnExecutor>()});
+// An executor of type E, or where a layer normalisation begins at the node, that as one.
+template <class E>
+OpBuild builder_or_layer_norm() {
+    return [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+        if (std::unique_ptr<Executor> e = layer_norm(ctx, n)) return e;
+        return std::make_unique<E>(ctx, n);
+    };
+}
+
+const OpRegistration mvn({"MVN"}, {check_mvn, builder_or_layer_norm<MvnExecutor>()});
 const OpRegistration reduce({"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2"},
-                            {check_reduce, builder<ReduceExecutor>()});
+                            {check_reduce, builder_or_layer_norm<ReduceExecutor>()});
 
 }  // namespace
 

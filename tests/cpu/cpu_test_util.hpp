@@ -154,4 +154,46 @@ inline Output decomposed_gelu(ModelBuilder& b, Output x, GeluForm form, Output* 
     }
 }
 
+struct LayerNormOptions {
+    bool onnx_form = false;       // Multiply(d, Divide(1, sqrt)) and Multiply(d, d), as Mosaic's ONNX translator writes
+    bool extra_reader = false;    // the centred tensor is also a model output
+    bool scale_shift = true;
+    Shape gamma_shape{16};
+};
+
+// torch's nn.LayerNorm export over the last axis of [2, 5, 16] (the SDK's decomposed_patterns.hpp,
+// which the CPU and GPU devices both match).
+inline std::shared_ptr<Model> decomposed_layer_norm(const LayerNormOptions& o) {
+    ModelBuilder b("layer_norm");
+    Output x = b.parameter("x", ElementType::f32, {2, 5, 16});
+    Output axes = b.constant<int64_t>({1}, {-1});
+    Output mean = b.op("ReduceMean", {x, axes}, {{"keep_dims", "true"}}, "mean");
+    Output d = b.op("Subtract", {x, mean}, {}, "sub");
+    Output sq = o.onnx_form ? b.op("Multiply", {d, d}, {}, "square")
+                            : b.op("Power", {d, b.constant<float>({}, {2.0f})}, {}, "square");
+    Output var = b.op("ReduceMean", {sq, axes}, {{"keep_dims", "true"}}, "var");
+    Output dev = b.op("Sqrt", {b.op("Add", {var, b.constant<float>({}, {1e-5f})}, {}, "plus_eps")}, {}, "sqrt");
+    Output y = o.onnx_form ? b.op("Multiply", {d, b.op("Divide", {b.constant<float>({}, {1.0f}), dev}, {}, "inv")}, {}, "norm")
+                           : b.op("Divide", {d, dev}, {}, "norm");
+    if (o.scale_shift) {
+        y = b.op("Multiply", {random_constant(b, o.gamma_shape, 61, "gamma", 2.0f), y}, {}, "scale");
+        y = b.op("Add", {y, random_constant(b, o.gamma_shape, 62, "beta")}, {}, "shift");
+    }
+    b.result(y, "y");
+    if (o.extra_reader) b.result(d, "centred");
+    return b.build();
+}
+
+// MVN-6 (OpenVINO IR's LayerNorm) over the two trailing axes of rank-4 `x`, then a Multiply by a
+// gamma over both of them and an Add of a beta over the last ("shift").
+inline std::shared_ptr<Model> mvn_layer_norm(const Shape& x_shape) {
+    ModelBuilder b("mvn");
+    Output x = b.parameter("x", ElementType::f32, x_shape);
+    Output n = b.op("MVN", {x, b.constant<int64_t>({2}, {2, 3})},
+                    {{"normalize_variance", "true"}, {"eps", "1e-6"}, {"eps_mode", "inside_sqrt"}}, "mvn", "opset6");
+    Output y = b.op("Multiply", {n, random_constant(b, {x_shape[2], x_shape[3]}, 71, "gamma")}, {}, "scale");
+    b.result(b.op("Add", {y, random_constant(b, {x_shape[3]}, 72, "beta")}, {}, "shift"), "y");
+    return b.build();
+}
+
 }  // namespace mosaic::test

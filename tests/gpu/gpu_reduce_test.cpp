@@ -2,7 +2,9 @@
 // leave a tail past the last 16, a size-1 axis between the reduced ones, keep_dims false) and over
 // a leading axis. On an OpenCL CPU device trailing axes run one output a work item over its
 // contiguous inputs (reduce_trailing16_f32); other axes and GPUs a work group an output. Softmax
-// and LogSoftmax likewise: one row a work item along the last axis (softmax_rows16_f32).
+// and LogSoftmax likewise: one row a work item along the last axis (softmax_rows16_f32). And a
+// layer normalisation written as several ops (torch's decomposition, MVN with a scale and shift)
+// runs as one MVN kernel, as on the CPU device.
 #include "gpu/gpu_test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -98,6 +100,61 @@ INSTANTIATE_TEST_SUITE_P(
                       SoftmaxCase{"rows_of_5", {4, 5}, 1},
                       SoftmaxCase{"a_middle_axis", {2, 7, 9}, 1}),
     [](const ::testing::TestParamInfo<SoftmaxCase>& info) { return info.param.name; });
+
+// The one MVN kernel the GPU device runs a layer normalisation with, under the last op's name, and
+// no record of the others.
+void expect_one_mvn(const RunResult& got, const std::string& name) {
+    ASSERT_EQ(got.profile.size(), 1u) << contents(got.profile);
+    EXPECT_EQ(got.profile[0].node_name, name);
+    EXPECT_EQ(got.profile[0].exec_type, gpu_is_cpu_fallback() ? "mvn_rows16_f32" : "mvn_f32");
+}
+
+TEST(GpuLayerNorm, TorchDecompositionIsOneKernel) {
+    for (const bool onnx_form : {false, true}) {
+        LayerNormOptions o;
+        o.onnx_form = onnx_form;
+        const auto model = decomposed_layer_norm(o);
+        ASSERT_EQ(unsupported_on_gpu(model), "");
+        expect_one_mvn(expect_device_matches_reference(model, "GPU", {{"x", random_tensor({2, 5, 16}, 63)}}), "shift");
+    }
+}
+
+TEST(GpuLayerNorm, WithoutScaleAndShiftOrWithThemBroadcast) {
+    LayerNormOptions plain;
+    plain.scale_shift = false;
+    expect_one_mvn(expect_device_matches_reference(decomposed_layer_norm(plain), "GPU", {{"x", random_tensor({2, 5, 16}, 65)}}),
+                   "norm");
+    LayerNormOptions broadcast;
+    broadcast.gamma_shape = {1, 1, 1};
+    expect_one_mvn(
+        expect_device_matches_reference(decomposed_layer_norm(broadcast), "GPU", {{"x", random_tensor({2, 5, 16}, 66)}}),
+        "shift");
+}
+
+// An inner tensor read outside the pattern, or a scale along another axis: op by op (or the
+// normalisation alone), with the same results.
+TEST(GpuLayerNorm, OutsideReadersAndOtherAxesKeepOpsApart) {
+    LayerNormOptions extra;
+    extra.extra_reader = true;
+    const RunResult apart =
+        expect_device_matches_reference(decomposed_layer_norm(extra), "GPU", {{"x", random_tensor({2, 5, 16}, 67)}});
+    EXPECT_GT(apart.profile.size(), 5u) << contents(apart.profile);
+    for (const auto& p : apart.profile) EXPECT_NE(p.node_type, "MVN") << contents(apart.profile);
+    LayerNormOptions per_row;
+    per_row.gamma_shape = {5, 1};
+    const RunResult scaled =
+        expect_device_matches_reference(decomposed_layer_norm(per_row), "GPU", {{"x", random_tensor({2, 5, 16}, 68)}});
+    ASSERT_EQ(scaled.profile.size(), 3u) << contents(scaled.profile);
+    EXPECT_EQ(scaled.profile[0].node_type, "MVN");
+    EXPECT_EQ(scaled.profile[0].node_name, "norm");
+}
+
+// MVN-6 (OpenVINO IR's LayerNorm) with its scale and shift over the two trailing axes: rows of 40,
+// two vectors of sixteen and eight more.
+TEST(GpuLayerNorm, MvnWithScaleAndShiftIsOneKernel) {
+    expect_one_mvn(expect_device_matches_reference(mvn_layer_norm({2, 3, 4, 10}), "GPU", {{"x", random_tensor({2, 3, 4, 10}, 73)}}),
+                   "shift");
+}
 
 }  // namespace
 }  // namespace mosaic::test::gpu

@@ -117,23 +117,64 @@ __kernel void softmax_rows16_f32(__global const float* x, __global float* y, int
 }
 
 // MVN over the `length` trailing elements of each row; eps inside or outside the square root.
+// With `scale` and `shift` (has_scale, has_shift), a layer normalisation: each normalised value
+// times scale[k] plus shift[k], k its place in the row (normalization_ops.cpp lays them out so).
+inline float mvn_inverse_deviation(float var, float eps, int eps_inside_sqrt) {
+    return eps_inside_sqrt ? 1.0f / sqrt(var + eps) : 1.0f / (sqrt(var) + eps);
+}
+
 __kernel void mvn_f32(__global const float* x, __global float* y, int length, int normalize_variance, float eps,
-                      int eps_inside_sqrt, __local float* partial) {
+                      int eps_inside_sqrt, __global const float* scale, int has_scale, __global const float* shift,
+                      int has_shift, __local float* partial) {
     const int r = get_group_id(0), lane = get_local_id(0), lanes = get_local_size(0);
     __global const float* xp = x + r * length;
     __global float* yp = y + r * length;
     float mean = 0.0f;
     for (int k = lane; k < length; k += lanes) mean += xp[k];
     mean = group_combine(partial, mean, REDUCE_SUM) / (float)length;
-    if (!normalize_variance) {
-        for (int k = lane; k < length; k += lanes) yp[k] = xp[k] - mean;
-        return;
+    float inv = 1.0f;
+    if (normalize_variance) {
+        float var = 0.0f;
+        for (int k = lane; k < length; k += lanes) var += (xp[k] - mean) * (xp[k] - mean);
+        var = group_combine(partial, var, REDUCE_SUM) / (float)length;
+        inv = mvn_inverse_deviation(var, eps, eps_inside_sqrt);
     }
-    float var = 0.0f;
-    for (int k = lane; k < length; k += lanes) var += (xp[k] - mean) * (xp[k] - mean);
-    var = group_combine(partial, var, REDUCE_SUM) / (float)length;
-    const float inv = eps_inside_sqrt ? 1.0f / sqrt(var + eps) : 1.0f / (sqrt(var) + eps);
-    for (int k = lane; k < length; k += lanes) yp[k] = (xp[k] - mean) * inv;
+    for (int k = lane; k < length; k += lanes)
+        yp[k] = (xp[k] - mean) * inv * (has_scale ? scale[k] : 1.0f) + (has_shift ? shift[k] : 0.0f);
+}
+
+// mvn_f32 on OpenCL CPU devices: one work item a row, sixteen elements at a time (mvn_f32's work
+// groups with barriers, as softmax_f32's, cost more than the arithmetic there).
+__kernel void mvn_rows16_f32(__global const float* x, __global float* y, int length, int normalize_variance, float eps,
+                             int eps_inside_sqrt, __global const float* scale, int has_scale, __global const float* shift,
+                             int has_shift) {
+    const int r = get_global_id(0), whole = length / 16 * 16;
+    __global const float* xp = x + r * length;
+    __global float* yp = y + r * length;
+    float16 sum16 = (float16)(0.0f);
+    float sum = 0.0f;
+    for (int k = 0; k < whole; k += 16) sum16 += vload16(0, xp + k);
+    for (int k = whole; k < length; ++k) sum += xp[k];
+    const float mean = (sum + reduce_lanes16(REDUCE_SUM, sum16)) / (float)length;
+    float inv = 1.0f;
+    if (normalize_variance) {
+        float16 var16 = (float16)(0.0f);
+        float var = 0.0f;
+        for (int k = 0; k < whole; k += 16) {
+            const float16 d = vload16(0, xp + k) - mean;
+            var16 = fma(d, d, var16);
+        }
+        for (int k = whole; k < length; ++k) var += (xp[k] - mean) * (xp[k] - mean);
+        inv = mvn_inverse_deviation((var + reduce_lanes16(REDUCE_SUM, var16)) / (float)length, eps, eps_inside_sqrt);
+    }
+    for (int k = 0; k < whole; k += 16) {
+        float16 v = (vload16(0, xp + k) - mean) * inv;
+        if (has_scale) v *= vload16(0, scale + k);
+        if (has_shift) v += vload16(0, shift + k);
+        vstore16_global(v, yp + k);
+    }
+    for (int k = whole; k < length; ++k)
+        yp[k] = (xp[k] - mean) * inv * (has_scale ? scale[k] : 1.0f) + (has_shift ? shift[k] : 0.0f);
 }
 
 // `out` walks the output (kept dims) with the input strides of the kept axes; `red` walks the
