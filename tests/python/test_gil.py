@@ -1,12 +1,9 @@
-"""infer() runs without the GIL."""
-import os
+"""infer() runs without the GIL. Shown by what another Python thread does meanwhile, not by wall
+time: how much two inferences overlap is a figure for a benchmark, not a test, and on a shared
+2-core machine a timed ratio failed whenever other work took the second core."""
 import threading
-import time
 
 import numpy as np
-import pytest
-
-from mosaic import properties
 
 
 def batched_request(core, model_path, batch, device, config=None):
@@ -37,39 +34,3 @@ def test_python_runs_while_another_thread_infers(core, model_path):
         spins += 1
     thread.join()
     assert spins > 1000
-
-
-# Other work on the machine (builds, on this shared 2-core machine) takes the second core; past one
-# busy process per core the two threads cannot overlap and the figure says nothing about the GIL.
-@pytest.mark.skipif(os.getloadavg()[0] > len(os.sched_getaffinity(0)),
-                    reason="the cores are busy with other work, so two threads cannot overlap")
-def test_two_threads_infer_in_less_time_than_one_after_the_other(core, model_path):
-    # The bundled model at batch 16, one compiled model with one CPU thread per Python thread, so
-    # that only the GIL could serialise the two.
-    runs = [batched_request(core, model_path, 16, "CPU", {properties.inference_num_threads: 1}) for _ in range(2)]
-
-    def run(request, image, count=150):
-        for _ in range(count):
-            request.infer([image])
-
-    def serial():
-        for request, image in runs:
-            run(request, image)
-
-    def concurrent():
-        threads = [threading.Thread(target=run, args=r) for r in runs]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-
-    def best_of_3(f):
-        times = []
-        for _ in range(3):
-            start = time.perf_counter()
-            f()
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    serial_s, concurrent_s = best_of_3(serial), best_of_3(concurrent)
-    assert concurrent_s < 0.9 * serial_s, f"concurrent {concurrent_s:.3f} s vs serial {serial_s:.3f} s"
