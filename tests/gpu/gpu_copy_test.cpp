@@ -33,6 +33,46 @@ TEST(GpuCopy, TransposesThatMoveTheInnermostAxisGatherSixteenOutputsAWorkItem) {
     EXPECT_EQ(missing_kernel(run_transpose({1, 24, 4, 16}, {0, 2, 3, 1}), "strided_copy_u32"), "");  // rows of 24
 }
 
+// The gather for every element width: 1-, 2- and 8-byte elements are moved as raw words too.
+TEST(GpuCopy, GathersMoveEveryElementWidth) {
+    const Shape shape{1, 16, 2, 16};
+    const size_t count = static_cast<size_t>(shape_size(shape));
+    std::vector<uint8_t> u8(count);
+    std::vector<int16_t> i16(count);
+    std::vector<int64_t> i64(count);
+    for (size_t i = 0; i < count; ++i) {
+        u8[i] = static_cast<uint8_t>(i * 7);
+        i16[i] = static_cast<int16_t>(i * 131 - 9000);
+        i64[i] = static_cast<int64_t>(i) * 4000000007LL - 3;
+    }
+    const std::vector<std::pair<ElementType, Tensor>> inputs = {
+        {ElementType::u8, Tensor::from_vector(shape, ElementType::u8, u8)},
+        {ElementType::i16, Tensor::from_vector(shape, ElementType::i16, i16)},
+        {ElementType::i64, Tensor::from_vector(shape, ElementType::i64, i64)}};
+    for (const auto& [type, input] : inputs) {
+        SCOPED_TRACE(to_string(type));
+        ModelBuilder b("gpu_gather_widths");
+        Output x = b.parameter("x", type, shape);
+        b.result(b.op("Transpose", {x, b.constant<int64_t>({4}, {0, 2, 3, 1}, "order")}, {}, "t"), "y");  // [1, 2, 16, 16]
+        const auto model = b.build();
+        std::vector<std::vector<uint8_t>> bytes;  // REFERENCE's output, then the GPU's
+        std::vector<ProfilingInfo> profile;
+        for (const char* device : {"REFERENCE", "GPU"}) {
+            InferRequest r = shared_core().compile_model(model, device, {{"PERF_COUNT", true}}).create_infer_request();
+            r.set_tensor("x", input);
+            r.infer();
+            const Tensor y = r.get_tensor("y");
+            const auto* data = static_cast<const uint8_t*>(y.data());
+            bytes.emplace_back(data, data + y.get_byte_size());
+            profile = r.get_profiling_info();
+        }
+        EXPECT_EQ(bytes[0], bytes[1]);
+        const std::string bits = std::to_string(element_size(type) * 8);
+        EXPECT_EQ(missing_kernel(RunResult{{}, profile}, (gpu_is_cpu_fallback() ? "strided_gather16_u" : "strided_copy_u") + bits),
+                  "");
+    }
+}
+
 TEST(GpuCopy, ConcatAndSliceMatchReference) {
     ModelBuilder b("gpu_concat_slice");
     Output x1 = b.parameter("x1", ElementType::f32, {2, 3, 32});
