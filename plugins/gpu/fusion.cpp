@@ -44,8 +44,7 @@ std::optional<std::pair<std::vector<size_t>, Activation>> decomposed_activation_
     if (kind == sdk::patterns::DecomposedActivation::none) return std::nullopt;
     for (const Use& u : value.uses)
         if (std::find(nodes.begin(), nodes.end(), u.node) == nodes.end()) return std::nullopt;
-    for (size_t n : nodes)
-        if (!ctx.values.runs(n) || ctx.fused[n]) return std::nullopt;
+    if (!ctx.all_still_to_run(nodes)) return std::nullopt;
     const Activation act = kind == sdk::patterns::DecomposedActivation::swish ? Activation{ACT_SWISH, 1.0f, 0.0f}
                                                                               : Activation{ACT_GELU_ERF, 0.0f, 0.0f};
     return std::make_pair(std::move(nodes), act);

@@ -157,8 +157,7 @@ private:
 std::unique_ptr<Executor> layer_norm(BuildContext& ctx, size_t node) {
     sdk::patterns::LayerNorm p;
     if (!sdk::patterns::layer_norm_of(ctx.graph, ctx.values, node, p)) return nullptr;
-    for (size_t n : p.nodes)
-        if (!ctx.values.runs(n) || ctx.fused[n]) return nullptr;
+    if (!ctx.all_still_to_run(p.nodes)) return nullptr;
     for (size_t n : p.nodes) ctx.fused[n] = true;
     return std::make_unique<MvnExecutor>(ctx, p);
 }

@@ -27,6 +27,14 @@ struct BuildContext {
     std::vector<bool>& fused;  // per node: absorbed by an executor built before it
     std::string gemm_kernel;   // GPU_GEMM_KERNEL: AUTO, TILED or CLBLAST (gemm.hpp)
 
+    // Whether every one of `nodes` runs here and no executor built before has absorbed it: a
+    // pattern over several ops (fusion.cpp, a layer normalisation) can take them all.
+    bool all_still_to_run(const std::vector<size_t>& nodes) const {
+        for (size_t n : nodes)
+            if (!values.runs(n) || fused[n]) return false;
+        return true;
+    }
+
     // A read-only device buffer initialised with `bytes` (weights an executor transformed).
     cl::Buffer upload(const void* data, size_t bytes) const {
         return cl::Buffer(engine.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<void*>(data));
