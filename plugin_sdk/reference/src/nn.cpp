@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -111,42 +112,63 @@ Padding forward_padding(const KernelArgs& args, const Shape& in_spatial, const s
     return p;
 }
 
-// The table of window_offsets holds at most 2^27 entries (1 GiB): a kernel of billions of
-// positions over padding as large (found by fuzzing: 2 TiB asked for) is refused, saying why,
-// rather than allocated. Real models stay far below it (a 512x512 output of a 7x7 kernel: 2^23.6).
-constexpr int64_t kMaxWindowEntries = int64_t{1} << 27;
+namespace {
 
-std::vector<int64_t> window_offsets(const Window& w, bool transposed) {
-    int64_t kernel_size = 1, entries = shape_size(w.out);
-    for (int64_t k : w.kernel)
-        if (__builtin_mul_overflow(kernel_size, k, &kernel_size)) kernel_size = kMaxWindowEntries + 1;
-    if (__builtin_mul_overflow(entries, kernel_size, &entries) || entries > kMaxWindowEntries)
-        throw std::runtime_error("a window of " + to_string(w.kernel) + " positions over " + to_string(w.out) +
-                                 " outputs needs a table of more than 2^27 offsets in the reference kernel; "
-                                 "check the op's kernel, dilations and pads");
-    const auto in_strides = strides_of(w.in);
-    std::vector<int64_t> offsets(static_cast<size_t>(entries), -1);
-    NdIndex o(w.out);
-    if (!o.valid() || kernel_size == 0) return offsets;
-    int64_t entry = 0;
-    do {
-        NdIndex k(w.kernel);
-        do {
-            int64_t offset = 0;
-            for (size_t a = 0; a < w.in.size() && offset >= 0; ++a) {
-                int64_t pos = 0;
-                if (!transposed) {
-                    pos = o.coord[a] * w.strides[a] - w.pads_begin[a] + k.coord[a] * w.dilations[a];
-                } else {
-                    const int64_t scaled = o.coord[a] + w.pads_begin[a] - k.coord[a] * w.dilations[a];
-                    pos = scaled >= 0 && scaled % w.strides[a] == 0 ? scaled / w.strides[a] : -1;
-                }
-                offset = pos >= 0 && pos < w.in[a] ? offset + pos * in_strides[a] : -1;
-            }
-            offsets[static_cast<size_t>(entry++)] = offset;
-        } while (k.next());
-    } while (o.next());
-    return offsets;
+using Wide = __int128;  // attribute products (fuzzed strides, pads) must not overflow
+
+Wide floor_div(Wide a, Wide b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+Wide ceil_div(Wide a, Wide b) { return -floor_div(-a, b); }
+
+}  // namespace
+
+WindowTaps::WindowTaps(const Window& w, bool transposed)
+    : out_(w.out), in_strides_(strides_of(w.in)), kernel_strides_(strides_of(w.kernel)) {
+    for (size_t a = 0; a < w.in.size(); ++a) {
+        const Wide in = w.in[a], kernel = w.kernel[a], stride = w.strides[a], dilation = w.dilations[a];
+        if (stride <= 0 || dilation <= 0)
+            throw std::runtime_error("a window's strides " + to_string(w.strides) + " and dilations " +
+                                     to_string(w.dilations) + " must be positive");
+        auto& runs = axes_.emplace_back(static_cast<size_t>(w.out[a]));
+        for (int64_t o = 0; o < w.out[a]; ++o) {
+            // forward: pos = base + k * dilation in [0, in); transposed: pos * stride = base - k * dilation.
+            // Either way the k that land inside the input are one range, found by division.
+            const Wide base = transposed ? Wide{o} + w.pads_begin[a] : Wide{o} * stride - w.pads_begin[a];
+            Wide lo = transposed ? ceil_div(base - (in - 1) * stride, dilation) : ceil_div(-base, dilation);
+            Wide hi = transposed ? floor_div(base, dilation) : floor_div(in - 1 - base, dilation);
+            lo = std::max<Wide>(lo, 0);
+            hi = std::min<Wide>(hi, kernel - 1);
+            // Transposed: of that range, every (stride / gcd)-th k divides evenly; the first one is
+            // at most that many (and never more than the kernel's taps) past lo.
+            const Wide k_step = transposed ? stride / std::gcd(w.strides[a], w.dilations[a]) : 1;
+            while (transposed && lo <= hi && (base - lo * dilation) % stride != 0) ++lo;
+            if (lo > hi) continue;
+            const Wide pos0 = transposed ? (base - lo * dilation) / stride : base + lo * dilation;
+            const Wide pos_step = transposed ? -(k_step * dilation) / stride : dilation;
+            runs[static_cast<size_t>(o)] = {static_cast<int64_t>(lo), static_cast<int64_t>(k_step),
+                                            static_cast<int64_t>(pos0), static_cast<int64_t>(pos_step),
+                                            static_cast<int64_t>((hi - lo) / k_step + 1)};
+        }
+    }
+}
+
+void WindowTaps::taps_of(const std::vector<int64_t>& out_coord, std::vector<WindowTap>& taps) const {
+    taps.clear();
+    const size_t rank = axes_.size();
+    for (size_t a = 0; a < rank; ++a)
+        if (axes_[a][static_cast<size_t>(out_coord[a])].count == 0) return;
+    std::vector<int64_t> pick(rank, 0);  // one tap of each axis: an odometer over their product
+    while (true) {
+        WindowTap tap{0, 0};
+        for (size_t a = 0; a < rank; ++a) {
+            const AxisRun& run = axes_[a][static_cast<size_t>(out_coord[a])];
+            tap.k += (run.k0 + pick[a] * run.k_step) * kernel_strides_[a];
+            tap.offset += (run.pos0 + pick[a] * run.pos_step) * in_strides_[a];
+        }
+        taps.push_back(tap);
+        size_t a = rank;
+        while (a > 0 && ++pick[a - 1] == axes_[a - 1][static_cast<size_t>(out_coord[a - 1])].count) pick[--a] = 0;
+        if (a == 0) return;
+    }
 }
 
 }  // namespace nn

@@ -71,28 +71,24 @@ void grouped_convolution(const KernelArgs& args, const ConvGeometry& g, bool tra
     T* y = args.outputs[0].as<T>();
     const int64_t in_size = shape_size(g.window.in), out_size = shape_size(g.window.out);
     const int64_t k_size = shape_size(g.window.kernel);
-    const std::vector<int64_t> offsets = window_offsets(g.window, transposed);
-
-    for (int64_t b = 0; b < g.batch; ++b)
-        for (int64_t grp = 0; grp < g.groups; ++grp)
-            for (int64_t co = 0; co < g.out_per_group; ++co) {
-                T* y_channel = y + ((b * g.groups + grp) * g.out_per_group + co) * out_size;
-                for (int64_t o = 0; o < out_size; ++o) {
+    // Output positions outermost: each one's taps are worked out once for all channels.
+    WindowTaps(g.window, transposed).for_each_output([&](int64_t o, const std::vector<WindowTap>& window) {
+        for (int64_t b = 0; b < g.batch; ++b)
+            for (int64_t grp = 0; grp < g.groups; ++grp)
+                for (int64_t co = 0; co < g.out_per_group; ++co) {
                     Acc acc = 0;
                     for (int64_t ci = 0; ci < g.in_per_group; ++ci) {
                         const T* x_channel = x + ((b * g.groups + grp) * g.in_per_group + ci) * in_size;
                         const int64_t filter_index = transposed
                                                          ? (grp * g.in_per_group + ci) * g.out_per_group + co
                                                          : (grp * g.out_per_group + co) * g.in_per_group + ci;
-                        const T* taps = w + filter_index * k_size;
-                        const int64_t* tap_offsets = offsets.data() + o * k_size;
-                        for (int64_t k = 0; k < k_size; ++k)
-                            if (tap_offsets[k] >= 0)
-                                acc += static_cast<Acc>(x_channel[tap_offsets[k]]) * static_cast<Acc>(taps[k]);
+                        const T* filter = w + filter_index * k_size;
+                        for (const WindowTap& tap : window)
+                            acc += static_cast<Acc>(x_channel[tap.offset]) * static_cast<Acc>(filter[tap.k]);
                     }
-                    y_channel[o] = static_cast<T>(acc);
+                    y[((b * g.groups + grp) * g.out_per_group + co) * out_size + o] = static_cast<T>(acc);
                 }
-            }
+    });
 }
 
 template <bool Grouped, bool Transposed>

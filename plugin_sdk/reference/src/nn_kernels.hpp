@@ -107,14 +107,48 @@ struct Padding {
 Padding forward_padding(const KernelArgs& args, const Shape& in_spatial, const std::vector<int64_t>& kernel,
                         const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations);
 
-// Where each kernel tap of each output position reads its input, as a row-major offset within one
-// channel, or -1 when the tap falls in the padding. Entry [o * kernel_size + k].
+// The taps of a sliding window that read the input, not the padding: tap k of the kernel
+// (row-major) of output position o reads `offset` (row-major within one channel).
 //  forward:    in = o * stride - pad_begin + k * dilation        (Convolution, pooling)
 //  transposed: in * stride = o + pad_begin - k * dilation        (ConvolutionBackpropData)
+// The in-range taps are found per axis, by division, and their product is walked per output position, so that a kernel far larger than its input (a pooling window of
+// 2^30 over four elements; a table of outputs x window positions, built once, took a fuzzed run
+// past its time limit) costs what it reads, not what it spans, in time and in memory.
 struct Window {
     Shape in, kernel, out;
     std::vector<int64_t> strides, dilations, pads_begin;
 };
-std::vector<int64_t> window_offsets(const Window& w, bool transposed);
+struct WindowTap {
+    int64_t k, offset;
+};
+class WindowTaps {
+public:
+    WindowTaps(const Window& w, bool transposed);
+    // The taps of the output position at `out_coord`, in row-major kernel order, into `taps`.
+    void taps_of(const std::vector<int64_t>& out_coord, std::vector<WindowTap>& taps) const;
+    // f(o, taps) for each output position, o counted row-major.
+    template <typename F>
+    void for_each_output(F&& f) const {
+        NdIndex o(out_);
+        if (!o.valid()) return;
+        std::vector<WindowTap> taps;
+        int64_t flat = 0;
+        do {
+            taps_of(o.coord, taps);
+            f(flat++, static_cast<const std::vector<WindowTap>&>(taps));
+        } while (o.next());
+    }
+
+private:
+    Shape out_;
+    // One axis's taps of one output coordinate: `count` taps k = k0 + i * k_step reading
+    // pos0 + i * pos_step, an arithmetic progression (forward: k_step 1; transposed: the k whose
+    // position divides evenly by the stride), so that an axis costs its outputs, not its taps.
+    struct AxisRun {
+        int64_t k0 = 0, k_step = 1, pos0 = 0, pos_step = 0, count = 0;
+    };
+    std::vector<std::vector<AxisRun>> axes_;  // [axis][output coordinate]
+    std::vector<int64_t> in_strides_, kernel_strides_;
+};
 
 }  // namespace mosaic::reference::nn

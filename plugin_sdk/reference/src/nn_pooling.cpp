@@ -11,8 +11,7 @@ namespace {
 struct Pooling {
     int64_t channels = 0;  // N * C
     Window window;
-    std::vector<int64_t> offsets;  // window_offsets(window)
-    bool padded = false;           // whether any pad is non-zero
+    bool padded = false;  // whether any pad is non-zero
 };
 
 Pooling pooling(const KernelArgs& args, bool with_dilations) {
@@ -34,7 +33,6 @@ Pooling pooling(const KernelArgs& args, bool with_dilations) {
     const Padding pads = forward_padding(args, w.in, w.kernel, w.strides, w.dilations);
     w.pads_begin = pads.begin;
     for (size_t i = 0; i < n; ++i) p.padded |= pads.begin[i] != 0 || pads.end[i] != 0;
-    p.offsets = window_offsets(w, false);
     return p;
 }
 
@@ -45,29 +43,25 @@ void max_pool(const KernelArgs& args, const Pooling& p, const TensorView* indice
     const T* x = args.inputs[0].as<T>();
     T* y = args.outputs[0].as<T>();
     const int64_t in_size = shape_size(p.window.in), out_size = shape_size(p.window.out);
-    const int64_t k_size = shape_size(p.window.kernel);
     const Shape& data = args.inputs[0].shape;
     const int64_t index_range = shape_size(Shape(data.begin() + axis, data.end()));
 
-    for (int64_t ch = 0; ch < p.channels; ++ch)
-        for (int64_t o = 0; o < out_size; ++o) {
+    WindowTaps(p.window, false).for_each_output([&](int64_t o, const std::vector<WindowTap>& window) {
+        for (int64_t ch = 0; ch < p.channels; ++ch) {
             T best = std::numeric_limits<T>::lowest();
             int64_t best_offset = 0;
-            bool found = false;
-            for (int64_t k = 0; k < k_size; ++k) {
-                const int64_t offset = p.offsets[static_cast<size_t>(o * k_size + k)];
-                if (offset >= 0 && (!found || x[ch * in_size + offset] > best)) {
-                    best = x[ch * in_size + offset];
-                    best_offset = offset;
-                    found = true;
+            for (size_t t = 0; t < window.size(); ++t)
+                if (t == 0 || x[ch * in_size + window[t].offset] > best) {
+                    best = x[ch * in_size + window[t].offset];
+                    best_offset = window[t].offset;
                 }
-            }
             y[ch * out_size + o] = best;
             // An empty spatial axis padded into windows of padding only leaves no element to point at
             // (index_range is 0: a division by zero, found by fuzzing); such a window's index is 0.
             if (indices)
                 write_index(*indices, ch * out_size + o, index_range ? (ch * in_size + best_offset) % index_range : 0);
         }
+    });
 }
 
 // Window sums divided by the number of data elements in the window, or by the whole kernel size
@@ -80,17 +74,14 @@ void avg_pool(const KernelArgs& args, const Pooling& p, bool exclude_pad) {
     const int64_t k_size = shape_size(p.window.kernel);
     const bool count_padding = !exclude_pad && p.padded;
 
-    for (int64_t ch = 0; ch < p.channels; ++ch)
-        for (int64_t o = 0; o < out_size; ++o) {
+    WindowTaps(p.window, false).for_each_output([&](int64_t o, const std::vector<WindowTap>& window) {
+        const auto count = count_padding ? k_size : static_cast<int64_t>(window.size());
+        for (int64_t ch = 0; ch < p.channels; ++ch) {
             double sum = 0;
-            int64_t count = 0;
-            for (int64_t k = 0; k < k_size; ++k) {
-                const int64_t offset = p.offsets[static_cast<size_t>(o * k_size + k)];
-                if (offset >= 0) sum += static_cast<double>(x[ch * in_size + offset]);
-                if (offset >= 0 || count_padding) ++count;
-            }
+            for (const WindowTap& tap : window) sum += static_cast<double>(x[ch * in_size + tap.offset]);
             y[ch * out_size + o] = count ? static_cast<T>(sum / static_cast<double>(count)) : T{0};
         }
+    });
 }
 
 void max_pool_1(const KernelArgs& args) {
