@@ -18,8 +18,8 @@ void enqueue_clblast_gemm(const ExecContext& ctx, const GemmShape& s, const cl::
     using clblast::Transpose;
     const Transpose ta = s.transpose_a ? Transpose::kYes : Transpose::kNo;
     const Transpose tb = s.transpose_b ? Transpose::kYes : Transpose::kNo;
-    // Row-major leading dimensions: the stored row length of each operand.
-    const size_t lda = s.transpose_a ? s.m : s.k, ldb = s.transpose_b ? s.k : s.n, ldc = s.n;
+    // Row-major leading dimensions: the elements between each operand's stored rows.
+    const size_t lda = s.a_ld(), ldb = s.b_ld(), ldc = s.c_ld();
     cl_command_queue queue = ctx.queue()();
     cl_event event = nullptr;
     cl::Event* record = ctx.next_event();

@@ -4,6 +4,7 @@
 // boolean. Slice and Broadcast are in slice_broadcast_ops.cpp.
 #include "copy_executor.hpp"
 #include "kernel_structs.hpp"
+#include "matrix_layout.hpp"
 #include "op_registry.hpp"
 
 #include <mosaic/sdk/status.hpp>
@@ -13,6 +14,7 @@ namespace mosaic::gpu_plugin {
 namespace {
 
 std::unique_ptr<Executor> build_transpose(BuildContext& ctx, size_t n) {
+    if (transpose_read_by_matmul(ctx.graph, ctx.values, n)) return nullptr;  // the MatMul after it walks its input
     const Shape in = ctx.graph.input_shape(n, 0), out = ctx.graph.output_shape(n, 0);
     std::vector<int64_t> order = constant_ints(ctx.graph, n, 1);
     if (order.empty())  // no order: reverse the axes

@@ -1,5 +1,6 @@
 // Turns a graph's running nodes into executors, in topological order, through the op registry;
-// a node an earlier executor fused is skipped.
+// a node an earlier executor fused is skipped, and so is one whose build gives none (a later
+// executor absorbs it: a Transpose a MatMul reads through strides, matrix_layout.hpp).
 #pragma once
 
 #include "cl_engine.hpp"

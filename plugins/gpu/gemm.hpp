@@ -22,6 +22,13 @@ struct GemmShape {
     bool transpose_a = false, transpose_b = false;
     size_t batch = 1;
     size_t a_stride = 0, b_stride = 0, c_stride = 0;  // elements between batches; 0: one matrix for all
+    // Elements between the stored rows of each operand (of Aᵀ when transpose_a, of Bᵀ when
+    // transpose_b); 0: rows that follow each other (matrix_layout.hpp sets others).
+    size_t lda = 0, ldb = 0, ldc = 0;
+
+    size_t a_ld() const { return lda ? lda : transpose_a ? m : k; }
+    size_t b_ld() const { return ldb ? ldb : transpose_b ? k : n; }
+    size_t c_ld() const { return ldc ? ldc : n; }
 };
 
 // An epilogue (fusion.hpp: bias, activations, residual) applied as C is stored, with its operands.

@@ -1,9 +1,12 @@
 // MatMul, f32, on a GEMM (gemm.hpp), with the bias and activations after it fused (fusion.hpp)
 // into one epilogue pass. Supported: both operands of rank >= 2 whose batch dims are equal, or B
 // of rank 2 (its one matrix shared by every batch; without transpose_a that is one tall GEMM).
+// A Transpose before an operand or after the result is walked through strides instead of run
+// (matrix_layout.hpp).
 #include "gemm.hpp"
 #include "fusion.hpp"
 #include "kernel_structs.hpp"
+#include "matrix_layout.hpp"
 #include "op_registry.hpp"
 
 #include <optional>
@@ -24,10 +27,26 @@ std::string check_matmul(const sdk::GraphView& g, size_t n, const ClDeviceInfo&)
     return "";
 }
 
+// Operand `port` of MatMul `n`: the value the GEMM reads, and its layout when that is a
+// Transpose's input the GEMM walks instead of the Transpose's output (nothing: dense).
+struct Operand {
+    ValueId value = kNoValue;
+    std::optional<MatrixLayout> layout;
+};
+
+Operand operand(const BuildContext& ctx, size_t n, size_t port) {
+    const ValueId v = ctx.values.input(n, port);
+    const size_t producer = ctx.values[v].producer;
+    if (producer != SIZE_MAX && ctx.graph.type(producer) == "Transpose")
+        if (const auto read = transpose_read_by_matmul(ctx.graph, ctx.values, producer); read && read->port == port)
+            return {read->source, read->layout};
+    return {v, std::nullopt};
+}
+
 class MatMulExecutor : public Executor {
 public:
-    MatMulExecutor(BuildContext& ctx, size_t n)
-        : Executor(ctx.graph.node_name(n), "MatMul", {ctx.values.input(n, 0), ctx.values.input(n, 1)}, {ctx.values.output(n, 0)}) {
+    MatMulExecutor(BuildContext& ctx, size_t n, const Operand& a_in, const Operand& b_in)
+        : Executor(ctx.graph.node_name(n), "MatMul", {a_in.value, b_in.value}, {ctx.values.output(n, 0)}) {
         const sdk::GraphView& g = ctx.graph;
         const Attributes attrs = g.attributes(n);
         const Shape a = g.input_shape(n, 0), b = g.input_shape(n, 1), out = g.output_shape(n, 0);
@@ -39,7 +58,8 @@ public:
         s.k = static_cast<size_t>(s.transpose_a ? a[a.size() - 2] : a.back());
         size_t batch = 1;
         for (size_t d = 0; d + 2 < out.size(); ++d) batch *= static_cast<size_t>(out[d]);
-        if (b.size() == 2 && !s.transpose_a) {
+        const std::optional<TransposeWrite> write = transpose_written_by_matmul(g, ctx.values, n);
+        if (b.size() == 2 && !s.transpose_a && !a_in.layout && !write) {
             s.m *= batch;  // rows of every batch times the one matrix
         } else {
             s.batch = batch;
@@ -47,8 +67,25 @@ public:
             s.b_stride = b.size() == 2 ? 0 : s.k * s.n;
             s.c_stride = s.m * s.n;
         }
-        gemm_.emplace(ctx, s, inputs()[0], inputs()[1]);
-        epilogue_ = fuse_epilogue(ctx, n, out.size() - 1);
+        // An operand stored transposed flips the GEMM's transpose flag for it.
+        if (a_in.layout) {
+            s.transpose_a = s.transpose_a != a_in.layout->transposed;
+            s.lda = a_in.layout->ld;
+            s.a_stride = a_in.layout->batch_stride;
+        }
+        if (b_in.layout) {
+            s.transpose_b = s.transpose_b != b_in.layout->transposed;
+            s.ldb = b_in.layout->ld;
+            if (b.size() > 2) s.b_stride = b_in.layout->batch_stride;
+        }
+        if (write) {  // the result goes where the Transpose after it puts it; no epilogue follows
+            s.ldc = write->layout.ld;
+            s.c_stride = write->layout.batch_stride;
+            ctx.fused[write->transpose] = true;
+            fused_into(g.node_name(write->transpose), ctx.values.output(write->transpose, 0));
+        }
+        gemm_.emplace(ctx, s, a_in.value, b_in.value);
+        if (!write) epilogue_ = fuse_epilogue(ctx, n, out.size() - 1);
         if (!epilogue_.empty()) fused_into(g.node_name(epilogue_.last_node), epilogue_.out);
         if (epilogue_.bias != kNoValue) add_input(epilogue_.bias);
         if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
@@ -77,7 +114,7 @@ private:
 };
 
 const OpRegistration matmul({"MatMul"}, {check_matmul, [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
-                                             return std::make_unique<MatMulExecutor>(ctx, n);
+                                             return std::make_unique<MatMulExecutor>(ctx, n, operand(ctx, n, 0), operand(ctx, n, 1));
                                          }});
 
 }  // namespace

@@ -3,7 +3,8 @@
 //   - check: why this node cannot run on the device, or "" when a kernel exists for exactly its
 //     element types, ranks, shapes and attributes (the honest query: anything else is left to the
 //     next device of a HETERO list);
-//   - build: the executor running it, possibly with the nodes after it fused (BuildContext::fuse).
+//   - build: the executor running it, possibly with the nodes after it fused (BuildContext::fuse),
+//     or none when the executor of a node after it absorbs it (matrix_layout.hpp).
 #pragma once
 
 #include "cl_engine.hpp"

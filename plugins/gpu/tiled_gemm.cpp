@@ -43,14 +43,14 @@ TiledGemm::TiledGemm(const GemmShape& s) : s_(s) {
     // A is m x k: stored k x m when transposed. B is k x n: stored n x k when transposed.
     a_.tile = kTileRows;
     a_.tiles = ceil_div(s.m, kTileRows);
-    a_.tile_stride = s.transpose_a ? 1 : s.k;
-    a_.k_stride = s.transpose_a ? s.m : 1;
+    a_.tile_stride = s.transpose_a ? 1 : s.a_ld();
+    a_.k_stride = s.transpose_a ? s.a_ld() : 1;
     a_.batches = s.a_stride == 0 ? 1 : s.batch;
     a_.source_batch_stride = s.a_stride;
     b_.tile = kPanelColumns;
     b_.tiles = ceil_div(s.n, kPanelColumns);
-    b_.tile_stride = s.transpose_b ? s.k : 1;
-    b_.k_stride = s.transpose_b ? 1 : s.n;
+    b_.tile_stride = s.transpose_b ? s.b_ld() : 1;
+    b_.k_stride = s.transpose_b ? 1 : s.b_ld();
     b_.batches = s.b_stride == 0 ? 1 : s.batch;
     b_.source_batch_stride = s.b_stride;
 }
@@ -109,7 +109,7 @@ void TiledGemm::enqueue(const ExecContext& ctx, const cl::Buffer& a, size_t a_of
                         size_t b_offset, const cl::Buffer& c, size_t c_offset, size_t scratch_offset,
                         const GemmEpilogue& epilogue) const {
     if (reads_b_in_place()) {
-        const BRead in_place{&b, b_offset, s_.b_stride, kPanelColumns, s_.n};
+        const BRead in_place{&b, b_offset, s_.b_stride, kPanelColumns, s_.b_ld()};
         multiply(ctx, a, a_offset, in_place, c, c_offset, scratch_offset, epilogue);
         return;
     }
@@ -147,7 +147,7 @@ cl_uint TiledGemm::set_multiply_args(const ExecContext& ctx, cl::Kernel& k, cl_u
     const size_t ap_batch = a_.batches == 1 ? 0 : a_.elements() * s_.k;
     return set_args_from(k, first, ap, as_int(a_at, "scratch offset"), as_int(ap_batch, "packed A"), *b.buffer,
                   as_int(b.offset, "operand offset"), as_int(b.batch_stride, "B batch stride"), c,
-                  as_int(c_offset, "output offset"), as_int(s_.c_stride, "output batch stride"), as_int(s_.n, "row length"),
+                  as_int(c_offset, "output offset"), as_int(s_.c_stride, "output batch stride"), as_int(s_.c_ld(), "row length"),
                   as_int(s_.m, "rows"), as_int(s_.n, "columns"), as_int(s_.k, "depth"), epilogue.bias ? *epilogue.bias : c,
                   epilogue.residual ? *epilogue.residual : c, epilogue.args ? *epilogue.args : EpilogueArgs{},
                   as_int(b.panel_stride, "packed B"), as_int(b.step, "row length"));

@@ -270,6 +270,67 @@ TEST_P(GpuGemm, ErfGeluWrittenAsFiveOpsFusesIntoTheMatMul) {
     }
 }
 
+// An attention block as PyTorch exports it: queries, keys and values reshaped to heads and
+// transposed (keys to [batch, heads, size, tokens], or to tokens first and read by a MatMul with
+// transpose_b), and the result transposed back. The GEMMs walk the Transposes' inputs through
+// strides and the result's Transpose writes nothing of its own (matrix_layout.hpp): no record of
+// them, the second MatMul's record named after it. With two images the batch dims (image, head) no
+// longer fall one stride apart in the untransposed tensor, and the Transposes run.
+TEST_P(GpuGemm, AttentionTransposesAreWalkedThroughStridesNotRun) {
+    const int64_t tokens = 20, heads = 3, size = 16;
+    for (const bool keys_transposed_by_matmul : {false, true})
+        for (const int64_t images : {int64_t{1}, int64_t{2}}) {
+            SCOPED_TRACE(std::to_string(images) + " images, keys " + (keys_transposed_by_matmul ? "[b,h,t,s] with transpose_b" : "[b,h,s,t]"));
+            ModelBuilder b("attention");
+            const Shape in{images, tokens, heads * size};
+            const auto split_heads = [&](const std::string& name, std::vector<int64_t> order) {
+                Output x = b.parameter(name, ElementType::f32, in);
+                Output r = b.op("Reshape", {x, b.constant<int64_t>({4}, {images, tokens, heads, size}, name + "/shape")},
+                                {{"special_zero", "false"}}, name + "/heads");
+                return b.op("Transpose", {r, b.constant<int64_t>({4}, order, name + "/order")}, {}, name + "/t");
+            };
+            Output q = split_heads("q", {0, 2, 1, 3});
+            Output k = split_heads("k", keys_transposed_by_matmul ? std::vector<int64_t>{0, 2, 1, 3} : std::vector<int64_t>{0, 2, 3, 1});
+            Output v = split_heads("v", {0, 2, 1, 3});
+            Output scores = matmul(b, q, k, "scores", false, keys_transposed_by_matmul);
+            Output p = b.op("Softmax", {scores}, {{"axis", "-1"}}, "softmax", "opset8");
+            Output o = matmul(b, p, v, "context");
+            Output back = b.op("Transpose", {o, b.constant<int64_t>({4}, {0, 2, 1, 3}, "o/order")}, {}, "o/t");
+            b.result(b.op("Reshape", {back, b.constant<int64_t>({3}, {images, tokens, heads * size}, "o/shape")},
+                          {{"special_zero", "false"}}, "o/merge"),
+                     "y");
+            const RunResult got = expect_device_matches_reference(
+                b.build(), "GPU", {{"q", random_tensor(in, 121)}, {"k", random_tensor(in, 122)}, {"v", random_tensor(in, 123)}},
+                1e-4, 1e-4, {{"GPU_GEMM_KERNEL", GetParam()}});
+            const bool walked = images == 1;
+            for (const std::string transpose : {"q/t", "k/t", "v/t"})
+                EXPECT_EQ(record_named(got.profile, transpose) == nullptr, walked) << transpose << ":\n" << contents(got.profile);
+            EXPECT_EQ(record_named(got.profile, "context") == nullptr, walked) << contents(got.profile);
+            const ProfilingInfo* last = record_named(got.profile, "o/t");
+            ASSERT_NE(last, nullptr) << contents(got.profile);
+            EXPECT_EQ(last->node_type == "MatMul", walked) << last->node_type;
+        }
+}
+
+// A Transpose whose result another op reads as well, or that leaves no matrix dim contiguous,
+// runs: the MatMul reads its output.
+TEST_P(GpuGemm, TransposesAMatMulCannotWalkStillRun) {
+    ModelBuilder b("transposes_run");
+    Output x = b.parameter("x", ElementType::f32, {1, 20, 3, 16});
+    Output shared = b.op("Transpose", {x, b.constant<int64_t>({4}, {0, 2, 1, 3}, "shared/order")}, {}, "shared");
+    Output scattered = b.op("Transpose", {x, b.constant<int64_t>({4}, {0, 3, 1, 2}, "scattered/order")}, {}, "scattered");
+    b.result(matmul(b, shared, random_constant(b, {16, 8}, 131, "w"), "mm_shared"), "y1");
+    b.result(shared, "y2");
+    b.result(matmul(b, scattered, random_constant(b, {3, 5}, 132, "w2"), "mm_scattered"), "y3");
+    const RunResult got = expect_device_matches_reference(b.build(), "GPU", {{"x", random_tensor({1, 20, 3, 16}, 133)}}, 1e-4,
+                                                          1e-4, {{"GPU_GEMM_KERNEL", GetParam()}});
+    for (const std::string transpose : {"shared", "scattered"}) {
+        const ProfilingInfo* record = record_named(got.profile, transpose);
+        ASSERT_NE(record, nullptr) << transpose << ":\n" << contents(got.profile);
+        EXPECT_EQ(record->node_type, "Transpose");
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Kernels, GpuGemm, ::testing::Values("TILED", "CLBLAST"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
