@@ -1,4 +1,4 @@
-// Interpolate-4 and Interpolate-11, f32, in the modes nearest and linear_onnx (every coordinate
+// Interpolate-4 and Interpolate-11, f32, in the modes nearest, linear_onnx and cubic (every coordinate
 // transformation and nearest mode, any axes, no padding), with constant scales/sizes/axes: the
 // reference computes the per-axis tap tables once at compile time (the same coordinate mapping as
 // the REFERENCE device), the executor uploads them and one kernel gathers and weighs.

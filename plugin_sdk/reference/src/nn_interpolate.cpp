@@ -115,13 +115,24 @@ int64_t nearest_pixel(Nearest mode, float x, bool downsample) {
 
 int64_t clip(int64_t v, int64_t len) { return std::max<int64_t>(0, std::min(v, len - 1)); }
 
+// Keys' cubic convolution weights of the four pixels around a source coordinate `s` past the
+// pixel before it (floor(s) - 1 .. floor(s) + 2).
+std::array<float, 4> cubic_coefficients(float s, float a) {
+    const float t = std::fabs(s);
+    return {((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a,
+            ((a + 2) * t - (a + 3)) * t * t + 1,
+            ((a + 2) * (1 - t) - (a + 3)) * (1 - t) * (1 - t) + 1,
+            ((a * (2 - t) - 5 * a) * (2 - t) + 8 * a) * (2 - t) - 4 * a};
+}
+
 // The taps of data axis d: nearest maps every coordinate through the transform (an identity where
 // the axis keeps its size); linear_onnx weighs the two nearest pixels of the clamped source
-// coordinate of an interpolated axis by their distances (0.5 each where they coincide).
+// coordinate of an interpolated axis by their distances (0.5 each where they coincide); cubic
+// weighs the four around it (Keys' convolution), edge pixels clamped into the data.
 AxisTaps axis_taps(const Resize& r, size_t d) {
     AxisTaps t;
     const bool interpolated = std::find(r.axes.begin(), r.axes.end(), static_cast<int64_t>(d)) != r.axes.end();
-    t.count = r.mode == Mode::linear_onnx && interpolated ? 2 : 1;
+    t.count = !interpolated ? 1 : r.mode == Mode::linear_onnx ? 2 : r.mode == Mode::cubic ? 4 : 1;
     for (int64_t o = 0; o < r.out[d]; ++o) {
         const float src = source_coordinate(r, d, static_cast<float>(o));
         if (r.mode == Mode::nearest) {
@@ -130,6 +141,11 @@ AxisTaps axis_taps(const Resize& r, size_t d) {
         } else if (t.count == 1) {
             t.index.push_back(o);
             t.weight.push_back(1.0f);
+        } else if (r.mode == Mode::cubic) {
+            const auto before = static_cast<int64_t>(std::floor(src));
+            const std::array<float, 4> w = cubic_coefficients(src - static_cast<float>(before), r.cube_coeff);
+            for (int64_t k = 0; k < 4; ++k) t.index.push_back(clip(before - 1 + k, r.in[d]));
+            t.weight.insert(t.weight.end(), w.begin(), w.end());
         } else {
             const auto last = static_cast<float>(r.in[d] - 1);
             const float clamped = std::max(0.0f, std::min(src, last));
@@ -151,7 +167,7 @@ std::vector<AxisTaps> taps_of(const Resize& r) {
 // Each mode computes one output element from the padded data `x` (row-major strides `st`).
 using Values = std::vector<double>;
 
-// Nearest and linear_onnx: every choice of one tap per axis, weighted by the product of the taps'
+// Nearest, linear_onnx and cubic: every choice of one tap per axis, weighted by the product of the taps'
 // weights (float, as OpenVINO's reference), summed in double.
 double separable_value(const std::vector<AxisTaps>& taps, const Values& x, const std::vector<int64_t>& st,
                        const std::vector<int64_t>& o) {
@@ -169,44 +185,6 @@ double separable_value(const std::vector<AxisTaps>& taps, const Values& x, const
         }
         sum += static_cast<double>(w) * x[static_cast<size_t>(offset)];
     }
-    return sum;
-}
-
-std::array<float, 4> cubic_coefficients(float s, float a) {
-    const float t = std::fabs(s);
-    return {((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a,
-            ((a + 2) * t - (a + 3)) * t * t + 1,
-            ((a + 2) * (1 - t) - (a + 3)) * (1 - t) * (1 - t) + 1,
-            ((a * (2 - t) - 5 * a) * (2 - t) + 8 * a) * (2 - t) - 4 * a};
-}
-
-// Keys cubic convolution over 4 taps per interpolated axis, edge taps clamped into the data.
-double cubic_value(const Resize& r, const Values& x, const std::vector<int64_t>& st, const std::vector<int64_t>& o) {
-    const size_t n = r.axes.size();
-    std::vector<int64_t> first(n);
-    std::vector<std::array<float, 4>> coeffs(n);
-    int64_t base = 0;
-    for (size_t d = 0; d < o.size(); ++d) base += o[d] * st[d];
-    for (size_t i = 0; i < n; ++i) {
-        const auto d = static_cast<size_t>(r.axes[i]);
-        base -= o[d] * st[d];
-        const float src = source_coordinate(r, d, static_cast<float>(o[d]));
-        const auto floor_src = static_cast<int64_t>(std::floor(src));
-        first[i] = floor_src - 1;
-        coeffs[i] = cubic_coefficients(src - static_cast<float>(floor_src), r.cube_coeff);
-    }
-    double sum = 0;
-    NdIndex taps(Shape(n, 4));
-    do {
-        float w = 1.0f;
-        int64_t offset = base;
-        for (size_t i = 0; i < n; ++i) {
-            const auto d = static_cast<size_t>(r.axes[i]);
-            w *= coeffs[i][static_cast<size_t>(taps.coord[i])];
-            offset += clip(first[i] + taps.coord[i], r.in[d]) * st[d];
-        }
-        sum += static_cast<double>(w) * x[static_cast<size_t>(offset)];
-    } while (taps.next());
     return sum;
 }
 
@@ -283,13 +261,12 @@ void interpolate(const KernelArgs& args, const Resize& r) {
             x[static_cast<size_t>(offset)] = static_cast<double>(*src++);
         } while (in_it.next());
 
-    const bool separable = r.mode == Mode::nearest || r.mode == Mode::linear_onnx;
+    const bool separable = r.mode != Mode::linear;
     const std::vector<AxisTaps> taps = separable ? taps_of(r) : std::vector<AxisTaps>{};
-    auto value = r.mode == Mode::cubic ? cubic_value : linear_value;
     T* y = args.outputs[0].as<T>();
     NdIndex out_it(r.out);
     if (out_it.valid()) do {
-            *y++ = store<T>(separable ? separable_value(taps, x, st, out_it.coord) : value(r, x, st, out_it.coord));
+            *y++ = store<T>(separable ? separable_value(taps, x, st, out_it.coord) : linear_value(r, x, st, out_it.coord));
         } while (out_it.next());
 }
 
@@ -312,7 +289,7 @@ namespace mosaic::reference {
 
 std::vector<AxisTaps> separable_interpolate_taps(const KernelArgs& args) {
     const nn::Resize r = nn::setup(args, args.version == "opset11");
-    if (r.mode != nn::Mode::nearest && r.mode != nn::Mode::linear_onnx)
+    if (r.mode == nn::Mode::linear)
         throw std::runtime_error("Interpolate: mode '" + nn::lower_attr(args, "mode", "nearest") +
                                  "' is not separable into per-axis taps");
     return nn::taps_of(r);

@@ -1,4 +1,4 @@
-// Interpolate in its separable modes (nearest, linear_onnx): per data axis, each output coordinate
+// Interpolate in its separable modes (nearest, linear_onnx, cubic): per data axis, each output coordinate
 // reads `count` source coordinates from a tap table (index, weight), computed on the host with the
 // reference's coordinate mapping (reference/interpolation.hpp). An output element sums, over every
 // choice of one tap per axis, the product of the weights times the element they pick.
@@ -6,7 +6,7 @@ typedef struct {
     int rank;
     int dims[8];        // output dims
     int in_strides[8];  // input strides
-    int count[8];       // taps per output coordinate of each axis (1 or 2)
+    int count[8];       // taps per output coordinate of each axis (1, 2 or 4)
     int offset[8];      // where each axis's table starts
 } Taps;
 

@@ -1,4 +1,4 @@
-// Interpolate-4/11 in the separable modes, nearest and linear_onnx, as per-axis tap tables: the
+// Interpolate-4/11 in the separable modes, nearest, linear_onnx and cubic, as per-axis tap tables: the
 // reference kernel computes its outputs from them, and a device plugin can upload them and run one
 // gather-and-weigh kernel with the reference's own coordinate mapping.
 #pragma once
