@@ -2,6 +2,8 @@
 
 #include "window.hpp"
 
+#include <mosaic/sdk/batch_norm.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -156,23 +158,17 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
 void ConvExecutor::fold_batch_norm(const BuildContext& ctx, size_t bn, const Value& weights, int64_t channels) {
     // y = (conv(x) + b - mean) * gamma / sqrt(var + eps) + beta: the scale goes into each output
     // channel's filter (its slice of the row-major weights, grouped or not), the rest into the bias.
-    const bool v5 = ctx.graph.version(bn) == "opset5";
-    const auto param = [&](size_t v5_port, size_t v1_port) {
-        return static_cast<const float*>(ctx.values[ctx.values.input(bn, v5 ? v5_port : v1_port)].constant);
-    };
-    const float *gamma = param(1, 0), *beta = param(2, 1), *mean = param(3, 3), *variance = param(4, 4);
-    const double eps = ctx.graph.attributes(bn).get_float("epsilon");
+    const sdk::BatchNormPorts ports = sdk::batch_norm_ports(ctx.graph.version(bn) == "opset5");
+    const auto param = [&](size_t port) { return static_cast<const float*>(ctx.values[ctx.values.input(bn, port)].constant); };
+    sdk::ChannelAffine affine = sdk::batch_norm_affine(
+        param(ports.gamma), param(ports.beta), param(ports.mean), param(ports.variance),
+        ctx.graph.attributes(bn).get_float("epsilon"), static_cast<size_t>(channels), static_cast<const float*>(bias_));
     const size_t count = static_cast<size_t>(shape_size(weights.shape)), per_channel = count / static_cast<size_t>(channels);
     const float* w = static_cast<const float*>(weights.constant);
     folded_weights_.assign(w, w + count);
-    std::vector<float> bias(static_cast<size_t>(channels), 0.0f);
-    if (bias_) bias.assign(static_cast<const float*>(bias_), static_cast<const float*>(bias_) + channels);
-    for (size_t c = 0; c < static_cast<size_t>(channels); ++c) {
-        const float scale = static_cast<float>(gamma[c] / std::sqrt(static_cast<double>(variance[c]) + eps));
-        for (size_t i = 0; i < per_channel; ++i) folded_weights_[c * per_channel + i] *= scale;
-        bias[c] = (bias[c] - mean[c]) * scale + beta[c];
-    }
-    owned_bias_ = std::move(bias);
+    for (size_t c = 0; c < static_cast<size_t>(channels); ++c)
+        for (size_t i = 0; i < per_channel; ++i) folded_weights_[c * per_channel + i] *= affine.scale[c];
+    owned_bias_ = std::move(affine.shift);
     bias_ = owned_bias_.data();
     bias_desc_ = plain_desc({channels});
 }

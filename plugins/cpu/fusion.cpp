@@ -3,6 +3,8 @@
 #include "decomposed_activation.hpp"
 #include "graph_queries.hpp"
 
+#include <mosaic/sdk/batch_norm.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <limits>
@@ -40,10 +42,10 @@ bool residual_dies_at(const ValueTable& values, ValueId residual, size_t add, si
 // one value per channel: a per-channel scale and shift a convolution can fold.
 bool foldable_batch_norm(const sdk::GraphView& g, const ValueTable& values, size_t node, ValueId data, int64_t channels) {
     if (g.type(node) != "BatchNormInference" || g.input_count(node) != 5) return false;
-    const bool v5 = g.version(node) == "opset5";
-    if (values.input(node, v5 ? 0 : 2) != data) return false;
+    const size_t data_port = sdk::batch_norm_ports(g.version(node) == "opset5").data;
+    if (values.input(node, data_port) != data) return false;
     for (size_t i = 0; i < 5; ++i) {
-        if (i == (v5 ? 0u : 2u)) continue;
+        if (i == data_port) continue;
         const Value& p = values[values.input(node, i)];
         if (!p.is_constant() || !is_f32(p) || shape_size(p.shape) != channels) return false;
     }

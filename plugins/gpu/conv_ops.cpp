@@ -59,7 +59,9 @@ public:
         gemm.a_stride = gemm.m * k;
         gemm.b_stride = k * spatial;
         gemm.c_stride = gemm.m * spatial;
-        if (!depthwise_) gemm_.emplace(ctx, gemm, inputs()[1], kNoValue);
+        epilogue_ = fuse_epilogue(ctx, n, 1, true);
+        const std::vector<float> scaled = scale_filters(ctx);
+        if (!depthwise_) gemm_.emplace(ctx, gemm, inputs()[1], kNoValue, scaled.empty() ? nullptr : scaled.data());
         in_image_ = in[1] * in[2] * in[3];
         out_image_ = out[1] * out[2] * out[3];
         col_elements_ = groups_ * static_cast<int64_t>(k * spatial);
@@ -77,7 +79,6 @@ public:
             column_rows_ = (out[2] + bands - 1) / bands;
             column_items_ = columns * ((out[2] + column_rows_ - 1) / column_rows_);
         }
-        epilogue_ = fuse_epilogue(ctx, n, 1);
         if (!epilogue_.empty()) fused_into(g.node_name(epilogue_.last_node), epilogue_.out);
         if (epilogue_.bias != kNoValue) add_input(epilogue_.bias);
         if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
@@ -90,8 +91,8 @@ public:
     }
 
     void enqueue(const ExecContext& ctx) const override {
-        const cl::Buffer &x = ctx[inputs()[0]], &w = ctx[inputs()[1]], &y = ctx[outputs()[0]];
-        const cl::Buffer& bias = epilogue_.bias != kNoValue ? ctx[epilogue_.bias] : y;
+        const cl::Buffer &x = ctx[inputs()[0]], &w = scaled_filters_ ? *scaled_filters_ : ctx[inputs()[1]];
+        const cl::Buffer &y = ctx[outputs()[0]], &bias = epilogue_.bias_buffer(ctx, y);
         const cl::Buffer& residual = epilogue_.residual != kNoValue ? ctx[epilogue_.residual] : y;
         if (depthwise_) {
             cl::Kernel& k = ctx.kernel(exec_type());
@@ -159,7 +160,22 @@ public:
     }
 
 private:
+    // The filters times a folded BatchNorm's per-channel scale (the filters of one output channel
+    // follow each other, grouped or not), uploaded for the kernels that read them as they lie; the
+    // host values for the tiled GEMM to pack. Empty without a folded BatchNorm.
+    std::vector<float> scale_filters(const BuildContext& ctx) {
+        if (epilogue_.filter_scale.empty()) return {};
+        const Value& w = ctx.values[ctx.values.storage_of(inputs()[1])];
+        const auto* values = static_cast<const float*>(w.constant);
+        const size_t count = static_cast<size_t>(shape_size(w.shape)), per_channel = count / epilogue_.filter_scale.size();
+        std::vector<float> scaled(values, values + count);
+        for (size_t i = 0; i < count; ++i) scaled[i] *= epilogue_.filter_scale[i / per_channel];
+        scaled_filters_ = ctx.upload(scaled.data(), count * sizeof(float));
+        return scaled;
+    }
+
     ConvShape s_{};
+    std::optional<cl::Buffer> scaled_filters_;
     std::optional<Gemm> gemm_;  // all but depthwise filters
     int64_t groups_ = 1, batch_ = 1, in_image_ = 0, out_image_ = 0, col_elements_ = 0, count_ = 0;
     size_t k_ = 0, spatial_ = 0;  // of one group's GEMM: rows and columns of B

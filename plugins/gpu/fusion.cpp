@@ -55,9 +55,31 @@ bool is_f32_add(const sdk::GraphView& g, size_t n) {
            g.input_type(n, 0) == ElementType::f32 && g.input_type(n, 1) == ElementType::f32;
 }
 
+// The host values of `v` when it is an f32 value known at compile time with `count` elements.
+const float* compile_time_floats(const BuildContext& ctx, ValueId v, int64_t count) {
+    const Value& value = ctx.values[ctx.values.storage_of(v)];
+    if (!value.is_constant() || value.type != ElementType::f32 || shape_size(ctx.values[v].shape) != count) return nullptr;
+    return static_cast<const float*>(value.constant);
+}
+
 }  // namespace
 
-Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis) {
+std::optional<sdk::ChannelAffine> batch_norm_affine_of(const BuildContext& ctx, size_t bn, ValueId data, const float* bias) {
+    const sdk::GraphView& g = ctx.graph;
+    if (g.type(bn) != "BatchNormInference" || g.input_count(bn) != 5 || g.output_type(bn, 0) != ElementType::f32)
+        return std::nullopt;
+    const sdk::BatchNormPorts ports = sdk::batch_norm_ports(g.version(bn) == "opset5");
+    const Shape shape = g.input_shape(bn, ports.data);
+    if (ctx.values.input(bn, ports.data) != data || shape.size() < 2) return std::nullopt;
+    const float* p[4] = {};
+    const size_t params[4] = {ports.gamma, ports.beta, ports.mean, ports.variance};
+    for (size_t i = 0; i < 4; ++i)
+        if (!(p[i] = compile_time_floats(ctx, ctx.values.input(bn, params[i]), shape[1]))) return std::nullopt;
+    return sdk::batch_norm_affine(p[0], p[1], p[2], p[3], g.attributes(bn).get_float("epsilon"),
+                                  static_cast<size_t>(shape[1]), bias);
+}
+
+Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis, bool fold_batch_norm) {
     const sdk::GraphView& g = ctx.graph;
     const Shape out_shape = g.output_shape(node, 0);
     Epilogue e;
@@ -86,6 +108,20 @@ Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis) {
             take(*next);
             next = only_reader(ctx, e.out);
         }
+    }
+    // 1b. a BatchNormInference over the channels: its scale into the filters (the executor's),
+    // its shift, with the bias's values, into a bias of its own.
+    if (fold_batch_norm && next && channel_axis == 1) {
+        const float* bias = e.bias != kNoValue ? compile_time_floats(ctx, e.bias, e.args.channels) : nullptr;
+        if (e.bias == kNoValue || bias)
+            if (std::optional<sdk::ChannelAffine> bn = batch_norm_affine_of(ctx, *next, e.out, bias)) {
+                e.args.has_bias = 1;
+                e.bias = kNoValue;
+                e.filter_scale = std::move(bn->scale);
+                e.folded_bias = ctx.upload(bn->shift.data(), bn->shift.size() * sizeof(float));
+                take(*next);
+                next = only_reader(ctx, e.out);
+            }
     }
     // An activation of the chain's value, stored into kind/a/b; false when `next` is none.
     auto take_activation = [&](cl_int& kind, cl_float& a, cl_float& b) {

@@ -16,7 +16,7 @@ GemmKernel choose_gemm_kernel(const std::string& choice, const ClDeviceInfo& dev
     return device.is_cpu_fallback ? GemmKernel::tiled : GemmKernel::clblast;
 }
 
-Gemm::Gemm(BuildContext& ctx, const GemmShape& s, ValueId a, ValueId b) : s_(s) {
+Gemm::Gemm(BuildContext& ctx, const GemmShape& s, ValueId a, ValueId b, const float* a_host) : s_(s) {
     if (choose_gemm_kernel(ctx.gemm_kernel, ctx.engine.info()) != GemmKernel::tiled) return;
     tiled_ = std::make_unique<TiledGemm>(s);
     const auto upload = [&ctx](const void* data, size_t bytes) { return ctx.upload(data, bytes); };
@@ -25,7 +25,7 @@ Gemm::Gemm(BuildContext& ctx, const GemmShape& s, ValueId a, ValueId b) : s_(s) 
         const Value& value = ctx.values[ctx.values.storage_of(v)];
         return value.is_constant() ? static_cast<const float*>(value.constant) : nullptr;
     };
-    if (const float* host = constant(a)) tiled_->pack_constant_a(host, upload);
+    if (const float* host = a_host ? a_host : constant(a)) tiled_->pack_constant_a(host, upload);
     if (const float* host = constant(b)) tiled_->pack_constant_b(host, upload);
 }
 

@@ -48,8 +48,9 @@ class TiledGemm;
 class Gemm {
 public:
     // `a`, `b`: the operands' values (kNoValue: one the executor computes); a constant one is
-    // packed for the tiled kernel now, once.
-    Gemm(BuildContext& ctx, const GemmShape& s, ValueId a, ValueId b);
+    // packed for the tiled kernel now, once. `a_host`: A's values where the executor changed a
+    // constant's (filters scaled by a folded BatchNorm), packed instead of `a`'s.
+    Gemm(BuildContext& ctx, const GemmShape& s, ValueId a, ValueId b, const float* a_host = nullptr);
     ~Gemm();
     Gemm(Gemm&&) noexcept;
     Gemm& operator=(Gemm&&) noexcept;

@@ -95,7 +95,7 @@ public:
 
     void enqueue(const ExecContext& ctx) const override {
         const cl::Buffer &a = ctx[inputs()[0]], &b = ctx[inputs()[1]], &c = ctx[outputs()[0]];
-        const cl::Buffer& bias = epilogue_.bias != kNoValue ? ctx[epilogue_.bias] : c;
+        const cl::Buffer& bias = epilogue_.bias_buffer(ctx, c);
         const cl::Buffer& residual = epilogue_.residual != kNoValue ? ctx[epilogue_.residual] : c;
         gemm_->enqueue(ctx, a, 0, b, 0, c, 0, 0, epilogue_in_gemm_ ? GemmEpilogue{&epilogue_.args, &bias, &residual} : GemmEpilogue{});
         if (epilogue_.empty() || epilogue_in_gemm_) return;

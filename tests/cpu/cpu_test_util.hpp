@@ -54,6 +54,19 @@ inline Output conv_bias(ModelBuilder& b, Output x, int64_t in_c, int64_t out_c, 
 
 using Inputs = std::map<std::string, Tensor>;
 
+// Parameters in the order of `version`: opset5 (data, gamma, beta, mean, variance), opset1 (gamma,
+// beta, data, mean, variance). Variances are positive.
+inline Output batch_norm(ModelBuilder& b, Output data, int64_t channels, uint32_t seed, const std::string& version,
+                         const std::string& name) {
+    Output gamma = random_constant(b, {channels}, seed, name + "_gamma");
+    Output beta = random_constant(b, {channels}, seed + 1, name + "_beta");
+    Output mean = random_constant(b, {channels}, seed + 2, name + "_mean");
+    Output variance = b.op("Exp", {random_constant(b, {channels}, seed + 3, name + "_logvar")}, {}, name + "_var");
+    const Attributes eps{{"epsilon", "0.001"}};
+    return version == "opset5" ? b.op("BatchNormInference", {data, gamma, beta, mean, variance}, eps, name, "opset5")
+                               : b.op("BatchNormInference", {gamma, beta, data, mean, variance}, eps, name, "opset1");
+}
+
 struct RunResult {
     std::vector<std::vector<float>> outputs;  // f32 outputs, in model order
     std::vector<ProfilingInfo> profile;

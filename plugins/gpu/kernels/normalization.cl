@@ -209,3 +209,12 @@ __kernel void reduce_trailing16_f32(__global const float* x, __global float* y, 
     for (; k < count; ++k) acc = reduce_combine(op, acc, REDUCE_TERM(op, xp[k]));
     y[i] = reduce_finish(op, acc, count);
 }
+
+// y = x * scale[c] + shift[c] over channels of `inner` elements (BatchNormInference, its
+// parameters folded on the host), then the fused epilogue.
+__kernel void scale_shift_f32(__global const float* x, __global float* y, __global const float* scale,
+                              __global const float* shift, int channels, int inner, __global const float* bias,
+                              __global const float* residual, Epilogue e) {
+    const int i = get_global_id(0), c = (i / inner) % channels;
+    y[i] = apply_epilogue(e, i, fma(x[i], scale[c], shift[c]), bias, residual);
+}

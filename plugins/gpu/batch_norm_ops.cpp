@@ -1,0 +1,73 @@
+// BatchNormInference-1 and -5, f32, over axis 1, with parameters known at compile time: one
+// multiply-add a channel (the SDK's batch_norm.hpp), and what follows it fused (fusion.hpp).
+// After a convolution it never runs: the convolution folds it (fusion.cpp); this kernel is for
+// the others, as a normalisation after a pooling or at a model's input, so that such a model
+// does not split around it under HETERO.
+#include "fusion.hpp"
+#include "kernel_structs.hpp"
+#include "op_registry.hpp"
+
+namespace mosaic::gpu_plugin {
+
+namespace {
+
+std::string check_batch_norm(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
+    if (auto r = first_of({check_types(g, n, {ElementType::f32}), check_static_nonempty(g, n)}); !r.empty()) return r;
+    if (g.input_count(n) != 5) return "BatchNormInference needs its five inputs";
+    const sdk::BatchNormPorts ports = sdk::batch_norm_ports(g.version(n) == "opset5");
+    const Shape data = g.input_shape(n, ports.data);
+    if (data.size() < 2) return "BatchNormInference of rank below 2 has no channel axis";
+    for (size_t port : {ports.gamma, ports.beta, ports.mean, ports.variance}) {
+        if (auto r = check_compile_time_input(g, n, port); !r.empty()) return r;
+        if (shape_size(g.input_shape(n, port)) != data[1])
+            return "input " + std::to_string(port) + " does not hold one value per channel (" + std::to_string(data[1]) + ")";
+    }
+    return "";
+}
+
+class BatchNormExecutor : public Executor {
+public:
+    BatchNormExecutor(BuildContext& ctx, size_t n)
+        : Executor(ctx.graph.node_name(n), "BatchNormInference",
+                   {ctx.values.input(n, sdk::batch_norm_ports(ctx.graph.version(n) == "opset5").data)},
+                   {ctx.values.output(n, 0)}) {
+        const std::optional<sdk::ChannelAffine> affine = batch_norm_affine_of(ctx, n, inputs()[0]);
+        if (!affine)
+            throw sdk::Error(MOSAIC_ERROR_GENERAL, "GPU plugin bug: BatchNorm '" + ctx.graph.node_name(n) +
+                                                       "' passed its check without parameters known at compile time");
+        scale_ = ctx.upload(affine->scale.data(), affine->scale.size() * sizeof(float));
+        shift_ = ctx.upload(affine->shift.data(), affine->shift.size() * sizeof(float));
+        const Shape shape = ctx.graph.output_shape(n, 0);
+        channels_ = static_cast<cl_int>(shape[1]);
+        inner_ = static_cast<cl_int>(shape_size(shape) / shape[0] / shape[1]);
+        count_ = shape_size(shape);
+        epilogue_ = fuse_epilogue(ctx, n, 1);
+        if (!epilogue_.empty()) fused_into(ctx.graph.node_name(epilogue_.last_node), epilogue_.out);
+        if (epilogue_.bias != kNoValue) add_input(epilogue_.bias);
+        if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
+    }
+
+    void enqueue(const ExecContext& ctx) const override {
+        const cl::Buffer &y = ctx[outputs()[0]], &bias = epilogue_.bias_buffer(ctx, y);
+        const cl::Buffer& residual = epilogue_.residual != kNoValue ? ctx[epilogue_.residual] : y;
+        cl::Kernel& k = ctx.kernel("scale_shift_f32");
+        set_args(k, ctx[inputs()[0]], y, scale_, shift_, channels_, inner_, bias, residual, epilogue_.args);
+        ctx.launch(k, items(count_));
+    }
+    std::string exec_type() const override { return "scale_shift_f32"; }
+
+private:
+    cl::Buffer scale_, shift_;
+    cl_int channels_ = 1, inner_ = 1;
+    int64_t count_ = 0;
+    Epilogue epilogue_;
+};
+
+const OpRegistration batch_norm({"BatchNormInference"},
+                                {check_batch_norm, [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                                     return std::make_unique<BatchNormExecutor>(ctx, n);
+                                 }});
+
+}  // namespace
+
+}  // namespace mosaic::gpu_plugin
