@@ -312,6 +312,30 @@ TEST_P(GpuGemm, AttentionTransposesAreWalkedThroughStridesNotRun) {
         }
 }
 
+// 2-D Transposes before either operand, with and without the MatMul's own transpose flags: an
+// operand stored transposed flips the GEMM's flag for it (matrix_layout.hpp), so each product
+// equals REFERENCE's and no Transpose runs.
+TEST_P(GpuGemm, TransposedOperandsFlipTheGemmsFlags) {
+    for (const bool ta : {false, true})
+        for (const bool tb : {false, true}) {
+            SCOPED_TRACE(std::string("transpose_a ") + (ta ? "yes" : "no") + ", transpose_b " + (tb ? "yes" : "no"));
+            const int64_t m = 13, k = 24, n = 20;
+            // The Transposes' inputs, so that after them each operand has the shape the flags want.
+            const Shape x_shape = ta ? Shape{m, k} : Shape{k, m}, y_shape = tb ? Shape{k, n} : Shape{n, k};
+            ModelBuilder b("transposed_operands");
+            Output x = b.parameter("x", ElementType::f32, x_shape);
+            Output y = b.parameter("y", ElementType::f32, y_shape);
+            Output xt = b.op("Transpose", {x, b.constant<int64_t>({2}, {1, 0}, "x/order")}, {}, "x/t");
+            Output yt = b.op("Transpose", {y, b.constant<int64_t>({2}, {1, 0}, "y/order")}, {}, "y/t");
+            b.result(matmul(b, xt, yt, "mm", ta, tb), "z");
+            const RunResult got = expect_device_matches_reference(
+                b.build(), "GPU", {{"x", random_tensor(x_shape, 141)}, {"y", random_tensor(y_shape, 142)}}, 1e-4, 1e-4,
+                {{"GPU_GEMM_KERNEL", GetParam()}});
+            EXPECT_EQ(record_named(got.profile, "x/t"), nullptr) << contents(got.profile);
+            EXPECT_EQ(record_named(got.profile, "y/t"), nullptr) << contents(got.profile);
+        }
+}
+
 // A Transpose whose result another op reads as well, or that leaves no matrix dim contiguous,
 // runs: the MatMul reads its output.
 TEST_P(GpuGemm, TransposesAMatMulCannotWalkStillRun) {
