@@ -8,11 +8,12 @@ namespace mosaic::gpu_plugin {
 
 void enqueue_clblast_gemm(const ExecContext& ctx, const GemmShape& s, const cl::Buffer& a, size_t a_offset,
                           const cl::Buffer& b, size_t b_offset, const cl::Buffer& c, size_t c_offset) {
-    if (s.batch > 1 && s.b_stride == 0) {  // CLBlast's strided batches want distinct matrices
+    if (s.batch > 1 && (s.a_stride == 0 || s.b_stride == 0)) {  // CLBlast's strided batches want distinct matrices
         GemmShape one = s;
         one.batch = 1;
         for (size_t i = 0; i < s.batch; ++i)
-            enqueue_clblast_gemm(ctx, one, a, a_offset + i * s.a_stride, b, b_offset, c, c_offset + i * s.c_stride);
+            enqueue_clblast_gemm(ctx, one, a, a_offset + i * s.a_stride, b, b_offset + i * s.b_stride, c,
+                                 c_offset + i * s.c_stride);
         return;
     }
     using clblast::Transpose;

@@ -1,6 +1,7 @@
 // MatMul, f32, on a GEMM (gemm.hpp), with the bias and activations after it fused (fusion.hpp)
-// into one epilogue pass. Supported: both operands of rank >= 2 whose batch dims are equal, or B
-// of rank 2 (its one matrix shared by every batch; without transpose_a that is one tall GEMM).
+// into one epilogue pass. Supported: both operands of rank >= 2 whose batch dims are equal (the
+// shorter one's padded with ones), or either operand one matrix (rank 2, or batch dims all 1)
+// shared by every batch of the other (a shared B without transpose_a is one tall GEMM).
 // A Transpose before an operand or after the result is walked through strides instead of run
 // (matrix_layout.hpp).
 #include "gemm.hpp"
@@ -9,20 +10,30 @@
 #include "matrix_layout.hpp"
 #include "op_registry.hpp"
 
+#include <algorithm>
 #include <optional>
 
 namespace mosaic::gpu_plugin {
 
 namespace {
 
+// The matrices an operand of rank >= 2 holds: the product of its batch dims.
+int64_t batch_count(const Shape& s) {
+    int64_t count = 1;
+    for (size_t d = 0; d + 2 < s.size(); ++d) count *= s[d];
+    return count;
+}
+
 std::string check_matmul(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
     if (auto r = first_of({check_types(g, n, {ElementType::f32}), check_static_nonempty(g, n)}); !r.empty()) return r;
     const Shape a = g.input_shape(n, 0), b = g.input_shape(n, 1);
     if (a.size() < 2 || b.size() < 2) return "a 1-D operand has no GPU kernel (rank >= 2 both)";
-    if (b.size() > 2) {
-        if (a.size() != b.size()) return "batch dims of different rank have no GPU kernel";
-        for (size_t d = 0; d + 2 < a.size(); ++d)
-            if (a[d] != b[d]) return "broadcast batch dims have no GPU kernel (" + to_string(a) + " x " + to_string(b) + ")";
+    if (batch_count(a) == 1 || batch_count(b) == 1) return "";
+    // Otherwise the batch dims must match once the shorter list is padded with leading ones.
+    const size_t rank = std::max(a.size(), b.size());
+    for (size_t d = 0; d + 2 < rank; ++d) {
+        const int64_t da = d + a.size() >= rank ? a[d + a.size() - rank] : 1, db = d + b.size() >= rank ? b[d + b.size() - rank] : 1;
+        if (da != db) return "broadcast batch dims have no GPU kernel (" + to_string(a) + " x " + to_string(b) + ")";
     }
     return "";
 }
@@ -59,24 +70,25 @@ public:
         size_t batch = 1;
         for (size_t d = 0; d + 2 < out.size(); ++d) batch *= static_cast<size_t>(out[d]);
         const std::optional<TransposeWrite> write = transpose_written_by_matmul(g, ctx.values, n);
-        if (b.size() == 2 && !s.transpose_a && !a_in.layout && !write) {
+        const bool shared_a = batch_count(a) == 1, shared_b = batch_count(b) == 1;
+        if (shared_b && !s.transpose_a && !a_in.layout && !write) {
             s.m *= batch;  // rows of every batch times the one matrix
         } else {
             s.batch = batch;
-            s.a_stride = s.m * s.k;
-            s.b_stride = b.size() == 2 ? 0 : s.k * s.n;
+            s.a_stride = shared_a ? 0 : s.m * s.k;
+            s.b_stride = shared_b ? 0 : s.k * s.n;
             s.c_stride = s.m * s.n;
         }
         // An operand stored transposed flips the GEMM's transpose flag for it.
         if (a_in.layout) {
             s.transpose_a = s.transpose_a != a_in.layout->transposed;
             s.lda = a_in.layout->ld;
-            s.a_stride = a_in.layout->batch_stride;
+            if (!shared_a) s.a_stride = a_in.layout->batch_stride;
         }
         if (b_in.layout) {
             s.transpose_b = s.transpose_b != b_in.layout->transposed;
             s.ldb = b_in.layout->ld;
-            if (b.size() > 2) s.b_stride = b_in.layout->batch_stride;
+            if (!shared_b) s.b_stride = b_in.layout->batch_stride;
         }
         if (write) {  // the result goes where the Transpose after it puts it; no epilogue follows
             s.ldc = write->layout.ld;

@@ -89,6 +89,34 @@ TEST_P(GpuGemm, BatchesWithABPerBatchAndOneSharedB) {
     }
 }
 
+// Batches broadcast: one A (rank 2, or batch dims of ones) shared by every batch of B, computed
+// or constant; a B of batch dims all 1 shared by A's batches; batch dims of different rank that
+// match once padded with ones. A MatMul whose batch dims truly broadcast ([2, 3] against [3]) is
+// left to the next device, saying why.
+TEST_P(GpuGemm, OneMatrixSharedByTheOtherOperandsBatches) {
+    struct Case {
+        Shape a, b;
+        bool constant_a;
+    };
+    for (const Case& c : {Case{{9, 20}, {2, 3, 20, 33}, false}, Case{{1, 1, 9, 20}, {2, 3, 20, 33}, true},
+                          Case{{2, 3, 9, 20}, {1, 1, 20, 33}, false}, Case{{1, 3, 9, 20}, {3, 20, 33}, false}}) {
+        SCOPED_TRACE(to_string(c.a) + " x " + to_string(c.b));
+        ModelBuilder b("gemm_broadcast");
+        Output x = c.constant_a ? random_constant(b, c.a, 151, "x") : b.parameter("x", ElementType::f32, c.a);
+        Output y = b.parameter("y", ElementType::f32, c.b);
+        b.result(matmul(b, x, y, "mm"), "z");
+        Inputs inputs{{"y", random_tensor(c.b, 152)}};
+        if (!c.constant_a) inputs.emplace("x", random_tensor(c.a, 153));
+        check(b.build(), inputs, {"mm"});
+    }
+    ModelBuilder b("gemm_true_broadcast");
+    Output x = b.parameter("x", ElementType::f32, {2, 3, 9, 20});
+    Output y = b.parameter("y", ElementType::f32, {3, 20, 33});
+    b.result(matmul(b, x, y, "mm"), "z");
+    const std::string unsupported = unsupported_on_gpu(b.build());
+    EXPECT_NE(unsupported.find("broadcast batch dims have no GPU kernel"), std::string::npos) << unsupported;
+}
+
 // A computed B whose rows are whole panels of 32 columns, at a depth of at most 256: the tiled
 // kernel reads it where it lies instead of packing it (tiled_gemm.cpp's reads_b_in_place). A B per
 // batch, one B shared by every batch, a 1x1 convolution over two images with its bias, Relu and
