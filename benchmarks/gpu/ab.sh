@@ -3,7 +3,8 @@
 # several rounds, so that both see the same machine (on a shared VM the speed drifts by up to 2x
 # within minutes, and only figures alternated like this compare).
 #
-#   benchmarks/gpu/ab.sh BUILD A.so B.so MODEL... [ROUNDS=3 ITERATIONS=20 SHAPE='input_ids[1,128],...']
+#   benchmarks/gpu/ab.sh BUILD A.so B.so MODEL... [ROUNDS=3 ITERATIONS=20 SHAPE='input_ids[1,128],...'
+#                                                  DEVICE=HETERO:GPU,CPU (default GPU)]
 #
 # A.so and B.so: copies of BUILD/lib/mosaic/plugins/libmosaic_gpu_plugin.so from two builds (copy
 # one, change and rebuild, copy the other). BUILD gives the mosaic tool and the other plugins.
@@ -33,7 +34,7 @@ echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), $(nproc) onlin
 for round in $(seq "${ROUNDS:-3}"); do
     for model in "$@"; do
         for side in A B; do
-            out=$(MOSAIC_PLUGINS=$tmp/$side.json "$build/bin/mosaic" benchmark -m "$model" -d GPU -api sync \
+            out=$(MOSAIC_PLUGINS=$tmp/$side.json "$build/bin/mosaic" benchmark -m "$model" -d "${DEVICE:-GPU}" -api sync \
                   -niter "${ITERATIONS:-20}" ${SHAPE:+--shape "$SHAPE"} 2>&1) || { echo "$out" >&2; exit 1; }
             echo "round $round  $side  $(echo "$out" | awk '/Median:/ {m=$2} /Min:/ {n=$2} END {printf "median %8s  min %8s ms", m, n}')  $model"
         done
