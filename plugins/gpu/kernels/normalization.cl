@@ -218,3 +218,14 @@ __kernel void scale_shift_f32(__global const float* x, __global float* y, __glob
     const int i = get_global_id(0), c = (i / inner) % channels;
     y[i] = apply_epilogue(e, i, fma(x[i], scale[c], shift[c]), bias, residual);
 }
+
+// BatchNormInference with its parameters computed at run time: (x - mean) * gamma / sqrt(variance +
+// epsilon) + beta per channel, as the reference computes it, then the fused epilogue.
+__kernel void batch_norm_f32(__global const float* x, __global float* y, __global const float* gamma,
+                             __global const float* beta, __global const float* mean, __global const float* variance,
+                             float epsilon, int channels, int inner, __global const float* bias,
+                             __global const float* residual, Epilogue e) {
+    const int i = get_global_id(0), c = (i / inner) % channels;
+    const float v = (x[i] - mean[c]) * gamma[c] / sqrt(variance[c] + epsilon) + beta[c];
+    y[i] = apply_epilogue(e, i, v, bias, residual);
+}
