@@ -1,5 +1,6 @@
-// Element-wise ops: the activations (activation.hpp), binary arithmetic with numpy broadcasting and
-// Select by one condition, f32. A binary op with an activation after it runs both in one kernel.
+// Element-wise ops: the activations (activation.hpp) and binary arithmetic with numpy broadcasting,
+// f32; PRelu's slope per channel or broadcast. A binary op with an activation after it runs both in
+// one kernel. Comparisons, logical ops and Select are in predicate_ops.cpp.
 #include "activation.hpp"
 #include "kernel_structs.hpp"
 #include "op_registry.hpp"
@@ -39,7 +40,7 @@ private:
     bool wide_;
 };
 
-enum BinaryOp : cl_int { BIN_ADD = 0, BIN_SUB, BIN_MUL, BIN_DIV, BIN_MAX, BIN_MIN, BIN_POW, BIN_SQDIFF };
+enum BinaryOp : cl_int { BIN_ADD = 0, BIN_SUB, BIN_MUL, BIN_DIV, BIN_MAX, BIN_MIN, BIN_POW, BIN_SQDIFF, BIN_PRELU };
 
 cl_int binary_code(const std::string& t) {
     if (t == "Add") return BIN_ADD;
@@ -49,7 +50,18 @@ cl_int binary_code(const std::string& t) {
     if (t == "Maximum") return BIN_MAX;
     if (t == "Minimum") return BIN_MIN;
     if (t == "Power") return BIN_POW;
+    if (t == "PRelu") return BIN_PRELU;
     return BIN_SQDIFF;
+}
+
+// The shape input `i` of binary node `n` broadcasts as: PRelu's slope of one value a channel
+// (rank 1, data.shape[1] values) lies along axis 1, not the trailing one numpy would align it with.
+Shape broadcast_shape(const sdk::GraphView& g, size_t n, size_t i) {
+    const Shape s = g.input_shape(n, i), data = g.input_shape(n, 0);
+    if (g.type(n) != "PRelu" || i != 1 || s.size() != 1 || data.size() < 2 || s[0] != data[1] || s[0] == 1) return s;
+    Shape channel(data.size() - 1, 1);
+    channel[0] = s[0];
+    return channel;
 }
 
 class BinaryExecutor : public Executor {
@@ -62,8 +74,8 @@ public:
         const Shape out = g.output_shape(n, 0);
         count_ = shape_size(out);
         same_ = g.input_shape(n, 0) == out && g.input_shape(n, 1) == out;
-        const std::vector<int64_t> a_strides = broadcast_strides(g.input_shape(n, 0), out),
-                                   b_strides = broadcast_strides(g.input_shape(n, 1), out);
+        const std::vector<int64_t> a_strides = broadcast_strides(broadcast_shape(g, n, 0), out),
+                                   b_strides = broadcast_strides(broadcast_shape(g, n, 1), out);
         walk_ = make_walk(out, a_strides, b_strides);
         a_index_ = operand_index(a_strides, out);
         b_index_ = operand_index(b_strides, out);
@@ -107,41 +119,6 @@ private:
     Activation act_;
 };
 
-// Select(cond, a, b) with one boolean condition and operands of the output's shape: what an ONNX If
-// decided at run time becomes (the two branches' results, one taken).
-class SelectExecutor : public Executor {
-public:
-    SelectExecutor(const BuildContext& ctx, size_t n)
-        : Executor(ctx.graph.node_name(n), ctx.graph.type(n),
-                   {ctx.values.input(n, 0), ctx.values.input(n, 1), ctx.values.input(n, 2)}, {ctx.values.output(n, 0)}),
-          count_(shape_size(ctx.graph.output_shape(n, 0))) {}
-
-    void enqueue(const ExecContext& ctx) const override {
-        cl::Kernel& k = ctx.kernel("select_scalar_f32");
-        set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[inputs()[2]], ctx[outputs()[0]]);
-        ctx.launch(k, items(count_));
-    }
-    std::string exec_type() const override { return "select_scalar_f32"; }
-
-private:
-    int64_t count_;
-};
-
-const OpRegistration select({"Select"},
-                            {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
-                                 const Shape out = g.output_shape(n, 0);
-                                 if (g.input_type(n, 0) != ElementType::boolean || shape_size(g.input_shape(n, 0)) != 1)
-                                     return "Select has a GPU kernel for one boolean condition only";
-                                 for (size_t i : {size_t{1}, size_t{2}})
-                                     if (g.input_type(n, i) != ElementType::f32 || g.input_shape(n, i) != out)
-                                         return "Select has a GPU kernel for f32 operands of the output's shape only";
-                                 return first_of({check_static_nonempty(g, n),
-                                                  shape_size(out) >= (int64_t{1} << 31) ? "more than 2^31 elements" : ""});
-                             },
-                             [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
-                                 return std::make_unique<SelectExecutor>(ctx, n);
-                             }});
-
 const OpRegistration unary({"Relu", "Clamp", "Sigmoid", "Tanh", "Elu", "Gelu", "Swish", "HSwish", "HSigmoid", "Mish",
                             "SoftPlus", "Exp", "Log", "Sqrt", "Abs", "Negative", "Erf", "Floor", "Ceiling", "Sin", "Cos",
                             "Sign", "HardSigmoid", "Selu"},
@@ -154,7 +131,7 @@ const OpRegistration unary({"Relu", "Clamp", "Sigmoid", "Tanh", "Elu", "Gelu", "
                                 return std::make_unique<UnaryExecutor>(ctx, n, *activation_of(ctx.graph, n));
                             }});
 
-const OpRegistration binary({"Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum", "Power", "SquaredDifference"},
+const OpRegistration binary({"Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum", "Power", "SquaredDifference", "PRelu"},
                             {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
                                  if (auto r = check_elements(g, n); !r.empty()) return r;
                                  const std::string spec = g.attributes(n).get_string("auto_broadcast", "numpy");

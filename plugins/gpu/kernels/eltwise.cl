@@ -1,5 +1,5 @@
-// Element-wise ops: activations, binary arithmetic with numpy broadcasting, Select by one
-// condition, the epilogue pass.
+// Element-wise ops: activations, binary arithmetic with numpy broadcasting, comparisons and logical
+// ops, Select, the epilogue pass.
 
 __kernel void unary_f32(__global const float* x, __global float* y, int kind, float a, float b) {
     const int i = get_global_id(0);
@@ -95,6 +95,58 @@ __kernel void select_scalar_f32(__global const uchar* cond, __global const float
                                 __global float* y) {
     const int i = get_global_id(0);
     y[i] = cond[0] ? a[i] : b[i];
+}
+
+// Select(cond, a, b) with numpy broadcasting of all three: `wc` walks the condition (in_strides)
+// and a (other_strides), `wb` walks b (in_strides); modes as operand_offset's.
+__kernel void select_bcast_f32(__global const uchar* cond, __global const float* a, __global const float* b,
+                               __global float* y, Walk wc, Walk wb, int c_mode, int c_inner, int a_mode, int a_inner,
+                               int b_mode, int b_inner) {
+    const int i = get_global_id(0);
+    y[i] = cond[operand_offset(c_mode, c_inner, i, &wc, wc.in_strides)]
+               ? a[operand_offset(a_mode, a_inner, i, &wc, wc.other_strides)]
+               : b[operand_offset(b_mode, b_inner, i, &wb, wb.in_strides)];
+}
+
+// Comparisons and logical ops with numpy broadcasting, to a boolean (one byte, 0 or 1): one
+// kernel for each element type of the operands, from one definition.
+#define PRED_EQ 0
+#define PRED_NE 1
+#define PRED_LT 2
+#define PRED_LE 3
+#define PRED_GT 4
+#define PRED_GE 5
+#define PRED_AND 6
+#define PRED_OR 7
+#define PRED_XOR 8
+#define MOSAIC_DEFINE_PREDICATE(T, SUFFIX)                                                                           \
+    __kernel void predicate_bcast_##SUFFIX(__global const T* a, __global const T* b, __global uchar* y, int op,      \
+                                           Walk w, int a_mode, int a_inner, int b_mode, int b_inner) {             \
+        const int i = get_global_id(0);                                                                            \
+        const T va = a[operand_offset(a_mode, a_inner, i, &w, w.in_strides)];                                      \
+        const T vb = b[operand_offset(b_mode, b_inner, i, &w, w.other_strides)];                                   \
+        bool r = false;                                                                                            \
+        switch (op) {                                                                                              \
+            case PRED_EQ: r = va == vb; break;                                                                     \
+            case PRED_NE: r = va != vb; break;                                                                     \
+            case PRED_LT: r = va < vb; break;                                                                      \
+            case PRED_LE: r = va <= vb; break;                                                                     \
+            case PRED_GT: r = va > vb; break;                                                                      \
+            case PRED_GE: r = va >= vb; break;                                                                     \
+            case PRED_AND: r = va != 0 && vb != 0; break;                                                          \
+            case PRED_OR: r = va != 0 || vb != 0; break;                                                           \
+            case PRED_XOR: r = (va != 0) != (vb != 0); break;                                                      \
+        }                                                                                                          \
+        y[i] = r ? 1 : 0;                                                                                          \
+    }
+MOSAIC_DEFINE_PREDICATE(float, f32)
+MOSAIC_DEFINE_PREDICATE(int, i32)
+MOSAIC_DEFINE_PREDICATE(long, i64)
+MOSAIC_DEFINE_PREDICATE(uchar, u8)
+
+__kernel void logical_not_u8(__global const uchar* x, __global uchar* y) {
+    const int i = get_global_id(0);
+    y[i] = x[i] ? 0 : 1;
 }
 
 // The epilogue of a GEMM-based convolution or MatMul, in place over its result.
