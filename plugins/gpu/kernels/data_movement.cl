@@ -80,3 +80,38 @@ CONVERT(convert_i32_i64, int, long, (long)v)
 CONVERT(convert_i64_i32, long, int, (int)v)
 CONVERT(convert_boolean_i32, uchar, int, (int)v)
 CONVERT(convert_boolean_i64, uchar, long, (long)v)
+
+// Pad: each output element is the input element its position maps to, axis by axis (pad_ops.cpp's
+// PadShape; mode 0 constant: outside the input, the pad value; 1 edge: clamped; 2 reflect: mirrored
+// about the edge element; 3 symmetric: mirrored with it). Negative pads start inside the input.
+typedef struct {
+    int rank, mode;
+    int out_dims[8];
+    int in_dims[8];
+    int in_strides[8];
+    int begin[8];
+} PadShape;
+
+#define PAD(NAME, T)                                                                                 \
+    __kernel void NAME(__global const T* x, __global T* y, __global const T* value, PadShape p) {   \
+        const int i = get_global_id(0);                                                              \
+        int rest = i, from = 0;                                                                      \
+        bool outside = false;                                                                        \
+        for (int d = p.rank - 1; d >= 0; --d) {                                                      \
+            const int n = p.in_dims[d];                                                              \
+            int k = rest % p.out_dims[d] - p.begin[d];                                               \
+            rest /= p.out_dims[d];                                                                   \
+            if (k < 0 || k >= n) {                                                                   \
+                if (p.mode == 0) outside = true;                                                     \
+                else if (p.mode == 1) k = clamp(k, 0, n - 1);                                        \
+                else if (p.mode == 2) k = k < 0 ? -k : 2 * (n - 1) - k;                              \
+                else k = k < 0 ? -k - 1 : 2 * n - 1 - k;                                             \
+            }                                                                                        \
+            from += k * p.in_strides[d];                                                             \
+        }                                                                                            \
+        y[i] = outside ? value[0] : x[from];                                                         \
+    }
+PAD(pad_u8, uchar)
+PAD(pad_u16, ushort)
+PAD(pad_u32, uint)
+PAD(pad_u64, ulong)
