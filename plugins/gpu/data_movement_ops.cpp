@@ -1,12 +1,13 @@
 // Ops that move elements without computing, any element type of 1, 2, 4 or 8 bytes: Reshape,
-// Squeeze and Unsqueeze (views: nothing runs, value_table.hpp), Transpose, Concat, Split and
-// VariadicSplit (strided copies), Gather (batch_dims 0) and Convert between f32, i32, i64, u8 and
+// Squeeze and Unsqueeze (views: nothing runs, value_table.hpp), Transpose, DepthToSpace,
+// SpaceToDepth, Concat, Split and VariadicSplit (strided copies), Gather (batch_dims 0) and Convert between f32, i32, i64, u8 and
 // boolean. Slice and Broadcast are in slice_broadcast_ops.cpp.
 #include "copy_executor.hpp"
 #include "kernel_structs.hpp"
 #include "matrix_layout.hpp"
 #include "op_registry.hpp"
 
+#include <mosaic/reference/block_permutation.hpp>
 #include <mosaic/sdk/status.hpp>
 
 namespace mosaic::gpu_plugin {
@@ -25,6 +26,29 @@ std::unique_ptr<Executor> build_transpose(BuildContext& ctx, size_t n) {
     Copy c;
     c.walk = make_walk(out, read, {}, strides_of(out));
     c.count = shape_size(out);
+    return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
+                                          std::vector<ValueId>{ctx.values.output(n, 0)}, std::vector<Copy>{c});
+}
+
+// DepthToSpace and SpaceToDepth: the reference's split view of the input, permuted, as one copy.
+std::unique_ptr<Executor> build_block_permutation(BuildContext& ctx, size_t n) {
+    const Shape in = ctx.graph.input_shape(n, 0);
+    const Attributes attrs = ctx.graph.attributes(n);
+    const int64_t block = attrs.get_int("block_size", 1);
+    const bool blocks_first = attrs.get_string("mode", "blocks_first") == "blocks_first";
+    const reference::BlockPermutation p = ctx.graph.type(n) == "DepthToSpace"
+                                              ? reference::depth_to_space_permutation(in, block, blocks_first)
+                                              : reference::space_to_depth_permutation(in, block, blocks_first);
+    const std::vector<int64_t> split_strides = strides_of(p.split);
+    Shape dims;
+    std::vector<int64_t> read;
+    for (int64_t axis : p.order) {
+        dims.push_back(p.split[static_cast<size_t>(axis)]);
+        read.push_back(split_strides[static_cast<size_t>(axis)]);
+    }
+    Copy c;
+    c.walk = make_walk(dims, read, {}, strides_of(dims));
+    c.count = shape_size(dims);
     return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
                                           std::vector<ValueId>{ctx.values.output(n, 0)}, std::vector<Copy>{c});
 }
@@ -149,6 +173,15 @@ const OpRegistration transpose({"Transpose"},
                                     return first_of({check_movable(g, n), g.input_count(n) > 1 ? check_constant_input(g, n, 1) : ""});
                                 },
                                 build_transpose});
+
+const OpRegistration depth_space({"DepthToSpace", "SpaceToDepth"},
+                                 {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
+                                      if (auto r = check_movable(g, n); !r.empty()) return r;
+                                      // The split view has rank 2 + 2K: within a walk's 8 dims up to K = 3.
+                                      if (g.input_shape(n, 0).size() > 5) return "more than 3 spatial axes";
+                                      return "";
+                                  },
+                                  build_block_permutation});
 
 const OpRegistration concat({"Concat"}, {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) { return check_movable(g, n); },
                                          build_concat});

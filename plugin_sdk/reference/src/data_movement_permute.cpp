@@ -3,6 +3,8 @@
 #include "data_movement_kernels.hpp"
 #include "data_movement_util.hpp"
 
+#include <mosaic/reference/block_permutation.hpp>
+
 namespace mosaic::reference {
 
 namespace {
@@ -45,65 +47,33 @@ Blocks blocks_of(const KernelArgs& args) {
     return b;
 }
 
-// DepthToSpace: channels C = [bs]*K x C' (blocks_first) or C' x [bs]*K (depth_first) are split
-// off, then each block axis moves next to its spatial axis: [N, C', D1, bs, D2, bs, ...].
+// The output, of shape `expected`, is the permuted split view of the input.
+void permute_blocks(const KernelArgs& args, const BlockPermutation& p, const Shape& expected) {
+    dm::check_shape(args, args.outputs[0].shape, expected, "output");
+    dm::permute(args.inputs[0].data, p.split, p.order, args.outputs[0].data, element_size(args.inputs[0].type));
+}
+
 void depth_to_space_kernel(const KernelArgs& args) {
     const Blocks b = blocks_of(args);
     const ConstTensorView& in = args.inputs[0];
-    const size_t K = b.spatial;
     int64_t divisor = 1;
-    for (size_t k = 0; k < K; ++k) divisor *= b.block;
+    for (size_t k = 0; k < b.spatial; ++k) divisor *= b.block;
     dm::check(args, in.shape[1] % divisor == 0, "channels are not divisible by block_size^K");
-    const int64_t channels = in.shape[1] / divisor;
-
-    Shape split{in.shape[0]}, expected{in.shape[0], channels};
-    std::vector<int64_t> order{0};
-    if (b.blocks_first) {
-        split.insert(split.end(), K, b.block);
-        split.push_back(channels);
-        order.push_back(static_cast<int64_t>(K) + 1);
-    } else {
-        split.push_back(channels);
-        split.insert(split.end(), K, b.block);
-        order.push_back(1);
-    }
-    // Axis of the k-th block in `split`.
-    const int64_t first_block = b.blocks_first ? 1 : 2;
-    for (size_t k = 0; k < K; ++k) {
-        split.push_back(in.shape[2 + k]);
-        expected.push_back(in.shape[2 + k] * b.block);
-        order.push_back(static_cast<int64_t>(K + 2 + k));
-        order.push_back(first_block + static_cast<int64_t>(k));
-    }
-    dm::check_shape(args, args.outputs[0].shape, expected, "output");
-    dm::permute(in.data, split, order, args.outputs[0].data, element_size(in.type));
+    Shape expected{in.shape[0], in.shape[1] / divisor};
+    for (size_t k = 0; k < b.spatial; ++k) expected.push_back(in.shape[2 + k] * b.block);
+    permute_blocks(args, depth_to_space_permutation(in.shape, b.block, b.blocks_first), expected);
 }
 
-// SpaceToDepth: each spatial axis Dk is split into [Dk/bs, bs]; the block axes join the channels,
-// before them (blocks_first) or after them (depth_first).
 void space_to_depth_kernel(const KernelArgs& args) {
     const Blocks b = blocks_of(args);
     const ConstTensorView& in = args.inputs[0];
-    const size_t K = b.spatial;
-    Shape split{in.shape[0], in.shape[1]}, expected{in.shape[0], in.shape[1]};
-    std::vector<int64_t> blocks, spatial;
-    for (size_t k = 0; k < K; ++k) {
-        const int64_t dim = in.shape[2 + k];
-        dm::check(args, dim % b.block == 0, "spatial dimensions are not divisible by block_size");
-        split.push_back(dim / b.block);
-        split.push_back(b.block);
+    Shape expected{in.shape[0], in.shape[1]};
+    for (size_t k = 0; k < b.spatial; ++k) {
+        dm::check(args, in.shape[2 + k] % b.block == 0, "spatial dimensions are not divisible by block_size");
         expected[1] *= b.block;
-        expected.push_back(dim / b.block);
-        spatial.push_back(static_cast<int64_t>(2 + 2 * k));
-        blocks.push_back(static_cast<int64_t>(3 + 2 * k));
+        expected.push_back(in.shape[2 + k] / b.block);
     }
-    std::vector<int64_t> order{0};
-    if (!b.blocks_first) order.push_back(1);
-    order.insert(order.end(), blocks.begin(), blocks.end());
-    if (b.blocks_first) order.push_back(1);
-    order.insert(order.end(), spatial.begin(), spatial.end());
-    dm::check_shape(args, args.outputs[0].shape, expected, "output");
-    dm::permute(in.data, split, order, args.outputs[0].data, element_size(in.type));
+    permute_blocks(args, space_to_depth_permutation(in.shape, b.block, b.blocks_first), expected);
 }
 
 }  // namespace
@@ -112,6 +82,47 @@ void register_permute_kernels(KernelRegistry& r) {
     r.add("Transpose", {"opset1"}, transpose_kernel);
     r.add("DepthToSpace", {"opset1"}, depth_to_space_kernel);
     r.add("SpaceToDepth", {"opset1"}, space_to_depth_kernel);
+}
+
+BlockPermutation depth_to_space_permutation(const Shape& in, int64_t block, bool blocks_first) {
+    const size_t spatial = in.size() - 2;
+    int64_t divisor = 1;
+    for (size_t k = 0; k < spatial; ++k) divisor *= block;
+    const int64_t channels = in[1] / divisor;
+    BlockPermutation p{{in[0]}, {0}};
+    if (blocks_first) {
+        p.split.insert(p.split.end(), spatial, block);
+        p.split.push_back(channels);
+        p.order.push_back(static_cast<int64_t>(spatial) + 1);
+    } else {
+        p.split.push_back(channels);
+        p.split.insert(p.split.end(), spatial, block);
+        p.order.push_back(1);
+    }
+    const int64_t first_block = blocks_first ? 1 : 2;  // axis of the first block in `split`
+    for (size_t k = 0; k < spatial; ++k) {
+        p.split.push_back(in[2 + k]);
+        p.order.push_back(static_cast<int64_t>(spatial + 2 + k));
+        p.order.push_back(first_block + static_cast<int64_t>(k));
+    }
+    return p;
+}
+
+BlockPermutation space_to_depth_permutation(const Shape& in, int64_t block, bool blocks_first) {
+    const size_t spatial = in.size() - 2;
+    BlockPermutation p{{in[0], in[1]}, {0}};
+    std::vector<int64_t> blocks, dims;
+    for (size_t k = 0; k < spatial; ++k) {
+        p.split.push_back(in[2 + k] / block);
+        p.split.push_back(block);
+        dims.push_back(static_cast<int64_t>(2 + 2 * k));
+        blocks.push_back(static_cast<int64_t>(3 + 2 * k));
+    }
+    if (!blocks_first) p.order.push_back(1);
+    p.order.insert(p.order.end(), blocks.begin(), blocks.end());
+    if (blocks_first) p.order.push_back(1);
+    p.order.insert(p.order.end(), dims.begin(), dims.end());
+    return p;
 }
 
 }  // namespace mosaic::reference
