@@ -64,6 +64,21 @@ std::optional<Activation> activation_of(const sdk::GraphView& g, size_t n) {
     if (t == "Sin") return act(ACT_SIN);
     if (t == "Cos") return act(ACT_COS);
     if (t == "Sign") return act(ACT_SIGN);
+    if (t == "Tan") return act(ACT_TAN);
+    if (t == "Asin") return act(ACT_ASIN);
+    if (t == "Acos") return act(ACT_ACOS);
+    if (t == "Atan") return act(ACT_ATAN);
+    if (t == "Sinh") return act(ACT_SINH);
+    if (t == "Cosh") return act(ACT_COSH);
+    if (t == "Asinh") return act(ACT_ASINH);
+    if (t == "Acosh") return act(ACT_ACOSH);
+    if (t == "Atanh") return act(ACT_ATANH);
+    if (t == "Round") {
+        const std::string mode = a.get_string("mode", "half_to_even");
+        if (mode == "half_to_even") return act(ACT_ROUND_EVEN);
+        if (mode == "half_away_from_zero") return act(ACT_ROUND_AWAY);
+        return std::nullopt;
+    }
     if (t == "Add" || t == "Subtract" || t == "Multiply" || t == "Divide" || t == "Maximum" || t == "Minimum" ||
         t == "Power") {
         if (g.input_count(n) != 2 || g.output_shape(n, 0) != g.input_shape(n, 0)) return std::nullopt;

@@ -40,7 +40,7 @@ private:
     bool wide_;
 };
 
-enum BinaryOp : cl_int { BIN_ADD = 0, BIN_SUB, BIN_MUL, BIN_DIV, BIN_MAX, BIN_MIN, BIN_POW, BIN_SQDIFF, BIN_PRELU };
+enum BinaryOp : cl_int { BIN_ADD = 0, BIN_SUB, BIN_MUL, BIN_DIV, BIN_MAX, BIN_MIN, BIN_POW, BIN_SQDIFF, BIN_PRELU, BIN_MOD, BIN_FLOORMOD };
 
 cl_int binary_code(const std::string& t) {
     if (t == "Add") return BIN_ADD;
@@ -51,6 +51,8 @@ cl_int binary_code(const std::string& t) {
     if (t == "Minimum") return BIN_MIN;
     if (t == "Power") return BIN_POW;
     if (t == "PRelu") return BIN_PRELU;
+    if (t == "Mod") return BIN_MOD;
+    if (t == "FloorMod") return BIN_FLOORMOD;
     return BIN_SQDIFF;
 }
 
@@ -121,7 +123,8 @@ private:
 
 const OpRegistration unary({"Relu", "Clamp", "Sigmoid", "Tanh", "Elu", "Gelu", "Swish", "HSwish", "HSigmoid", "Mish",
                             "SoftPlus", "Exp", "Log", "Sqrt", "Abs", "Negative", "Erf", "Floor", "Ceiling", "Sin", "Cos",
-                            "Sign", "HardSigmoid", "Selu"},
+                            "Sign", "HardSigmoid", "Selu", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
+                            "Acosh", "Atanh", "Round"},
                            {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
                                 if (auto r = check_elements(g, n); !r.empty()) return r;
                                 if (!activation_of(g, n)) return g.type(n) + " with these parameters has no GPU kernel (a run-time or non-scalar alpha, beta or lambda, an unknown approximation mode)";
@@ -131,7 +134,8 @@ const OpRegistration unary({"Relu", "Clamp", "Sigmoid", "Tanh", "Elu", "Gelu", "
                                 return std::make_unique<UnaryExecutor>(ctx, n, *activation_of(ctx.graph, n));
                             }});
 
-const OpRegistration binary({"Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum", "Power", "SquaredDifference", "PRelu"},
+const OpRegistration binary({"Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum", "Power", "SquaredDifference", "PRelu",
+                             "Mod", "FloorMod"},
                             {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
                                  if (auto r = check_elements(g, n); !r.empty()) return r;
                                  const std::string spec = g.attributes(n).get_string("auto_broadcast", "numpy");

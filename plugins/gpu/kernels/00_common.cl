@@ -46,6 +46,17 @@ typedef struct {
 #define ACT_SELU 28      // a = alpha, b = lambda
 #define ACT_SQUARE 29
 #define ACT_POW 30       // pow(x, a)
+#define ACT_TAN 31
+#define ACT_ASIN 32
+#define ACT_ACOS 33
+#define ACT_ATAN 34
+#define ACT_SINH 35
+#define ACT_COSH 36
+#define ACT_ASINH 37
+#define ACT_ACOSH 38
+#define ACT_ATANH 39
+#define ACT_ROUND_EVEN 40  // halves to the even neighbour (rint in the default rounding mode)
+#define ACT_ROUND_AWAY 41  // halves away from zero
 
 // activate() on one float and activate16() on 16 (a row of the tiled GEMM's register tile), from
 // one definition: select(else, then, condition) picks per lane for vectors as for scalars.
@@ -83,6 +94,17 @@ typedef struct {
             case ACT_SELU: return b * select(a * (exp(x) - 1.0f), x, x > 0.0f);                               \
             case ACT_SQUARE: return x * x;                                                                    \
             case ACT_POW: return pow(x, (T)(a));                                                              \
+            case ACT_TAN: return tan(x);                                                                      \
+            case ACT_ASIN: return asin(x);                                                                    \
+            case ACT_ACOS: return acos(x);                                                                    \
+            case ACT_ATAN: return atan(x);                                                                    \
+            case ACT_SINH: return sinh(x);                                                                    \
+            case ACT_COSH: return cosh(x);                                                                    \
+            case ACT_ASINH: return asinh(x);                                                                  \
+            case ACT_ACOSH: return acosh(x);                                                                  \
+            case ACT_ATANH: return atanh(x);                                                                  \
+            case ACT_ROUND_EVEN: return rint(x);                                                              \
+            case ACT_ROUND_AWAY: return round(x);                                                             \
             default: return x;                                                                                \
         }                                                                                                     \
     }

@@ -15,6 +15,8 @@ __kernel void unary_f32(__global const float* x, __global float* y, int kind, fl
 #define BIN_POW 6
 #define BIN_SQDIFF 7
 #define BIN_PRELU 8   // x < 0 ? slope * x : x
+#define BIN_MOD 9     // fmod: the sign follows the dividend
+#define BIN_FLOORMOD 10  // the sign follows the divisor (Python's %)
 
 // binary_op() on one float and binary_op16() on 16, from one definition (select picks per lane).
 #define MOSAIC_DEFINE_BINARY(NAME, T)                                      \
@@ -29,6 +31,11 @@ __kernel void unary_f32(__global const float* x, __global float* y, int kind, fl
             case BIN_POW: return pow(a, b);                               \
             case BIN_SQDIFF: return (a - b) * (a - b);                    \
             case BIN_PRELU: return select(a, a * b, a < 0.0f);            \
+            case BIN_MOD: return fmod(a, b);                              \
+            case BIN_FLOORMOD: {                                          \
+                const T r = fmod(a, b);                                   \
+                return select(r, r + b, r != 0.0f && (r < 0.0f) != (b < 0.0f)); \
+            }                                                             \
             default: return a;                                            \
         }                                                                 \
     }
