@@ -17,11 +17,6 @@ namespace mosaic::gpu_plugin {
 
 namespace {
 
-struct ConvShape {
-    cl_int channels, in_h, in_w, out_h, out_w, kernel_h, kernel_w, stride_h, stride_w, dilation_h, dilation_w, pad_top,
-        pad_left;
-};
-
 std::string check_conv(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
     if (auto r = first_of({check_types(g, n, {ElementType::f32}), check_static_nonempty(g, n), check_compile_time_input(g, n, 1)});
         !r.empty())

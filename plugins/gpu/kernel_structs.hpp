@@ -26,6 +26,12 @@ struct Activation {
     cl_float a = 0, b = 0;
 };
 
+// conv.cl's ConvShape: one group's input channels, the image and output sizes, the window.
+struct ConvShape {
+    cl_int channels, in_h, in_w, out_h, out_w, kernel_h, kernel_w, stride_h, stride_w, dilation_h, dilation_w, pad_top,
+        pad_left;
+};
+
 struct EpilogueArgs {
     cl_int has_bias = 0, channels = 1, inner = 1;
     cl_int act1 = 0;

@@ -194,6 +194,37 @@ TEST_P(GpuGemm, ConvolutionsWithManyOutputPositions) {
     }
 }
 
+// Transposed convolutions, as a decoder upsamples: stride 2 with output_padding and a bias and
+// Relu fused, grouped with dilations, and same_upper padding to an output_shape; each a GEMM of
+// the filters' transpose by the image, then col2im (conv_transpose_ops.cpp), against REFERENCE.
+TEST_P(GpuGemm, TransposedConvolutionsAsADecoderUpsamples) {
+    ModelBuilder b("conv_transpose");
+    Output x = b.parameter("x", ElementType::f32, {2, 6, 7, 9});
+    const Attributes up = {{"strides", "2,2"}, {"dilations", "1,1"}, {"pads_begin", "1,1"}, {"pads_end", "1,1"},
+                           {"output_padding", "1,0"}, {"auto_pad", "explicit"}};
+    Output deconv = b.op("ConvolutionBackpropData", {x, random_constant(b, {6, 5, 3, 3}, 191, "up_w")}, up, "up");
+    Output biased = b.op("Add", {deconv, random_constant(b, {1, 5, 1, 1}, 192, "up_b")}, {}, "up_bias");
+    b.result(b.op("Relu", {biased}, {}, "up_relu"), "y1");
+    const Attributes grouped = {{"strides", "1,2"}, {"dilations", "2,1"}, {"pads_begin", "0,1"}, {"pads_end", "1,0"},
+                                {"auto_pad", "explicit"}};
+    b.result(b.op("GroupConvolutionBackpropData", {x, random_constant(b, {3, 2, 4, 3, 2}, 193, "g_w")}, grouped, "grouped"),
+             "y2");
+    const Attributes same = {{"strides", "2,2"}, {"dilations", "1,1"}, {"pads_begin", "0,0"}, {"pads_end", "0,0"},
+                             {"auto_pad", "same_upper"}};
+    b.result(b.op("ConvolutionBackpropData",
+                  {x, random_constant(b, {6, 3, 3, 3}, 194, "same_w"), b.constant<int64_t>({2}, {13, 17}, "same_shape")}, same,
+                  "same"),
+             "y3");
+    const RunResult got = expect_device_matches_reference(b.build(), "GPU", {{"x", random_tensor({2, 6, 7, 9}, 195)}}, 1e-4,
+                                                          1e-4, {{"GPU_GEMM_KERNEL", GetParam()}});
+    const std::string kernel = (GetParam() == "TILED" ? "gemm_tiled_f32" : "clblast_gemm") + std::string("_col2im");
+    for (const std::string op : {"up_relu", "grouped", "same"}) {
+        const ProfilingInfo* record = record_named(got.profile, op);
+        ASSERT_NE(record, nullptr) << op << ":\n" << contents(got.profile);
+        EXPECT_EQ(record->exec_type, kernel) << op;
+    }
+}
+
 // A bias per column, an activation, a residual and a second activation after a MatMul: applied by
 // the tiled kernel as it stores (in vectors, and one by one in the last, partial panel of 37
 // columns), by an epilogue pass after CLBlast.

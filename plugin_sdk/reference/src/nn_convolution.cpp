@@ -3,6 +3,8 @@
 // the transposed forms read the input through the transposed window (see Window in nn_kernels.hpp).
 #include "nn_kernels.hpp"
 
+#include <mosaic/reference/convolution.hpp>
+
 #include <algorithm>
 
 namespace mosaic::reference::nn {
@@ -109,3 +111,13 @@ void register_convolution_kernels(KernelRegistry& r) {
 }
 
 }  // namespace mosaic::reference::nn
+
+namespace mosaic::reference {
+
+std::vector<int64_t> convolution_pads_begin(const KernelArgs& args) {
+    const std::string type(args.op_type);
+    const bool grouped = type.rfind("Group", 0) == 0, transposed = type.find("BackpropData") != std::string::npos;
+    return nn::geometry(args, grouped, transposed).window.pads_begin;
+}
+
+}  // namespace mosaic::reference
