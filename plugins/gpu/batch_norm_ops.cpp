@@ -44,9 +44,7 @@ public:
         inner_ = static_cast<cl_int>(shape_size(shape) / shape[0] / shape[1]);
         count_ = shape_size(shape);
         epilogue_ = fuse_epilogue(ctx, n, 1);
-        if (!epilogue_.empty()) fused_into(ctx.graph.node_name(epilogue_.last_node), epilogue_.out);
-        if (epilogue_.bias != kNoValue) add_input(epilogue_.bias);
-        if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
+        take_epilogue(ctx.graph, epilogue_);
     }
 
     void enqueue(const ExecContext& ctx) const override {

@@ -74,9 +74,7 @@ public:
             column_rows_ = (out[2] + bands - 1) / bands;
             column_items_ = columns * ((out[2] + column_rows_ - 1) / column_rows_);
         }
-        if (!epilogue_.empty()) fused_into(g.node_name(epilogue_.last_node), epilogue_.out);
-        if (epilogue_.bias != kNoValue) add_input(epilogue_.bias);
-        if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
+        take_epilogue(g, epilogue_);
         epilogue_in_gemm_ = gemm_ && !epilogue_.empty() && gemm_->applies_epilogue(epilogue_.args);
         const TiledGemm* tiled = gemm_ ? gemm_->tiled() : nullptr;
         fused_im2col_ = tiled && !direct_ &&

@@ -78,9 +78,7 @@ public:
         in_image_ = in[1] * in[2] * in[3];
         out_image_ = out[1] * out[2] * out[3];
         epilogue_ = fuse_epilogue(ctx, n, 1);
-        if (!epilogue_.empty()) fused_into(g.node_name(epilogue_.last_node), epilogue_.out);
-        if (epilogue_.bias != kNoValue) add_input(epilogue_.bias);
-        if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
+        take_epilogue(g, epilogue_);
     }
 
     void enqueue(const ExecContext& ctx) const override {

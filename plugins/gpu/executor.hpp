@@ -16,6 +16,8 @@
 
 namespace mosaic::gpu_plugin {
 
+struct Epilogue;
+
 class ExecContext {
 public:
     ExecContext(cl::CommandQueue& queue, const cl::Program& program, const std::vector<cl::Buffer>& buffers,
@@ -88,6 +90,9 @@ protected:
         outputs_ = {output};
     }
     void add_input(ValueId v) { inputs_.push_back(v); }
+    // Takes on what an epilogue fused (fusion.hpp): named after its last op and writing its result
+    // when it fused any, reading its bias and residual. Defined in fusion.cpp.
+    void take_epilogue(const sdk::GraphView& graph, const Epilogue& e);
 
 private:
     std::string name_, type_;

@@ -79,6 +79,12 @@ std::optional<sdk::ChannelAffine> batch_norm_affine_of(const BuildContext& ctx, 
                                   static_cast<size_t>(shape[1]), bias);
 }
 
+void Executor::take_epilogue(const sdk::GraphView& graph, const Epilogue& e) {
+    if (!e.empty()) fused_into(graph.node_name(e.last_node), e.out);
+    if (e.bias != kNoValue) add_input(e.bias);
+    if (e.residual != kNoValue) add_input(e.residual);
+}
+
 Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis, bool fold_batch_norm) {
     const sdk::GraphView& g = ctx.graph;
     const Shape out_shape = g.output_shape(node, 0);

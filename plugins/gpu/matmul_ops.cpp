@@ -98,9 +98,7 @@ public:
         }
         gemm_.emplace(ctx, s, a_in.value, b_in.value);
         if (!write) epilogue_ = fuse_epilogue(ctx, n, out.size() - 1);
-        if (!epilogue_.empty()) fused_into(g.node_name(epilogue_.last_node), epilogue_.out);
-        if (epilogue_.bias != kNoValue) add_input(epilogue_.bias);
-        if (epilogue_.residual != kNoValue) add_input(epilogue_.residual);
+        take_epilogue(g, epilogue_);
         epilogue_in_gemm_ = !epilogue_.empty() && gemm_->applies_epilogue(epilogue_.args);
         count_ = shape_size(out);
     }
