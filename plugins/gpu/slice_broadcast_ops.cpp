@@ -1,12 +1,14 @@
-// Slice-8 and StridedSlice-1 with constant bounds, and Broadcast-1/3 in numpy and bidirectional
-// modes: each is one strided copy (copy_executor.hpp). A slice reads from the offset of its first
+// Slice-8 and StridedSlice-1 with constant bounds, Broadcast-1/3 in numpy and bidirectional modes,
+// and Tile with constant repeats: each is one strided copy (copy_executor.hpp). A slice reads from the offset of its first
 // element with a step per axis (negative ones walk backwards), as the reference kernels' own
 // reference::slice_axes / strided_slice_axes compute it; a broadcast reads its broadcast axes with a
 // stride of 0. The output shape is static, so a Broadcast's target shape need not be a constant.
+// A tile views the output as [repeats, data dim] pairs, the repeats read with a stride of 0.
 #include "copy_executor.hpp"
 
 #include <mosaic/reference/slicing.hpp>
 
+#include <optional>
 #include <stdexcept>
 
 namespace mosaic::gpu_plugin {
@@ -78,7 +80,45 @@ std::unique_ptr<Executor> build_broadcast(BuildContext& ctx, size_t n) {
                                           std::vector<ValueId>{ctx.values.output(n, 0)}, std::vector<Copy>{c});
 }
 
+// Tile's output viewed as [r0, d0, r1, d1, ...] (its data's dims left-padded with ones, repeats of
+// 1 left out), each repeat read with a stride of 0; nothing when that takes more than a walk's 8 dims.
+std::optional<Copy> tile_copy(const sdk::GraphView& g, size_t n) {
+    const Shape data = g.input_shape(n, 0), out = g.output_shape(n, 0);
+    const std::vector<int64_t> repeats = constant_ints(g, n, 1);
+    const size_t rank = out.size();
+    if (repeats.size() > rank || data.size() > rank) return std::nullopt;
+    Shape aligned(rank - data.size(), 1), reps(rank - repeats.size(), 1);
+    aligned.insert(aligned.end(), data.begin(), data.end());
+    reps.insert(reps.end(), repeats.begin(), repeats.end());
+    const std::vector<int64_t> in_strides = strides_of(aligned);
+    Shape dims;
+    std::vector<int64_t> read;
+    for (size_t d = 0; d < rank; ++d) {
+        if (reps[d] != 1) {
+            dims.push_back(reps[d]);
+            read.push_back(0);
+        }
+        dims.push_back(aligned[d]);
+        read.push_back(in_strides[d]);
+    }
+    if (dims.size() > static_cast<size_t>(kMaxRank)) return std::nullopt;
+    Copy c;
+    c.walk = make_walk(dims, read, {}, strides_of(dims));
+    c.count = shape_size(dims);
+    return c;
+}
+
 const OpRegistration slices({"Slice", "StridedSlice"}, {check_slice, build_slice});
+const OpRegistration tile({"Tile"},
+                          {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
+                               if (auto r = first_of({check_movable(g, n), check_constant_input(g, n, 1)}); !r.empty()) return r;
+                               return tile_copy(g, n) ? "" : "a Tile of more than 8 axes and repeats together has no GPU kernel";
+                           },
+                           [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                               return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
+                                                                     std::vector<ValueId>{ctx.values.output(n, 0)},
+                                                                     std::vector<Copy>{*tile_copy(ctx.graph, n)});
+                           }});
 const OpRegistration broadcast({"Broadcast"}, {check_broadcast, build_broadcast});
 
 }  // namespace
