@@ -137,11 +137,7 @@ const OpRegistration unary({"Relu", "Clamp", "Sigmoid", "Tanh", "Elu", "Gelu", "
 const OpRegistration binary({"Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum", "Power", "SquaredDifference", "PRelu",
                              "Mod", "FloorMod"},
                             {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
-                                 if (auto r = check_elements(g, n); !r.empty()) return r;
-                                 const std::string spec = g.attributes(n).get_string("auto_broadcast", "numpy");
-                                 if (spec != "numpy" && spec != "NUMPY" && spec != "none" && spec != "NONE")
-                                     return "auto_broadcast '" + spec + "' has no GPU kernel (numpy only)";
-                                 return "";
+                                 return first_of({check_elements(g, n), check_numpy_broadcast(g, n)});
                              },
                              [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
                                  // x op scalar constant: one activation, no second operand to walk (not

@@ -60,6 +60,13 @@ std::string check_static_nonempty(const sdk::GraphView& g, size_t n, size_t max_
     return "";
 }
 
+std::string check_numpy_broadcast(const sdk::GraphView& g, size_t n) {
+    const std::string spec = g.attributes(n).get_string("auto_broadcast", "numpy");
+    if (spec != "numpy" && spec != "NUMPY" && spec != "none" && spec != "NONE")
+        return "auto_broadcast '" + spec + "' has no GPU kernel (numpy only)";
+    return "";
+}
+
 std::string check_constant_input(const sdk::GraphView& g, size_t n, size_t i) {
     if (i >= g.input_count(n)) return "input " + std::to_string(i) + " is missing";
     size_t node = g.input(n, i).node;

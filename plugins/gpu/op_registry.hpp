@@ -72,6 +72,8 @@ std::string check_compile_time_input(const sdk::GraphView& g, size_t n, size_t i
 std::optional<ConstTensorView> constant_view(const sdk::GraphView& g, size_t n, size_t i);
 // The integer values of a constant input (any integer type); empty when not constant.
 std::vector<int64_t> constant_ints(const sdk::GraphView& g, size_t n, size_t i);
+// Why node `n`'s auto_broadcast is not one the element-wise kernels take (numpy or none), or "".
+std::string check_numpy_broadcast(const sdk::GraphView& g, size_t n);
 // The first non-empty reason.
 inline std::string first_of(std::initializer_list<std::string> reasons) {
     for (const auto& r : reasons)

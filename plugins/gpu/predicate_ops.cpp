@@ -37,10 +37,7 @@ std::string type_suffix(ElementType t) {
 std::string check_broadcast(const sdk::GraphView& g, size_t n) {
     if (auto r = check_static_nonempty(g, n); !r.empty()) return r;
     if (shape_size(g.output_shape(n, 0)) >= (int64_t{1} << 31)) return "more than 2^31 elements";
-    const std::string spec = g.attributes(n).get_string("auto_broadcast", "numpy");
-    if (spec != "numpy" && spec != "NUMPY" && spec != "none" && spec != "NONE")
-        return "auto_broadcast '" + spec + "' has no GPU kernel (numpy only)";
-    return "";
+    return check_numpy_broadcast(g, n);
 }
 
 std::string check_predicate(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
