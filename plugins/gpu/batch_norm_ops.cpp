@@ -32,8 +32,8 @@ public:
                    {ctx.values.input(n, sdk::batch_norm_ports(ctx.graph.version(n) == "opset5").data)},
                    {ctx.values.output(n, 0)}) {
         if (const std::optional<sdk::ChannelAffine> affine = batch_norm_affine_of(ctx, n, inputs()[0])) {
-            scale_ = ctx.upload(affine->scale.data(), affine->scale.size() * sizeof(float));
-            shift_ = ctx.upload(affine->shift.data(), affine->shift.size() * sizeof(float));
+            scale_ = ctx.upload(affine->scale.data(), affine->scale.size());
+            shift_ = ctx.upload(affine->shift.data(), affine->shift.size());
         } else {
             const sdk::BatchNormPorts ports = sdk::batch_norm_ports(ctx.graph.version(n) == "opset5");
             for (size_t port : {ports.gamma, ports.beta, ports.mean, ports.variance}) add_input(ctx.values.input(n, port));

@@ -4,11 +4,6 @@ namespace mosaic::gpu_plugin {
 
 namespace {
 
-bool has_extension(const cl::Device& d, const char* ext) {
-    const std::string all = " " + d.getInfo<CL_DEVICE_EXTENSIONS>() + " ";
-    return all.find(std::string(" ") + ext + " ") != std::string::npos;
-}
-
 // Drivers pad some strings with NULs or spaces.
 std::string clean(std::string s) {
     while (!s.empty() && (s.back() == '\0' || s.back() == ' ')) s.pop_back();
@@ -26,7 +21,6 @@ ClDeviceInfo describe(const cl::Platform& platform, const cl::Device& device, bo
     info.platform_name = clean(platform.getInfo<CL_PLATFORM_NAME>());
     info.is_cpu_fallback = cpu_fallback;
     info.integrated = device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() != 0;
-    info.fp16 = has_extension(device, "cl_khr_fp16");
     info.global_memory_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
     info.compute_units = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
     info.local_mem_bytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();

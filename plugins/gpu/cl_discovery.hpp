@@ -21,7 +21,6 @@ struct ClDeviceInfo {
     std::string name, vendor, driver_version, device_version, platform_name;
     bool is_cpu_fallback = false;     // an OpenCL CPU-type device standing in for a GPU
     bool integrated = false;          // CL_DEVICE_HOST_UNIFIED_MEMORY: shares host memory
-    bool fp16 = false;                // cl_khr_fp16
     uint64_t global_memory_bytes = 0;
     uint32_t compute_units = 0;
     uint64_t local_mem_bytes = 0;  // a work group's local memory

@@ -5,7 +5,10 @@
 #include "kernel_sources.hpp"
 #include "program_cache.hpp"
 
+#include <mosaic/element_type.hpp>
 #include <mosaic/sdk/plugin.hpp>
+
+#include <vector>
 
 namespace mosaic::gpu_plugin {
 
@@ -75,6 +78,17 @@ cl::Program ClEngine::program(const std::string& options, const std::string& cac
 
 cl::CommandQueue ClEngine::make_queue(bool profiling) const {
     return cl::CommandQueue(context_, info_.device, profiling ? CL_QUEUE_PROFILING_ENABLE : 0);
+}
+
+cl::Buffer ClEngine::upload(const void* data, size_t bytes) const {
+    return cl::Buffer(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<void*>(data));
+}
+
+cl::Buffer ClEngine::upload_floats(const float* data, size_t count, bool half) const {
+    if (!half) return upload(data, count * sizeof(float));
+    std::vector<uint16_t> halves(count);
+    for (size_t i = 0; i < count; ++i) halves[i] = f32_to_f16(data[i]);
+    return upload(halves.data(), count * sizeof(uint16_t));
 }
 
 std::shared_ptr<ClEngine> engine_for(const ClDeviceInfo& info) {

@@ -22,13 +22,19 @@ public:
     // What the device's CLBlast GEMMs run with (clblast_tuning.hpp).
     const std::string& gemm_tuning() const { return gemm_tuning_; }
 
-    // The plugin's program built with `options` ("-DMOSAIC_F16" ...). With a non-empty cache_dir
+    // The plugin's program built with `options` ("-DMOSAIC_HALF" ...). With a non-empty cache_dir
     // its binary is read from and written to that folder (see program_cache.hpp). Thread-safe;
     // built once per options. Throws sdk::Error naming the device and the build log on failure.
     cl::Program program(const std::string& options, const std::string& cache_dir);
 
     // An in-order queue: kernels enqueued on it run one after the other with no host wait.
     cl::CommandQueue make_queue(bool profiling) const;
+
+    // A read-only device buffer initialised with `bytes` as they are.
+    cl::Buffer upload(const void* data, size_t bytes) const;
+    // A read-only device buffer of `count` floats as kernels read a real tensor (00_common.cl):
+    // narrowed to f16 (round to nearest even) when `half`.
+    cl::Buffer upload_floats(const float* data, size_t count, bool half) const;
 
 private:
     ClDeviceInfo info_;

@@ -163,7 +163,7 @@ private:
         const size_t count = static_cast<size_t>(shape_size(w.shape)), per_channel = count / epilogue_.filter_scale.size();
         std::vector<float> scaled(values, values + count);
         for (size_t i = 0; i < count; ++i) scaled[i] *= epilogue_.filter_scale[i / per_channel];
-        scaled_filters_ = ctx.upload(scaled.data(), count * sizeof(float));
+        scaled_filters_ = ctx.upload(scaled.data(), count);
         return scaled;
     }
 

@@ -71,9 +71,9 @@ CopyExecutor::CopyExecutor(const BuildContext& ctx, size_t n, std::vector<ValueI
                            std::vector<Copy> copies)
     : Executor(ctx.graph.node_name(n), ctx.graph.type(n), std::move(inputs), std::move(outputs)),
       width_(copy_width(copies, ctx.engine.info())),
-      kernel_(word_kernel(ctx.graph.output_type(n, 0), width_)),
+      kernel_(word_kernel(ctx.device_type(ctx.graph.output_type(n, 0)), width_)),
       copies_(std::move(copies)),
-      element_bytes_(element_size(ctx.graph.output_type(n, 0))) {
+      element_bytes_(element_size(ctx.device_type(ctx.graph.output_type(n, 0)))) {
     for (const Copy& c : copies_) block_.push_back(is_block_copy(c));
 }
 

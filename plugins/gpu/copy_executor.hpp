@@ -12,7 +12,7 @@ namespace mosaic::gpu_plugin {
 // How many elements a copy kernel moves a work item: one; 16 consecutive ones, contiguous on both
 // sides; or 16 consecutive outputs gathered from inputs a stride apart.
 enum class CopyWidth { one, sixteen, gather16 };
-// The copy kernel for elements of `t`'s size.
+// The copy kernel for elements of `t`'s size, `t` as the device stores it (BuildContext::device_type).
 std::string word_kernel(ElementType t, CopyWidth width = CopyWidth::one);
 // Why node `n`'s elements cannot be moved by the copy kernels, or "".
 std::string check_movable(const sdk::GraphView& g, size_t n);

@@ -106,8 +106,9 @@ public:
         for (size_t d = axis + 1; d < data.size(); ++d) inner_ *= data[d];
         indices_ = shape_size(ctx.graph.input_shape(n, 1));
         count_ = shape_size(ctx.graph.output_shape(n, 0));
-        kernel_ = std::string(element_size(ctx.graph.input_type(n, 0)) == 4 ? "gather_u32_" : "gather_u64_") +
-                  (ctx.graph.input_type(n, 1) == ElementType::i32 ? "i32" : "i64");
+        // Moved as words of the stored size (f32 under the f16 hint: 2 bytes).
+        kernel_ = "gather_u" + std::to_string(element_size(ctx.device_type(ctx.graph.input_type(n, 0))) * 8) +
+                  (ctx.graph.input_type(n, 1) == ElementType::i32 ? "_i32" : "_i64");
     }
     void enqueue(const ExecContext& ctx) const override {
         cl::Kernel& k = ctx.kernel(kernel_);
@@ -140,7 +141,7 @@ public:
     ConvertExecutor(const BuildContext& ctx, size_t n)
         : Executor(ctx.graph.node_name(n), "Convert", {ctx.values.input(n, 0)}, {ctx.values.output(n, 0)}),
           same_(ctx.graph.input_type(n, 0) == ctx.graph.output_type(n, 0)),
-          kernel_(same_ ? word_kernel(ctx.graph.output_type(n, 0)) : convert_kernel(ctx.graph.input_type(n, 0), ctx.graph.output_type(n, 0))),
+          kernel_(same_ ? word_kernel(ctx.device_type(ctx.graph.output_type(n, 0))) : convert_kernel(ctx.graph.input_type(n, 0), ctx.graph.output_type(n, 0))),
           count_(shape_size(ctx.graph.output_shape(n, 0))) {
         const Shape s = ctx.graph.output_shape(n, 0);
         walk_ = make_walk(s, strides_of(s), {}, strides_of(s));

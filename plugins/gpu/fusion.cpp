@@ -124,7 +124,7 @@ Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis, bool
                 e.args.has_bias = 1;
                 e.bias = kNoValue;
                 e.filter_scale = std::move(bn->scale);
-                e.folded_bias = ctx.upload(bn->shift.data(), bn->shift.size() * sizeof(float));
+                e.folded_bias = ctx.upload(bn->shift.data(), bn->shift.size());
                 take(*next);
                 next = only_reader(ctx, e.out);
             }

@@ -8,8 +8,10 @@
 
 namespace mosaic::gpu_plugin {
 
-GemmKernel choose_gemm_kernel(const std::string& choice, const ClDeviceInfo& device) {
-    if (choice == "TILED") return GemmKernel::tiled;
+GemmKernel choose_gemm_kernel(const std::string& choice, const ClDeviceInfo& device, bool half) {
+    // CLBlast reads f32 matrices (its half GEMMs also compute in half): f16 storage takes Mosaic's
+    // kernel, and gpu_device.cpp refuses an explicit CLBLAST under the f16 hint.
+    if (choice == "TILED" || half) return GemmKernel::tiled;
     if (choice == "CLBLAST") return GemmKernel::clblast;
     // AUTO: CLBlast's kernels are shaped for GPUs (local memory, many work items per group); an
     // OpenCL CPU device runs the register-tiled kernel several times faster.
@@ -17,9 +19,9 @@ GemmKernel choose_gemm_kernel(const std::string& choice, const ClDeviceInfo& dev
 }
 
 Gemm::Gemm(BuildContext& ctx, const GemmShape& s, ValueId a, ValueId b, const float* a_host) : s_(s) {
-    if (choose_gemm_kernel(ctx.gemm_kernel, ctx.engine.info()) != GemmKernel::tiled) return;
+    if (choose_gemm_kernel(ctx.gemm_kernel, ctx.engine.info(), ctx.values.half_floats()) != GemmKernel::tiled) return;
     tiled_ = std::make_unique<TiledGemm>(s);
-    const auto upload = [&ctx](const void* data, size_t bytes) { return ctx.upload(data, bytes); };
+    const auto upload = [&ctx](const float* data, size_t count) { return ctx.upload(data, count); };
     const auto constant = [&ctx](ValueId v) -> const float* {
         if (v == kNoValue) return nullptr;
         const Value& value = ctx.values[ctx.values.storage_of(v)];

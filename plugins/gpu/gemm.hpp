@@ -40,8 +40,8 @@ struct GemmEpilogue {
 
 enum class GemmKernel { tiled, clblast };
 
-// The kernel GPU_GEMM_KERNEL (`choice`: AUTO, TILED or CLBLAST) picks on `device`.
-GemmKernel choose_gemm_kernel(const std::string& choice, const ClDeviceInfo& device);
+// The kernel GPU_GEMM_KERNEL (`choice`: AUTO, TILED or CLBLAST) picks on `device`; `half`: f16 storage.
+GemmKernel choose_gemm_kernel(const std::string& choice, const ClDeviceInfo& device, bool half);
 
 class TiledGemm;
 

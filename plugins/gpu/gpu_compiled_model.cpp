@@ -16,6 +16,12 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// GPU_HALF_CONVERSIONS: AUTO converts by integer arithmetic on OpenCL CPU devices, where PoCL's
+// vload_halfn/vstore_halfn go lane by lane; a GPU's builtins are conversion instructions.
+bool half_by_bits(const GpuConfig& config, const ClDeviceInfo& device) {
+    return config.half_conversions == "BITS" || (config.half_conversions == "AUTO" && device.prefers_sixteen_wide());
+}
+
 }  // namespace
 
 GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& properties, const GpuConfig& config,
@@ -23,7 +29,7 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     : properties_(properties),
       config_(config),
       engine_(engine_for(device)),
-      values_(graph),
+      values_(graph, config.precision == "f16"),
       device_name_(std::move(device_name)),
       label_(device_name_ + "." + config.device_id),
       model_name_(graph.name()) {
@@ -31,7 +37,10 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     // Denormal floats flushed to zero: on an OpenCL CPU device each operation on one costs a
     // microcode assist, and a 1x1 convolution over denormal inputs ran 84 ms instead of 0.73 on
     // PoCL. Values below 1.2e-38 are far inside every tolerance REFERENCE is held to.
-    program_ = engine_->program("-cl-std=CL1.2 -cl-denorms-are-zero " + tiled_gemm_options() + " " + window_options(),
+    // Under the f16 hint the same kernels load and store halves (00_common.cl's `real`).
+    program_ = engine_->program("-cl-std=CL1.2 -cl-denorms-are-zero " + tiled_gemm_options() + " " + window_options() +
+                                    (values_.half_floats() ? " -DMOSAIC_HALF" : "") +
+                                    (values_.half_floats() && half_by_bits(config, device) ? " -DMOSAIC_HALF_BY_BITS" : ""),
                                 config_.cache_dir);
     program_ms_ = ms_since(t0);
     upload_constants(graph);
@@ -50,11 +59,15 @@ void GpuCompiledModel::upload_constants(const sdk::GraphView& graph) {
         bool read_at_run_time = false;
         for (const Use& u : value.uses) read_at_run_time |= values_.runs(u.node) || graph.is_result(u.node);
         if (!read_at_run_time) continue;
+        if (value.stored != value.type) {  // f32 stored as f16: a narrowed copy
+            constants_[v] = engine_->upload_floats(static_cast<const float*>(value.constant), shape_size(value.shape), true);
+            continue;
+        }
         // The host's weights outlive the compiled model (plugin_abi.h): a device sharing host memory
         // reads them where they are; another gets one copy.
         void* host = const_cast<void*>(value.constant);
         constants_[v] = shared ? cl::Buffer(engine_->context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, value.byte_size(), host)
-                               : cl::Buffer(engine_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, value.byte_size(), host);
+                               : engine_->upload(host, value.byte_size());
     }
 }
 

@@ -14,6 +14,7 @@ GpuConfig GpuConfig::from(const nlohmann::json& config) {
     c.allow_cpu_fallback = config.value("GPU_ALLOW_CPU_FALLBACK", true);
     c.gemm_kernel = config.value("GPU_GEMM_KERNEL", std::string("AUTO"));
     c.zero_copy = config.value("GPU_ZERO_COPY", true);
+    c.half_conversions = config.value("GPU_HALF_CONVERSIONS", std::string("AUTO"));
     return c;
 }
 

@@ -20,15 +20,13 @@ bool describes_instance(const std::string& key) {
            key == "GPU_DEVICE_STATUS";
 }
 
-// f16 needs cl_khr_fp16; refused before anything is built, naming the device and the extension.
-void refuse_precision(const GpuConfig& config, const ClDeviceInfo& device, const std::string& name) {
-    if (config.precision == "f16" && !device.fp16)
+// f16 is storage (vload_half/vstore_half, core OpenCL 1.2: every device has them), computed in
+// float: only CLBlast, which reads f32 matrices, cannot take part. Refused before anything is built.
+void check_precision(const GpuConfig& config, const std::string& name) {
+    if (config.precision == "f16" && config.gemm_kernel == "CLBLAST")
         throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED,
-                         "INFERENCE_PRECISION_HINT f16 is not available on " + name + "." + config.device_id + " ('" +
-                             device.name + "'): the device lacks the OpenCL extension cl_khr_fp16; use f32");
-    if (config.precision == "f16")
-        throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED,
-                         "INFERENCE_PRECISION_HINT f16: the GPU plugin's f16 kernels are not built yet; use f32");
+                         "INFERENCE_PRECISION_HINT f16 on " + name + " stores tensors as f16, and GPU_GEMM_KERNEL CLBLAST "
+                         "multiplies f32 matrices only; set GPU_GEMM_KERNEL to AUTO or TILED, or the precision to f32");
 }
 
 }  // namespace
@@ -48,6 +46,10 @@ GpuDevice::GpuDevice(const std::string& name)
                     {"GPU_GEMM_KERNEL", PropertyKind::choice, "AUTO", {"AUTO", "TILED", "CLBLAST"}, false, 0,
                      "GEMMs of convolutions and MatMuls: Mosaic's register-tiled kernel (AUTO on OpenCL CPU devices) "
                      "or CLBlast (AUTO on GPUs)"},
+                    {"GPU_HALF_CONVERSIONS", PropertyKind::choice, "AUTO", {"AUTO", "BUILTIN", "BITS"}, false, 0,
+                     "under INFERENCE_PRECISION_HINT f16, how halves load and store: OpenCL's vload_half/vstore_half "
+                     "(BUILTIN, AUTO on GPUs) or integer arithmetic on vectors (BITS, AUTO on OpenCL CPU devices, "
+                     "whose builtins convert lane by lane)"},
                     {"GPU_ZERO_COPY", PropertyKind::boolean, true, {}, false, 0,
                      "on a device sharing host memory (DEVICE_TYPE integrated), use the caller's tensors and the "
                      "weights in place; NO copies them to device memory as on a discrete GPU, each copy profiled"},
@@ -56,7 +58,7 @@ GpuDevice::GpuDevice(const std::string& name)
                     {"GPU_EXECUTION_UNITS_COUNT", PropertyKind::integer, 0, {}, true, 0,
                      "OpenCL compute units (a GPU's multiprocessors, an OpenCL CPU device's cores)"},
                     {"OPTIMIZATION_CAPABILITIES", PropertyKind::object, nlohmann::json::array(), {}, true, 0,
-                     "FP32, and FP16 where the device has cl_khr_fp16"},
+                     "FP32 and FP16 (INFERENCE_PRECISION_HINT f16: f16 storage, f32 arithmetic, on every OpenCL 1.2 device)"},
                     {"AVAILABLE_DEVICES", PropertyKind::object, nlohmann::json::array(), {}, true, 0, "instance ids"},
                     {"GPU_DEVICE_STATUS", PropertyKind::string, "", {}, true, 0,
                      "why there is no instance, or which OpenCL device the instances are"}}) {}
@@ -92,9 +94,7 @@ nlohmann::json GpuDevice::get_property(const std::string& key) const {
     if (key == "DEVICE_TYPE") return d.device_type();
     if (key == "GPU_DEVICE_TOTAL_MEM_SIZE") return d.global_memory_bytes;
     if (key == "GPU_EXECUTION_UNITS_COUNT") return d.compute_units;
-    nlohmann::json caps = nlohmann::json::array({"FP32"});
-    if (d.fp16) caps.push_back("FP16");
-    return caps;
+    return nlohmann::json::array({"FP32", "FP16"});
 }
 
 std::string GpuDevice::unsupported_reason(const sdk::GraphView& graph, size_t node, const ClDeviceInfo& device,
@@ -110,7 +110,7 @@ std::string GpuDevice::unsupported_reason(const sdk::GraphView& graph, size_t no
 std::vector<sdk::Device::Support> GpuDevice::query(const sdk::GraphView& graph, const nlohmann::json& config) {
     const GpuConfig c = GpuConfig::from(config);
     const ClDeviceInfo& device = select_instance(c, name());
-    refuse_precision(c, device, name());
+    check_precision(c, name());
     std::vector<Support> result(graph.node_count());
     const std::vector<bool> compile_time = reference::compile_time_nodes(graph);
     for (size_t n = 0; n < result.size(); ++n) {
@@ -123,7 +123,7 @@ std::vector<sdk::Device::Support> GpuDevice::query(const sdk::GraphView& graph, 
 std::unique_ptr<sdk::CompiledModel> GpuDevice::compile(const sdk::GraphView& graph, const nlohmann::json& config) {
     const GpuConfig c = GpuConfig::from(config);
     const ClDeviceInfo& device = select_instance(c, name());
-    refuse_precision(c, device, name());
+    check_precision(c, name());
     std::string problems;
     const std::vector<bool> compile_time = reference::compile_time_nodes(graph);
     for (size_t n = 0; n < graph.node_count(); ++n) {

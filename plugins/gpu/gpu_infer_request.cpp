@@ -1,5 +1,7 @@
 #include "gpu_infer_request.hpp"
 
+#include "kernel_structs.hpp"
+
 #include <chrono>
 
 namespace mosaic::gpu_plugin {
@@ -20,6 +22,9 @@ sdk::Error device_error(const GpuCompiledModel& model, const std::string& during
                                                " failed: " + e.what() + " returned " + cl_status_name(e.err()));
 }
 
+// Whether the device stores a value in another type than the caller's tensor (f32 as f16).
+bool converts(const Value& v) { return v.stored != v.type; }
+
 }  // namespace
 
 GpuInferRequest::GpuInferRequest(const GpuCompiledModel& model)
@@ -33,17 +38,26 @@ GpuInferRequest::GpuInferRequest(const GpuCompiledModel& model)
     const cl::Context& context = model.engine().context();
     for (size_t size : plan.buffer_sizes) plan_buffers_.emplace_back(context, CL_MEM_READ_WRITE, size);
     if (model.scratch_bytes()) scratch_ = cl::Buffer(context, CL_MEM_READ_WRITE, model.scratch_bytes());
-    io_device_buffers_.resize(values.size());
+    host_side_.resize(values.size());
+    staging_.resize(values.size());
+    converted_.resize(values.size());
     for (ValueId v = 0; v < values.size(); ++v) {
         const Value& value = values[v];
         if (value.is_constant()) buffers_[v] = model.constant_buffer(v);
         if (plan.buffer_of[v] != MemoryPlan::kNoBuffer) buffers_[v] = plan_buffers_[plan.buffer_of[v]];
         if (value.kind == Value::Kind::input || value.kind == Value::Kind::output) {
             caller_values_.push_back(v);
+            if (!value.byte_size()) continue;
             // Without shared memory, the caller's tensors are staged through buffers of the request.
-            if (!model.zero_copy() && value.byte_size())
-                io_device_buffers_[v] = cl::Buffer(context, CL_MEM_READ_WRITE, value.byte_size());
+            if (!model.zero_copy()) staging_[v] = cl::Buffer(context, CL_MEM_READ_WRITE, value.byte_size());
+            if (converts(value)) converted_[v] = cl::Buffer(context, CL_MEM_READ_WRITE, value.device_bytes());
         }
+    }
+    for (const ResultCopy& copy : values.result_copies()) {
+        const Value& from = values[copy.from];
+        result_staging_.emplace_back();
+        if (converts(from) && !model.zero_copy() && from.byte_size())
+            result_staging_.back() = cl::Buffer(context, CL_MEM_READ_WRITE, from.byte_size());
     }
 }
 
@@ -65,19 +79,30 @@ void GpuInferRequest::bind(const std::vector<ConstTensorView>& inputs, const std
         check_tensor(is_input ? "input" : "output", value.io_index, type, shape, value);
         if (value.byte_size() == 0) continue;
         void* data = is_input ? const_cast<void*>(inputs[value.io_index].data) : outputs[value.io_index].data;
+        const std::string& name = is_input ? values.input_name(value.io_index) : values.output_name(value.io_index);
         if (shared) {
-            buffers_[v] = cl::Buffer(context, (is_input ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE) | CL_MEM_USE_HOST_PTR,
-                                     value.byte_size(), data);
+            host_side_[v] = cl::Buffer(context, (is_input ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE) | CL_MEM_USE_HOST_PTR,
+                                       value.byte_size(), data);
         } else {
-            buffers_[v] = io_device_buffers_[v];
+            host_side_[v] = staging_[v];
             if (is_input)
-                queue_.enqueueWriteBuffer(buffers_[v], CL_FALSE, 0, value.byte_size(), data, nullptr,
-                                          transfer_event(values.input_name(value.io_index), "write_buffer"));
+                queue_.enqueueWriteBuffer(host_side_[v], CL_FALSE, 0, value.byte_size(), data, nullptr,
+                                          transfer_event(name, "write_buffer"));
         }
+        buffers_[v] = converts(value) ? converted_[v] : host_side_[v];
+        if (is_input && converts(value)) convert("float_to_real", host_side_[v], buffers_[v], shape_size(value.shape), name);
     }
     // Views read their source's buffer, which may just have been bound.
     for (ValueId v = 0; v < values.size(); ++v)
         if (values[v].alias_of != kNoValue) buffers_[v] = buffers_[values[v].alias_of];
+}
+
+void GpuInferRequest::convert(const char* kernel, const cl::Buffer& from, const cl::Buffer& to, int64_t count,
+                              const std::string& node) {
+    auto it = io_kernels_.find(kernel);
+    if (it == io_kernels_.end()) it = io_kernels_.emplace(kernel, cl::Kernel(model_.program(), kernel)).first;
+    set_args(it->second, from, to);
+    queue_.enqueueNDRangeKernel(it->second, cl::NullRange, items(count), cl::NullRange, nullptr, transfer_event(node, kernel));
 }
 
 cl::Event* GpuInferRequest::transfer_event(const std::string& node, const char* exec_type) {
@@ -126,32 +151,41 @@ void GpuInferRequest::collect_profile() {
 void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
     const ValueTable& values = model_.values();
     const bool shared = model_.zero_copy();
-    for (const ResultCopy& copy : values.result_copies()) {
-        const size_t bytes = values[copy.from].byte_size();
+    const auto& copies = values.result_copies();
+    for (size_t i = 0; i < copies.size(); ++i) {
+        const ResultCopy& copy = copies[i];
+        const Value& from = values[copy.from];
+        const size_t bytes = from.byte_size();
         if (!bytes) continue;
         const cl::Buffer& source = buffers_[values.storage_of(copy.from)];
         void* data = outputs[copy.output].data;
+        const std::string& name = values.output_name(copy.output);
         if (shared) {
             cl::Buffer target(model_.engine().context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, data);
-            queue_.enqueueCopyBuffer(source, target, 0, 0, bytes);
+            if (converts(from)) convert("real_to_float", source, target, shape_size(from.shape), name);
+            else queue_.enqueueCopyBuffer(source, target, 0, 0, bytes);
             void* mapped = queue_.enqueueMapBuffer(target, CL_FALSE, CL_MAP_READ, 0, bytes);
             queue_.enqueueUnmapMemObject(target, mapped);
+        } else if (converts(from)) {
+            convert("real_to_float", source, result_staging_[i], shape_size(from.shape), name);
+            queue_.enqueueReadBuffer(result_staging_[i], CL_FALSE, 0, bytes, data, nullptr, transfer_event(name, "read_buffer"));
         } else {
-            queue_.enqueueReadBuffer(source, CL_FALSE, 0, bytes, data, nullptr,
-                                     transfer_event(values.output_name(copy.output), "read_buffer"));
+            queue_.enqueueReadBuffer(source, CL_FALSE, 0, bytes, data, nullptr, transfer_event(name, "read_buffer"));
         }
     }
     for (ValueId v : caller_values_) {
         const Value& value = values[v];
         if (value.kind != Value::Kind::output || value.byte_size() == 0) continue;
+        const std::string& name = values.output_name(value.io_index);
+        if (converts(value)) convert("real_to_float", buffers_[v], host_side_[v], shape_size(value.shape), name);
         if (shared) {
             // Mapping is what makes the device's writes visible in the caller's memory (once the
             // queue has run it: nothing here waits).
-            void* mapped = queue_.enqueueMapBuffer(buffers_[v], CL_FALSE, CL_MAP_READ, 0, value.byte_size());
-            queue_.enqueueUnmapMemObject(buffers_[v], mapped);
+            void* mapped = queue_.enqueueMapBuffer(host_side_[v], CL_FALSE, CL_MAP_READ, 0, value.byte_size());
+            queue_.enqueueUnmapMemObject(host_side_[v], mapped);
         } else {
-            queue_.enqueueReadBuffer(buffers_[v], CL_FALSE, 0, value.byte_size(), outputs[value.io_index].data, nullptr,
-                                     transfer_event(values.output_name(value.io_index), "read_buffer"));
+            queue_.enqueueReadBuffer(host_side_[v], CL_FALSE, 0, value.byte_size(), outputs[value.io_index].data, nullptr,
+                                     transfer_event(name, "read_buffer"));
         }
     }
 }
@@ -248,7 +282,7 @@ void GpuInferRequest::complete(cl_int status) {
 
 void GpuInferRequest::release_caller_buffers() {
     if (!model_.zero_copy()) return;
-    for (ValueId v : caller_values_) buffers_[v] = cl::Buffer();
+    for (ValueId v : caller_values_) buffers_[v] = host_side_[v] = cl::Buffer();
     for (ValueId v = 0; v < buffers_.size(); ++v)
         if (model_.values()[v].alias_of != kNoValue) buffers_[v] = cl::Buffer();
 }

@@ -3,7 +3,9 @@
 // kernel objects and its scratch buffer, all made once. Inputs and outputs on a device that shares
 // host memory are the caller's memory itself (CL_MEM_USE_HOST_PTR, synchronised by a map);
 // elsewhere (a discrete GPU, or GPU_ZERO_COPY off) they are copied with non-blocking writes and one
-// read at the end, each profiled as a Transfer record named for its Parameter or Result.
+// read at the end, each profiled as a Transfer record named for its Parameter or Result. Under the
+// f16 hint the device's f32 tensors are f16 (value_table.hpp): a kernel converts each caller
+// tensor into the request's own f16 buffer and each result back, also profiled as Transfers.
 //
 // infer() waits for the queue. start() (the SDK's start_async) enqueues the same commands and a
 // marker whose OpenCL event callback ends the inference: no thread waits while the device works;
@@ -41,21 +43,29 @@ private:
     void collect_profile();
     void copy_results(const std::vector<TensorView>& outputs);
     void release_caller_buffers();
+    // Enqueues `kernel` (data_movement.cl's float_to_real or real_to_float) over `count` elements.
+    void convert(const char* kernel, const cl::Buffer& from, const cl::Buffer& to, int64_t count, const std::string& node);
     // A copy between the caller's memory and the device, for its profiling record; `event` is set
     // by the enqueue when profiling.
     cl::Event* transfer_event(const std::string& node, const char* exec_type);
 
     const GpuCompiledModel& model_;
     cl::CommandQueue queue_;
-    std::vector<cl::Buffer> plan_buffers_, io_device_buffers_;
+    std::vector<cl::Buffer> plan_buffers_;
+    // Per caller value: the buffer over its caller's bytes for this inference (the caller's memory,
+    // or `staging_` copied to and from it), and, where the device stores it as f16, `converted_`,
+    // the buffer the kernels read and write.
+    std::vector<cl::Buffer> host_side_, staging_, converted_;
+    std::vector<cl::Buffer> result_staging_;  // per result copy from an f16 value, without zero-copy
     std::vector<cl::Buffer> buffers_;  // per value, for this inference
+    std::map<std::string, cl::Kernel> io_kernels_;  // the conversions
     std::vector<std::map<std::string, cl::Kernel>> kernels_;  // per executor
     cl::Buffer scratch_;
     std::vector<ValueId> caller_values_;  // graph inputs and outputs
     std::vector<std::vector<cl::Event>> events_;  // per executor, when profiling
     struct TransferEvent {
         std::string node;       // the Parameter or Result
-        const char* exec_type;  // write_buffer, read_buffer
+        const char* exec_type;  // write_buffer, read_buffer, float_to_real, real_to_float
         cl::Event event;
     };
     std::vector<TransferEvent> transfer_events_;  // of this inference, when profiling

@@ -77,8 +77,8 @@ public:
             for (int64_t i : taps[d].index) index.push_back(static_cast<cl_int>(i));
             weight.insert(weight.end(), taps[d].weight.begin(), taps[d].weight.end());
         }
-        index_ = ctx.upload(index.data(), index.size() * sizeof(cl_int));
-        weight_ = ctx.upload(weight.data(), weight.size() * sizeof(cl_float));
+        index_ = ctx.upload_bytes(index.data(), index.size() * sizeof(cl_int));
+        weight_ = ctx.upload_bytes(weight.data(), weight.size() * sizeof(cl_float));
         count_ = shape_size(out);
     }
 

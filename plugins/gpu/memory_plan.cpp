@@ -37,7 +37,7 @@ MemoryPlan plan_memory(const ValueTable& values, const std::vector<std::unique_p
         if (values[v].kind == Value::Kind::intermediate && values[v].alias_of == kNoValue && first[v] != kNever) order.push_back(v);
     std::stable_sort(order.begin(), order.end(), [&](ValueId a, ValueId b) { return first[a] < first[b]; });
     for (ValueId v : order) {
-        const size_t bytes = std::max<size_t>(values[v].byte_size(), 4);
+        const size_t bytes = std::max<size_t>(values[v].device_bytes(), 4);
         // Best fit among the buffers whose tensor died before this one is written.
         size_t best = SIZE_MAX;
         for (size_t b = 0; b < buffers.size(); ++b) {

@@ -118,7 +118,7 @@ public:
             std::vector<float> copy;
             const Value& c = ctx.values[v];
             const float* laid_out = sdk::patterns::layer_norm_parameter(c.constant, c.shape, s, p.first_axis, copy);
-            *buffer = ctx.upload(laid_out, static_cast<size_t>(length_) * sizeof(float));
+            *buffer = ctx.upload(laid_out, static_cast<size_t>(length_));
         }
         shape(ctx, shape_size(s));
     }

@@ -36,10 +36,13 @@ struct BuildContext {
         return true;
     }
 
-    // A read-only device buffer initialised with `bytes` (weights an executor transformed).
-    cl::Buffer upload(const void* data, size_t bytes) const {
-        return cl::Buffer(engine.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<void*>(data));
-    }
+    // A read-only device buffer of `count` floats (weights an executor transformed) as the kernels
+    // read a real tensor: f16 under the f16 hint (value_table.hpp).
+    cl::Buffer upload(const float* data, size_t count) const { return engine.upload_floats(data, count, values.half_floats()); }
+    // One initialised with `bytes` as they are (tables the kernels declare int or float).
+    cl::Buffer upload_bytes(const void* data, size_t bytes) const { return engine.upload(data, bytes); }
+    // How the device stores a tensor of type `t` (f16 for f32 under the f16 hint).
+    ElementType device_type(ElementType t) const { return values.device_type(t); }
 };
 
 using OpCheck = std::function<std::string(const sdk::GraphView& graph, size_t node, const ClDeviceInfo& device)>;

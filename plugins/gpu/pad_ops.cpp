@@ -70,8 +70,8 @@ public:
         }
         // The pad value: its input where given (computed or not), else zeros of the element's size.
         if (g.input_count(n) > 3) add_input(ctx.values.input(n, 3));
-        else zero_ = ctx.upload(&kZero, sizeof kZero);
-        kernel_ = "pad_u" + std::to_string(element_size(g.output_type(n, 0)) * 8);
+        else zero_ = ctx.upload_bytes(&kZero, sizeof kZero);
+        kernel_ = "pad_u" + std::to_string(element_size(ctx.device_type(g.output_type(n, 0))) * 8);
         count_ = shape_size(out);
     }
     void enqueue(const ExecContext& ctx) const override {

@@ -72,15 +72,15 @@ std::vector<float> TiledGemm::pack_on_host(const Packing& p, const float* src, s
     return out;
 }
 
-void TiledGemm::pack_constant_a(const float* a, const std::function<cl::Buffer(const void*, size_t)>& upload) {
+void TiledGemm::pack_constant_a(const float* a, const std::function<cl::Buffer(const float*, size_t)>& upload) {
     const std::vector<float> packed = pack_on_host(a_, a, s_.m);
-    a_.packed = upload(packed.data(), packed.size() * sizeof(float));
+    a_.packed = upload(packed.data(), packed.size());
     a_.constant = true;
 }
 
-void TiledGemm::pack_constant_b(const float* b, const std::function<cl::Buffer(const void*, size_t)>& upload) {
+void TiledGemm::pack_constant_b(const float* b, const std::function<cl::Buffer(const float*, size_t)>& upload) {
     const std::vector<float> packed = pack_on_host(b_, b, s_.n);
-    b_.packed = upload(packed.data(), packed.size() * sizeof(float));
+    b_.packed = upload(packed.data(), packed.size());
     b_.constant = true;
 }
 

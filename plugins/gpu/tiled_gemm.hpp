@@ -21,8 +21,8 @@ public:
 
     // Packs constant operands on the host (every batch, as the shape lays them out); `upload`
     // makes the device buffer. Once packed, an operand is no longer read at run time.
-    void pack_constant_a(const float* a, const std::function<cl::Buffer(const void*, size_t)>& upload);
-    void pack_constant_b(const float* b, const std::function<cl::Buffer(const void*, size_t)>& upload);
+    void pack_constant_a(const float* a, const std::function<cl::Buffer(const float*, size_t)>& upload);
+    void pack_constant_b(const float* b, const std::function<cl::Buffer(const float*, size_t)>& upload);
 
     void enqueue(const ExecContext& ctx, const cl::Buffer& a, size_t a_offset, const cl::Buffer& b, size_t b_offset,
                  const cl::Buffer& c, size_t c_offset, size_t scratch_offset, const GemmEpilogue& epilogue = {}) const;

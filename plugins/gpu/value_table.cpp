@@ -7,7 +7,7 @@ namespace mosaic::gpu_plugin {
 
 bool is_view_op(const std::string& type) { return type == "Reshape" || type == "Squeeze" || type == "Unsqueeze"; }
 
-ValueTable::ValueTable(const sdk::GraphView& graph) {
+ValueTable::ValueTable(const sdk::GraphView& graph, bool half_floats) : half_floats_(half_floats) {
     const size_t n = graph.node_count();
     outputs_.resize(n);
     inputs_.resize(n);
@@ -32,6 +32,7 @@ void ValueTable::add_node(const sdk::GraphView& g, size_t n, bool compile_time) 
     for (size_t o = 0; o < g.output_count(n); ++o) {
         Value v;
         v.type = g.output_type(n, o);
+        v.stored = device_type(v.type);
         v.shape = g.output_shape(n, o);
         v.producer = n;
         if (type == "Constant") {

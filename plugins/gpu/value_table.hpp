@@ -9,6 +9,10 @@
 // here with its reference kernel; its outputs become constants the table owns. The shape
 // computations of exported encoders and the decompression Converts of FP16 weights need no GPU
 // kernel and never split a HETERO graph.
+//
+// Under INFERENCE_PRECISION_HINT f16 the device stores f32 values as f16 (`stored`): kernels load
+// and store halves and compute in float (00_common.cl's `real`). The graph keeps its f32 types, and
+// so do the caller's tensors and the host's constants: uploads narrow, the requests convert.
 #pragma once
 
 #include <mosaic/sdk/graph.hpp>
@@ -32,6 +36,7 @@ struct Value {
     enum class Kind { constant, input, output, intermediate };
     Kind kind = Kind::intermediate;
     ElementType type = ElementType::undefined;
+    ElementType stored = ElementType::undefined;  // in device memory: f16 for f32 under the f16 hint
     Shape shape;
     const void* constant = nullptr;  // Kind::constant: the host's bytes
     size_t io_index = 0;             // Kind::input: Parameter index; Kind::output: Result index
@@ -39,7 +44,9 @@ struct Value {
     ValueId alias_of = kNoValue;     // a view: the value whose buffer holds its bytes
     std::vector<Use> uses;
 
+    // Bytes of the host's tensor (the caller's, a constant's) and of the device's copy.
     size_t byte_size() const { return static_cast<size_t>(shape_size(shape)) * element_size(type); }
+    size_t device_bytes() const { return static_cast<size_t>(shape_size(shape)) * element_size(stored); }
     bool is_constant() const { return kind == Kind::constant; }
 };
 
@@ -52,7 +59,8 @@ struct ResultCopy {
 
 class ValueTable {
 public:
-    explicit ValueTable(const sdk::GraphView& graph);
+    // `half_floats`: f32 values stored as f16 on the device.
+    explicit ValueTable(const sdk::GraphView& graph, bool half_floats = false);
 
     size_t size() const { return values_.size(); }
     const Value& operator[](ValueId id) const { return values_.at(id); }
@@ -63,6 +71,9 @@ public:
     // False for Parameter, Constant, Result, views and folded nodes: nothing runs for them.
     bool runs(size_t node) const { return runs_.at(node); }
     size_t folded_nodes() const { return folded_nodes_; }
+    // How the device stores a tensor of type `t`, and whether it stores f32 as f16.
+    ElementType device_type(ElementType t) const { return half_floats_ && t == ElementType::f32 ? ElementType::f16 : t; }
+    bool half_floats() const { return half_floats_; }
 
     size_t graph_input_count() const { return graph_inputs_; }
     size_t graph_output_count() const { return graph_outputs_; }
@@ -77,6 +88,7 @@ private:
     void fold(const sdk::GraphView& g, size_t n);
     void bind_result(size_t result_node, ValueId source);
 
+    bool half_floats_ = false;
     std::vector<Value> values_;
     std::vector<std::vector<ValueId>> outputs_, inputs_;
     std::vector<bool> runs_;

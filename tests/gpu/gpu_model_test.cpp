@@ -115,6 +115,30 @@ TEST(GpuModel, TransformerEncoderBlockMatchesReference) {
     check_model(encoder_block(), {{"x", random_tensor({1, kSeq, kHidden}, 12)}});
 }
 
+// Under the f16 hint (gpu_half_test.cpp) the models stay within f16's rounding of REFERENCE's f32
+// results, layer after layer: each stored activation keeps 11 significant bits, and the errors of
+// a few layers add. The model tolerance for f16, documented in plugins/gpu/README.md.
+constexpr double kHalfModelAtol = 5e-3, kHalfModelRtol = 1e-2;
+
+void check_half_model(const std::shared_ptr<Model>& model, const Inputs& inputs) {
+    const AnyMap half = {properties::hint::inference_precision("f16")};
+    {
+        SCOPED_TRACE("GPU under f16");
+        expect_device_matches_reference(model, "GPU", inputs, kHalfModelAtol, kHalfModelRtol, half);
+    }
+    SCOPED_TRACE("HETERO:GPU,CPU with the GPU under f16");
+    const AnyMap hetero = {properties::device::properties("GPU", properties::hint::inference_precision("f16"))};
+    expect_device_matches_reference(model, kHetero, inputs, kHalfModelAtol, kHalfModelRtol, hetero);
+}
+
+TEST(GpuHalfModel, ResidualCnnStaysWithinF16OfReference) {
+    check_half_model(small_cnn(), {{"x", random_tensor(kCnnInput, 11)}});
+}
+
+TEST(GpuHalfModel, TransformerEncoderBlockStaysWithinF16OfReference) {
+    check_half_model(encoder_block(), {{"x", random_tensor({1, kSeq, kHidden}, 12)}});
+}
+
 // The CNN with an op the GPU lacks between the stem and the residual block.
 std::shared_ptr<Model> cnn_with(const std::string& type) {
     ModelBuilder b("gpu_cnn_with_" + type);

@@ -1,9 +1,7 @@
 // Every numpy-generated op case (tests/ops/cases) as a one-op model on the GPU device: the cases the
 // GPU's query takes run there and must give the case's expected values; the others are skipped with
 // the GPU's reason. A guard checks that the query takes a good share of the cases.
-#include "gpu/gpu_test_util.hpp"
-#include "ops/op_case.hpp"
-#include "tools/mosaic/op_case_model.hpp"
+#include "gpu/gpu_op_cases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,28 +10,6 @@
 
 namespace mosaic::test::gpu {
 namespace {
-
-// Whether the GPU's query places the op on the GPU; `why` gets its reason when not.
-bool gpu_takes(const std::shared_ptr<Model>& model, std::string* why = nullptr) {
-    const QueryResult q = shared_core().query_model_details(model, "GPU");
-    const auto it = q.affinity.find(kOpUnderTest);
-    if (it != q.affinity.end() && it->second == "GPU") return true;
-    if (why) {
-        *why = "the GPU's query does not take it";
-        const auto u = q.unsupported.find(kOpUnderTest);
-        if (u != q.unsupported.end())
-            for (const auto& [device, reason] : u->second) *why += "; " + device + ": " + reason;
-    }
-    return false;
-}
-
-// The cases a model can be built from: error cases fail in shape inference, before any device.
-std::vector<OpCaseSpec> runnable_cases() {
-    std::vector<OpCaseSpec> cases;
-    for (OpCaseSpec& c : load_op_cases(MOSAIC_OP_CASES_DIR))
-        if (c.error.empty()) cases.push_back(std::move(c));
-    return cases;
-}
 
 class GpuOp : public ::testing::TestWithParam<OpCaseSpec> {};
 

@@ -118,7 +118,11 @@ struct UnsupportedOp {
 };
 
 inline std::optional<UnsupportedOp> op_the_gpu_lacks() {
-    for (const char* type : {"Atan", "Sinh", "Cosh", "Asinh", "Tan", "Sin", "Acosh", "Atanh", "Asin", "Acos"}) {
+    // The trigonometric ops this list once held all run on the GPU now, and the tests using it
+    // skipped. NonZero's output shape depends on the values, so no static-shape kernel can take it
+    // and the list never runs dry: once SoftSign gains a kernel, the tests that splice the op into
+    // a CNN fail loudly (NonZero changes the shape) rather than skip quietly.
+    for (const char* type : {"SoftSign", "NonZero"}) {
         ModelBuilder b(std::string("probe_") + type);
         Output x = b.parameter("x", ElementType::f32, {1, 4});
         b.result(b.op(type, {x}, {}, "probe"), "y");

@@ -20,8 +20,8 @@ constexpr int kThreads = 4, kRuns = 5;
 
 Tensor input_of(int i) { return random_tensor(kCnnInput, 1000u + static_cast<uint32_t>(i)); }
 
-void check_concurrent_matches_serial(bool async) {
-    CompiledModel compiled = shared_core().compile_model(small_cnn(), "GPU");
+void check_concurrent_matches_serial(bool async, const AnyMap& properties = {}) {
+    CompiledModel compiled = shared_core().compile_model(small_cnn(), "GPU", properties);
     std::vector<std::vector<float>> serial(kThreads * kRuns), parallel(kThreads * kRuns);
     InferRequest one = compiled.create_infer_request();
     for (int i = 0; i < kThreads * kRuns; ++i) {
@@ -63,6 +63,12 @@ void check_concurrent_matches_serial(bool async) {
 TEST(GpuThreads, ConcurrentSyncRequestsAreBitIdenticalToSerial) { check_concurrent_matches_serial(false); }
 
 TEST(GpuThreads, ConcurrentAsyncRequestsAreBitIdenticalToSerial) { check_concurrent_matches_serial(true); }
+
+// Under the f16 hint each request also converts its input and output on its own queue.
+TEST(GpuThreads, ConcurrentHalfPrecisionRequestsAreBitIdenticalToSerial) {
+    check_concurrent_matches_serial(false, {properties::hint::inference_precision("f16")});
+    check_concurrent_matches_serial(true, {properties::hint::inference_precision("f16")});
+}
 
 size_t thread_count() {
     size_t n = 0;

@@ -55,31 +55,64 @@ STRIDED_GATHER16(strided_gather16_u64, ulong)
         if (k < 0) k += axis_dim;                                                                         \
         y[i] = (k >= 0 && k < axis_dim) ? data[(outer * axis_dim + (int)k) * inner + in] : (T)0;       \
     }
+GATHER(gather_u16_i32, ushort, int)
+GATHER(gather_u16_i64, ushort, long)
 GATHER(gather_u32_i32, uint, int)
 GATHER(gather_u32_i64, uint, long)
 GATHER(gather_u64_i32, ulong, int)
 GATHER(gather_u64_i64, ulong, long)
 
+// Convert between element types: each side read and written through its GET_/PUT_ (f32 is a real
+// tensor, 00_common.cl), the value converted by EXPR of `v` (the source type, float for f32).
 #define CONVERT(NAME, FROM, TO, EXPR)                                                 \
-    __kernel void NAME(__global const FROM* x, __global TO* y) {                      \
+    __kernel void NAME(__global const T_##FROM* x, __global T_##TO* y) {              \
         const int i = get_global_id(0);                                               \
-        const FROM v = x[i];                                                          \
-        y[i] = EXPR;                                                                  \
+        const V_##FROM v = GET_##FROM(x, i);                                          \
+        PUT_##TO(y, i, EXPR);                                                         \
     }
+#define T_f32 real
+#define V_f32 float
+#define GET_f32(p, i) LOAD(p, i)
+#define PUT_f32(p, i, v) STORE(p, i, v)
+#define T_float float
+#define V_float float
+#define GET_float(p, i) ((p)[i])
+#define PUT_float(p, i, v) ((p)[i] = (v))
+// Integer types: stored as they are.
+#define T_i32 int
+#define T_i64 long
+#define T_u8 uchar
+#define T_boolean uchar
+#define V_i32 int
+#define V_i64 long
+#define V_u8 uchar
+#define V_boolean uchar
+#define GET_i32(p, i) ((p)[i])
+#define GET_i64(p, i) ((p)[i])
+#define GET_u8(p, i) ((p)[i])
+#define GET_boolean(p, i) ((p)[i])
+#define PUT_i32(p, i, v) ((p)[i] = (v))
+#define PUT_i64(p, i, v) ((p)[i] = (v))
+#define PUT_u8(p, i, v) ((p)[i] = (v))
+#define PUT_boolean(p, i, v) ((p)[i] = (v))
 // Float to integer truncates toward zero and saturates, NaN becoming 0 (Convert-1 as the reference
 // kernels implement it); integer to integer wraps.
-CONVERT(convert_f32_i32, float, int, convert_int_sat(v))
-CONVERT(convert_f32_i64, float, long, convert_long_sat(v))
-CONVERT(convert_f32_u8, float, uchar, convert_uchar_sat(v))
-CONVERT(convert_f32_boolean, float, uchar, (uchar)(v != 0.0f))
-CONVERT(convert_i32_f32, int, float, (float)v)
-CONVERT(convert_i64_f32, long, float, (float)v)
-CONVERT(convert_u8_f32, uchar, float, (float)v)
-CONVERT(convert_boolean_f32, uchar, float, (float)v)
-CONVERT(convert_i32_i64, int, long, (long)v)
-CONVERT(convert_i64_i32, long, int, (int)v)
-CONVERT(convert_boolean_i32, uchar, int, (int)v)
-CONVERT(convert_boolean_i64, uchar, long, (long)v)
+CONVERT(convert_f32_i32, f32, i32, convert_int_sat(v))
+CONVERT(convert_f32_i64, f32, i64, convert_long_sat(v))
+CONVERT(convert_f32_u8, f32, u8, convert_uchar_sat(v))
+CONVERT(convert_f32_boolean, f32, boolean, (uchar)(v != 0.0f))
+CONVERT(convert_i32_f32, i32, f32, (float)v)
+CONVERT(convert_i64_f32, i64, f32, (float)v)
+CONVERT(convert_u8_f32, u8, f32, (float)v)
+CONVERT(convert_boolean_f32, boolean, f32, (float)v)
+CONVERT(convert_i32_i64, i32, i64, (long)v)
+CONVERT(convert_i64_i32, i64, i32, (int)v)
+CONVERT(convert_boolean_i32, boolean, i32, (int)v)
+CONVERT(convert_boolean_i64, boolean, i64, (long)v)
+// A caller's f32 tensor to and from the device's real one (gpu_infer_request.cpp, under f16): the
+// model's inputs and outputs keep their f32 type whatever the device stores.
+CONVERT(float_to_real, float, f32, v)
+CONVERT(real_to_float, f32, float, v)
 
 // Pad: each output element is the input element its position maps to, axis by axis (pad_ops.cpp's
 // PadShape; mode 0 constant: outside the input, the pad value; 1 edge: clamped; 2 reflect: mirrored

@@ -1,9 +1,9 @@
 // Element-wise ops: activations, binary arithmetic with numpy broadcasting, comparisons and logical
 // ops, Select, the epilogue pass.
 
-__kernel void unary_f32(__global const float* x, __global float* y, int kind, float a, float b) {
+__kernel void unary_f32(__global const real* x, __global real* y, int kind, float a, float b) {
     const int i = get_global_id(0);
-    y[i] = activate(kind, x[i], a, b);
+    STORE(y, i, activate(kind, LOAD(x, i), a, b));
 }
 
 #define BIN_ADD 0
@@ -43,76 +43,76 @@ MOSAIC_DEFINE_BINARY(binary_op, float)
 MOSAIC_DEFINE_BINARY(binary_op16, float16)
 
 // Same shapes: no index arithmetic.
-__kernel void binary_same_f32(__global const float* a, __global const float* b, __global float* y, int op, int act,
+__kernel void binary_same_f32(__global const real* a, __global const real* b, __global real* y, int op, int act,
                               float act_a, float act_b) {
     const int i = get_global_id(0);
-    y[i] = activate(act, binary_op(op, a[i], b[i]), act_a, act_b);
+    STORE(y, i, activate(act, binary_op(op, LOAD(a, i), LOAD(b, i)), act_a, act_b));
 }
 
-__kernel void binary_bcast_f32(__global const float* a, __global const float* b, __global float* y, int op, Walk w,
+__kernel void binary_bcast_f32(__global const real* a, __global const real* b, __global real* y, int op, Walk w,
                                int a_mode, int a_inner, int b_mode, int b_inner, int act, float act_a, float act_b) {
     const int i = get_global_id(0);
-    const float va = a[operand_offset(a_mode, a_inner, i, &w, w.in_strides)];
-    const float vb = b[operand_offset(b_mode, b_inner, i, &w, w.other_strides)];
-    y[i] = activate(act, binary_op(op, va, vb), act_a, act_b);
+    const float va = LOAD(a, operand_offset(a_mode, a_inner, i, &w, w.in_strides));
+    const float vb = LOAD(b, operand_offset(b_mode, b_inner, i, &w, w.other_strides));
+    STORE(y, i, activate(act, binary_op(op, va, vb), act_a, act_b));
 }
 
 // Sixteen elements a work item, for OpenCL CPU devices: PoCL turns float16 into vector registers
 // where it leaves the one-element kernels scalar (Erf over 393K elements: 7.6 ms at one element a
 // work item, 1.1 ms at sixteen; ReLU 1.39 and 0.16 ms). eltwise_ops.cpp picks them where the
 // element count is a multiple of 16 and no operand needs a full walk.
-__kernel void unary16_f32(__global const float* x, __global float* y, int kind, float a, float b) {
+__kernel void unary16_f32(__global const real* x, __global real* y, int kind, float a, float b) {
     const int i = get_global_id(0);
-    vstore16_global(activate16(kind, vload16(i, x), a, b), y + 16 * i);
+    STORE16(activate16(kind, LOAD16(x + 16 * i), a, b), y + 16 * i);
 }
 
 // An operand's sixteen values for outputs 16 * i ...: one vector load, or one value for all, unless
 // the block straddles two of the operand's rows (`inner` no multiple of 16, as a per-channel scale
 // over 14x14 planes: 4 blocks in 49), which takes its values lane by lane.
-inline float16 operand16(__global const float* p, int mode, int inner, int i) {
+inline float16 operand16(__global const real* p, int mode, int inner, int i) {
     const int first = i * 16;
     switch (mode) {
-        case OPERAND_SAME: return vload16(i, p);
+        case OPERAND_SAME: return LOAD16(p + first);
         case OPERAND_TRAILING: {
             const int at = first % inner;
-            if (at + 16 <= inner) return vload16(0, p + at);
+            if (at + 16 <= inner) return LOAD16(p + at);
             break;
         }
         case OPERAND_LEADING: {
             const int row = first / inner;
-            if ((first + 15) / inner == row) return (float16)(p[row]);
+            if ((first + 15) / inner == row) return (float16)(LOAD(p, row));
             break;
         }
-        default: return (float16)(p[0]);  // OPERAND_SCALAR
+        default: return (float16)(LOAD(p, 0));  // OPERAND_SCALAR
     }
     float lanes[16];
-    for (int l = 0; l < 16; ++l) lanes[l] = p[mode == OPERAND_TRAILING ? (first + l) % inner : (first + l) / inner];
+    for (int l = 0; l < 16; ++l) lanes[l] = LOAD(p, mode == OPERAND_TRAILING ? (first + l) % inner : (first + l) / inner);
     return vload16(0, lanes);
 }
 
-__kernel void binary16_f32(__global const float* a, __global const float* b, __global float* y, int op, int a_mode,
+__kernel void binary16_f32(__global const real* a, __global const real* b, __global real* y, int op, int a_mode,
                            int a_inner, int b_mode, int b_inner, int act, float act_a, float act_b) {
     const int i = get_global_id(0);
     const float16 v = binary_op16(op, operand16(a, a_mode, a_inner, i), operand16(b, b_mode, b_inner, i));
-    vstore16_global(activate16(act, v, act_a, act_b), y + 16 * i);
+    STORE16(activate16(act, v, act_a, act_b), y + 16 * i);
 }
 
 // Select with one condition for the whole tensor (an If decided at run time): y = cond ? a : b.
-__kernel void select_scalar_f32(__global const uchar* cond, __global const float* a, __global const float* b,
-                                __global float* y) {
+__kernel void select_scalar_f32(__global const uchar* cond, __global const real* a, __global const real* b,
+                                __global real* y) {
     const int i = get_global_id(0);
-    y[i] = cond[0] ? a[i] : b[i];
+    STORE(y, i, cond[0] ? LOAD(a, i) : LOAD(b, i));
 }
 
 // Select(cond, a, b) with numpy broadcasting of all three: `wc` walks the condition (in_strides)
 // and a (other_strides), `wb` walks b (in_strides); modes as operand_offset's.
-__kernel void select_bcast_f32(__global const uchar* cond, __global const float* a, __global const float* b,
-                               __global float* y, Walk wc, Walk wb, int c_mode, int c_inner, int a_mode, int a_inner,
+__kernel void select_bcast_f32(__global const uchar* cond, __global const real* a, __global const real* b,
+                               __global real* y, Walk wc, Walk wb, int c_mode, int c_inner, int a_mode, int a_inner,
                                int b_mode, int b_inner) {
     const int i = get_global_id(0);
-    y[i] = cond[operand_offset(c_mode, c_inner, i, &wc, wc.in_strides)]
-               ? a[operand_offset(a_mode, a_inner, i, &wc, wc.other_strides)]
-               : b[operand_offset(b_mode, b_inner, i, &wb, wb.in_strides)];
+    STORE(y, i, cond[operand_offset(c_mode, c_inner, i, &wc, wc.in_strides)]
+                    ? LOAD(a, operand_offset(a_mode, a_inner, i, &wc, wc.other_strides))
+                    : LOAD(b, operand_offset(b_mode, b_inner, i, &wb, wb.in_strides)));
 }
 
 // Comparisons and logical ops with numpy broadcasting, to a boolean (one byte, 0 or 1): one
@@ -126,12 +126,12 @@ __kernel void select_bcast_f32(__global const uchar* cond, __global const float*
 #define PRED_AND 6
 #define PRED_OR 7
 #define PRED_XOR 8
-#define MOSAIC_DEFINE_PREDICATE(T, SUFFIX)                                                                           \
+#define MOSAIC_DEFINE_PREDICATE(T, V, GET, SUFFIX)                                                                   \
     __kernel void predicate_bcast_##SUFFIX(__global const T* a, __global const T* b, __global uchar* y, int op,      \
                                            Walk w, int a_mode, int a_inner, int b_mode, int b_inner) {             \
         const int i = get_global_id(0);                                                                            \
-        const T va = a[operand_offset(a_mode, a_inner, i, &w, w.in_strides)];                                      \
-        const T vb = b[operand_offset(b_mode, b_inner, i, &w, w.other_strides)];                                   \
+        const V va = GET(a, operand_offset(a_mode, a_inner, i, &w, w.in_strides));                                \
+        const V vb = GET(b, operand_offset(b_mode, b_inner, i, &w, w.other_strides));                             \
         bool r = false;                                                                                            \
         switch (op) {                                                                                              \
             case PRED_EQ: r = va == vb; break;                                                                     \
@@ -146,10 +146,11 @@ __kernel void select_bcast_f32(__global const uchar* cond, __global const float*
         }                                                                                                          \
         y[i] = r ? 1 : 0;                                                                                          \
     }
-MOSAIC_DEFINE_PREDICATE(float, f32)
-MOSAIC_DEFINE_PREDICATE(int, i32)
-MOSAIC_DEFINE_PREDICATE(long, i64)
-MOSAIC_DEFINE_PREDICATE(uchar, u8)
+#define MOSAIC_INDEX(p, i) ((p)[i])
+MOSAIC_DEFINE_PREDICATE(real, float, LOAD, f32)
+MOSAIC_DEFINE_PREDICATE(int, int, MOSAIC_INDEX, i32)
+MOSAIC_DEFINE_PREDICATE(long, long, MOSAIC_INDEX, i64)
+MOSAIC_DEFINE_PREDICATE(uchar, uchar, MOSAIC_INDEX, u8)
 
 __kernel void logical_not_u8(__global const uchar* x, __global uchar* y) {
     const int i = get_global_id(0);
@@ -157,7 +158,7 @@ __kernel void logical_not_u8(__global const uchar* x, __global uchar* y) {
 }
 
 // The epilogue of a GEMM-based convolution or MatMul, in place over its result.
-__kernel void epilogue_f32(__global float* y, __global const float* bias, __global const float* residual, Epilogue e) {
+__kernel void epilogue_f32(__global real* y, __global const real* bias, __global const real* residual, Epilogue e) {
     const int i = get_global_id(0);
-    y[i] = apply_epilogue(e, i, y[i], bias, residual);
+    STORE(y, i, apply_epilogue(e, i, LOAD(y, i), bias, residual));
 }

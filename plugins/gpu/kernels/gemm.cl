@@ -16,30 +16,30 @@
 // Packs A (element (i, kk) at a[a_offset + i * tile_stride + kk * k_stride], so either layout) into tiles of
 // GEMM_MR rows stored k-major: ap[(t * k + kk) * GEMM_MR + r] = A[t * GEMM_MR + r][kk], 0 past row m.
 // Global size (k, tiles, batch): a work item writes one k step of a tile, GEMM_MR floats in a row.
-__kernel void gemm_pack_a_f32(__global const float* a, int a_offset, int a_batch, int tile_stride, int k_stride, int m,
-                              int k, __global float* ap, int ap_offset, int ap_batch) {
+__kernel void gemm_pack_a_f32(__global const real* a, int a_offset, int a_batch, int tile_stride, int k_stride, int m,
+                              int k, __global real* ap, int ap_offset, int ap_batch) {
     const int kk = get_global_id(0), t = get_global_id(1), batch = get_global_id(2);
-    __global const float* src = a + a_offset + batch * a_batch + kk * k_stride;
-    __global float* dst = ap + ap_offset + batch * ap_batch + (t * k + kk) * GEMM_MR;
+    __global const real* src = a + a_offset + batch * a_batch + kk * k_stride;
+    __global real* dst = ap + ap_offset + batch * ap_batch + (t * k + kk) * GEMM_MR;
     const int m0 = t * GEMM_MR;
-    for (int r = 0; r < GEMM_MR; ++r) dst[r] = m0 + r < m ? src[(m0 + r) * tile_stride] : 0.0f;
+    for (int r = 0; r < GEMM_MR; ++r) STORE(dst, r, m0 + r < m ? LOAD(src, (m0 + r) * tile_stride) : 0.0f);
 }
 
 // Packs B (element (kk, j) at b[b_offset + j * tile_stride + kk * k_stride]) into panels of 32 columns stored
 // k-major: bp[(t * k + kk) * 32 + c] = B[kk][t * 32 + c], 0 past column n. Global size (k, panels,
 // batch): a work item writes one k step of a panel, from one row of B where its columns lie in a row.
-__kernel void gemm_pack_b_f32(__global const float* b, int b_offset, int b_batch, int tile_stride, int k_stride, int n,
-                              int k, __global float* bp, int bp_offset, int bp_batch) {
+__kernel void gemm_pack_b_f32(__global const real* b, int b_offset, int b_batch, int tile_stride, int k_stride, int n,
+                              int k, __global real* bp, int bp_offset, int bp_batch) {
     const int kk = get_global_id(0), t = get_global_id(1), batch = get_global_id(2);
-    __global const float* src = b + b_offset + batch * b_batch + kk * k_stride;
-    __global float* dst = bp + bp_offset + batch * bp_batch + (t * k + kk) * GEMM_NR;
+    __global const real* src = b + b_offset + batch * b_batch + kk * k_stride;
+    __global real* dst = bp + bp_offset + batch * bp_batch + (t * k + kk) * GEMM_NR;
     const int n0 = t * GEMM_NR;
     if (tile_stride == 1 && n0 + GEMM_NR <= n) {
-        vstore16_global(vload16(0, src + n0), dst);
-        vstore16_global(vload16(0, src + n0 + 16), dst + 16);
+        STORE16(LOAD16(src + n0), dst);
+        STORE16(LOAD16(src + n0 + 16), dst + 16);
         return;
     }
-    for (int c = 0; c < GEMM_NR; ++c) dst[c] = n0 + c < n ? src[(n0 + c) * tile_stride] : 0.0f;
+    for (int c = 0; c < GEMM_NR; ++c) STORE(dst, c, n0 + c < n ? LOAD(src, (n0 + c) * tile_stride) : 0.0f);
 }
 
 // Stores a register tile (its first `rows` rows and `cols` columns from flat index c_at of C, rows
@@ -48,8 +48,8 @@ __kernel void gemm_pack_b_f32(__global const float* b, int b_offset, int b_batch
 // convolution's output channel) or one run of columns every row shares (inner 1, channels == n ==
 // ldc: a MatMul's last axis); TiledGemm::applies_epilogue checks which. Reads and stores stop at
 // the tile's edge (load16_lanes, store16).
-inline void gemm_store_tile(__global float* c, int c_at, int ldc, int rows, int cols, float16* lo, float16* hi,
-                            Epilogue e, __global const float* bias, __global const float* residual) {
+inline void gemm_store_tile(__global real* c, int c_at, int ldc, int rows, int cols, float16* lo, float16* hi,
+                            Epilogue e, __global const real* bias, __global const real* residual) {
     rows = min(rows, GEMM_MR);
     const int lo_lanes = min(cols, 16), hi_lanes = cols - 16;
     if (e.has_bias) {
@@ -66,7 +66,7 @@ inline void gemm_store_tile(__global float* c, int c_at, int ldc, int rows, int 
             int channel = (c_at / e.inner) % e.channels;
             for (int r = 0; r < rows; ++r) {
                 if (ldc != e.inner) channel = ((c_at + r * ldc) / e.inner) % e.channels;
-                const float b = bias[channel];
+                const float b = LOAD(bias, channel);
                 lo[r] += b;
                 hi[r] += b;
                 if (++channel == e.channels) channel = 0;
@@ -96,17 +96,30 @@ inline void gemm_store_tile(__global float* c, int c_at, int ldc, int rows, int 
 // stored from flat index `c_at` (the tile's first row and column), rows ldc apart, its first `rows`
 // rows and `cols` columns, with the epilogue `e`. (Taking k in blocks that stay in L1 while several
 // tiles use them measured no faster on 1 or 2 cores.) One definition for B in global memory
-// (gemm_tile_f32) and in local memory (gemm_tile_local_f32: gemm_conv.cl's panel).
-#define MOSAIC_DEFINE_GEMM_TILE(NAME, SPACE)                                                                  \
-    inline void NAME(__global const float* a, SPACE const float* b, int b_step, int k, __global float* c,     \
-                     int c_at, int ldc, int rows, int cols, Epilogue e, __global const float* bias,           \
-                     __global const float* residual) {                                                       \
+// (gemm_tile_f32) and in local memory (gemm_tile_local_f32: gemm_conv.cl's panel, float: B_T its
+// element type, B_LOAD16 its vector load).
+// A's GEMM_MR values of one k step: where halves convert by integer arithmetic (00_common.cl), one
+// vector conversion of the 8 rather than one conversion a row.
+#if defined(MOSAIC_HALF_BY_BITS) && GEMM_MR == 8
+#define GEMM_A_STEP(a)     \
+    float a_step[8];       \
+    vstore8(LOAD8(a), 0, a_step);
+#define GEMM_A(a, r) a_step[r]
+#else
+#define GEMM_A_STEP(a)
+#define GEMM_A(a, r) LOAD(a, r)
+#endif
+#define MOSAIC_DEFINE_GEMM_TILE(NAME, SPACE, B_T, B_LOAD16)                                                   \
+    inline void NAME(__global const real* a, SPACE const B_T* b, int b_step, int k, __global real* c,         \
+                     int c_at, int ldc, int rows, int cols, Epilogue e, __global const real* bias,            \
+                     __global const real* residual) {                                                        \
         float16 lo[GEMM_MR], hi[GEMM_MR];                                                                    \
         for (int r = 0; r < GEMM_MR; ++r) lo[r] = hi[r] = 0.0f;                                              \
         for (int kk = 0; kk < k; ++kk) {                                                                     \
-            const float16 b_lo = vload16(0, b), b_hi = vload16(0, b + 16);                                   \
+            const float16 b_lo = B_LOAD16(b), b_hi = B_LOAD16(b + 16);                                       \
+            GEMM_A_STEP(a)                                                                                   \
             _Pragma("unroll") for (int r = 0; r < GEMM_MR; ++r) {                                            \
-                const float16 av = (float16)(a[r]);                                                          \
+                const float16 av = (float16)(GEMM_A(a, r));                                                  \
                 lo[r] = fma(av, b_lo, lo[r]);                                                                \
                 hi[r] = fma(av, b_hi, hi[r]);                                                                \
             }                                                                                                \
@@ -115,8 +128,9 @@ inline void gemm_store_tile(__global float* c, int c_at, int ldc, int rows, int 
         }                                                                                                    \
         gemm_store_tile(c, c_at, ldc, rows, cols, lo, hi, e, bias, residual);                                 \
     }
-MOSAIC_DEFINE_GEMM_TILE(gemm_tile_f32, __global)
-MOSAIC_DEFINE_GEMM_TILE(gemm_tile_local_f32, __local)
+#define MOSAIC_VLOAD16(p) vload16(0, (p))
+MOSAIC_DEFINE_GEMM_TILE(gemm_tile_f32, __global, real, LOAD16)
+MOSAIC_DEFINE_GEMM_TILE(gemm_tile_local_f32, __local, float, MOSAIC_VLOAD16)
 
 // C[batch] (m x n, rows ldc apart) = packed A * B, then the epilogue `e`. B is packed (panels
 // b_panel_stride = k * GEMM_NR apart, steps b_step = GEMM_NR apart) or read in place where its rows are
@@ -124,14 +138,14 @@ MOSAIC_DEFINE_GEMM_TILE(gemm_tile_local_f32, __local)
 // GEMM_NR apart, steps n apart), which spares the packing pass. Global size: (ceil(tiles of A /
 // GEMM_MT), panels of B, batch), local size 1. Consecutive work items share a panel of B (k x 32
 // floats), which stays in the core's L2 while the tiles of A stream past it.
-__kernel void gemm_tiled_f32(__global const float* ap, int ap_offset, int ap_batch, __global const float* bp,
-                             int bp_offset, int bp_batch, __global float* c, int c_offset, int c_batch, int ldc, int m,
-                             int n, int k, __global const float* bias, __global const float* residual, Epilogue e,
+__kernel void gemm_tiled_f32(__global const real* ap, int ap_offset, int ap_batch, __global const real* bp,
+                             int bp_offset, int bp_batch, __global real* c, int c_offset, int c_batch, int ldc, int m,
+                             int n, int k, __global const real* bias, __global const real* residual, Epilogue e,
                              int b_panel_stride, int b_step) {
     const int batch = get_global_id(2), panel = get_global_id(1);
     const int tiles = (m + GEMM_MR - 1) / GEMM_MR, first = get_global_id(0) * GEMM_MT;
     const int n0 = panel * GEMM_NR;
-    __global const float* b = bp + bp_offset + batch * bp_batch + panel * b_panel_stride;
+    __global const real* b = bp + bp_offset + batch * bp_batch + panel * b_panel_stride;
     for (int t = first; t < min(first + GEMM_MT, tiles); ++t)
         gemm_tile_f32(ap + ap_offset + batch * ap_batch + t * k * GEMM_MR, b, b_step, k, c,
                       c_offset + batch * c_batch + t * GEMM_MR * ldc + n0, ldc, m - t * GEMM_MR, n - n0, e, bias, residual);

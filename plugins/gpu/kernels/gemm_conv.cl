@@ -8,14 +8,14 @@
 // panels a convolution went out to memory while the next ops ran (ResNet-50's first stage: 20-21
 // against 13-16 ms). Global size (panels, groups), local size 1; the arguments from `ap` to `b_step`
 // are gemm_tiled_f32's (B's are unused: the panel is packed here).
-__kernel void conv_gemm_tiled_f32(__global const float* x, int x_offset, ConvShape s, __global const float* ap,
-                                  int ap_offset, int ap_batch, __global float* bp, int bp_offset, int bp_batch,
-                                  __global float* c, int c_offset, int c_batch, int ldc, int m, int n, int k,
-                                  __global const float* bias, __global const float* residual, Epilogue e,
+__kernel void conv_gemm_tiled_f32(__global const real* x, int x_offset, ConvShape s, __global const real* ap,
+                                  int ap_offset, int ap_batch, __global real* bp, int bp_offset, int bp_batch,
+                                  __global real* c, int c_offset, int c_batch, int ldc, int m, int n, int k,
+                                  __global const real* bias, __global const real* residual, Epilogue e,
                                   int b_panel_stride, int b_step, __local float* panel_b) {
     const int panel = get_global_id(0), group = get_global_id(1);
     const int n0 = panel * GEMM_NR, oh0 = n0 / s.out_w, ow0 = n0 - oh0 * s.out_w;
-    __global const float* group_x = x + x_offset + group * s.channels * s.in_h * s.in_w;
+    __global const real* group_x = x + x_offset + group * s.channels * s.in_h * s.in_w;
     for (int kh = 0; kh < s.kernel_h; ++kh)
         for (int kw = 0; kw < s.kernel_w; ++kw) im2col_panel_tap_local(group_x, s, kh, kw, oh0, ow0, n0, n, panel_b);
     const int tiles = (m + GEMM_MR - 1) / GEMM_MR;

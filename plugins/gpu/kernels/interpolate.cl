@@ -10,7 +10,7 @@ typedef struct {
     int offset[8];      // where each axis's table starts
 } Taps;
 
-__kernel void interpolate_f32(__global const float* x, __global float* y, __global const int* index,
+__kernel void interpolate_f32(__global const real* x, __global real* y, __global const int* index,
                               __global const float* weight, Taps t) {
     const int i = get_global_id(0);
     int coord[8];
@@ -30,7 +30,7 @@ __kernel void interpolate_f32(__global const float* x, __global float* y, __glob
             w *= weight[e];
             offset += index[e] * t.in_strides[d];
         }
-        sum += w * x[offset];
+        sum += w * LOAD(x, offset);
     }
-    y[i] = sum;
+    STORE(y, i, sum);
 }

@@ -60,22 +60,22 @@ float group_combine(__local float* partial, float v, int op) {
 }
 
 // A row is `length` elements `inner` apart.
-__kernel void softmax_f32(__global const float* x, __global float* y, int length, int inner, int log_softmax,
+__kernel void softmax_f32(__global const real* x, __global real* y, int length, int inner, int log_softmax,
                           __local float* partial) {
     const int r = get_group_id(0), lane = get_local_id(0), lanes = get_local_size(0);
     const int base = (r / inner) * length * inner + r % inner;
     float m = -INFINITY;
-    for (int k = lane; k < length; k += lanes) m = fmax(m, x[base + k * inner]);
+    for (int k = lane; k < length; k += lanes) m = fmax(m, LOAD(x, base + k * inner));
     m = group_combine(partial, m, REDUCE_MAX);
     float sum = 0.0f;
-    for (int k = lane; k < length; k += lanes) sum += exp(x[base + k * inner] - m);
+    for (int k = lane; k < length; k += lanes) sum += exp(LOAD(x, base + k * inner) - m);
     sum = group_combine(partial, sum, REDUCE_SUM);
     if (log_softmax) {
         const float l = log(sum);
-        for (int k = lane; k < length; k += lanes) y[base + k * inner] = x[base + k * inner] - m - l;
+        for (int k = lane; k < length; k += lanes) STORE(y, base + k * inner, LOAD(x, base + k * inner) - m - l);
     } else {
         const float inv = 1.0f / sum;
-        for (int k = lane; k < length; k += lanes) y[base + k * inner] = exp(x[base + k * inner] - m) * inv;
+        for (int k = lane; k < length; k += lanes) STORE(y, base + k * inner, exp(LOAD(x, base + k * inner) - m) * inv);
     }
 }
 
@@ -83,37 +83,39 @@ __kernel void softmax_f32(__global const float* x, __global float* y, int length
 // elements at a time, each exp taken once (stored, then scaled). softmax_f32's work groups with
 // barriers and one element per step took 1.8 ms for BERT-base's attention (1536 rows of 128) on 2
 // cores, 8% of the model.
-__kernel void softmax_rows16_f32(__global const float* x, __global float* y, int length, int log_softmax) {
+__kernel void softmax_rows16_f32(__global const real* x, __global real* y, int length, int log_softmax) {
     const int r = get_global_id(0);
-    __global const float* xr = x + r * length;
-    __global float* yr = y + r * length;
+    __global const real* xr = x + r * length;
+    __global real* yr = y + r * length;
     const int whole = length / 16 * 16;
     float16 m16 = (float16)(-INFINITY);
-    for (int k = 0; k < whole; k += 16) m16 = fmax(m16, vload16(0, xr + k));
+    for (int k = 0; k < whole; k += 16) m16 = fmax(m16, LOAD16(xr + k));
     float m = reduce_lanes16(REDUCE_MAX, m16);
-    for (int k = whole; k < length; ++k) m = fmax(m, xr[k]);
+    for (int k = whole; k < length; ++k) m = fmax(m, LOAD(xr, k));
     float16 sum16 = (float16)(0.0f);
     float sum = 0.0f;
     if (log_softmax) {
-        for (int k = 0; k < whole; k += 16) sum16 += exp(vload16(0, xr + k) - m);
-        for (int k = whole; k < length; ++k) sum += exp(xr[k] - m);
+        for (int k = 0; k < whole; k += 16) sum16 += exp(LOAD16(xr + k) - m);
+        for (int k = whole; k < length; ++k) sum += exp(LOAD(xr, k) - m);
         const float shift = m + log(sum + reduce_lanes16(REDUCE_SUM, sum16));
-        for (int k = 0; k < whole; k += 16) vstore16_global(vload16(0, xr + k) - shift, yr + k);
-        for (int k = whole; k < length; ++k) yr[k] = xr[k] - shift;
+        for (int k = 0; k < whole; k += 16) STORE16(LOAD16(xr + k) - shift, yr + k);
+        for (int k = whole; k < length; ++k) STORE(yr, k, LOAD(xr, k) - shift);
         return;
     }
+    // The sum from the exponentials as computed, not as stored (rounded to f16 under MOSAIC_HALF).
     for (int k = 0; k < whole; k += 16) {
-        const float16 e = exp(vload16(0, xr + k) - m);
-        vstore16_global(e, yr + k);
+        const float16 e = exp(LOAD16(xr + k) - m);
+        STORE16(e, yr + k);
         sum16 += e;
     }
     for (int k = whole; k < length; ++k) {
-        yr[k] = exp(xr[k] - m);
-        sum += yr[k];
+        const float e = exp(LOAD(xr, k) - m);
+        STORE(yr, k, e);
+        sum += e;
     }
     const float inv = 1.0f / (sum + reduce_lanes16(REDUCE_SUM, sum16));
-    for (int k = 0; k < whole; k += 16) vstore16_global(vload16(0, yr + k) * inv, yr + k);
-    for (int k = whole; k < length; ++k) yr[k] *= inv;
+    for (int k = 0; k < whole; k += 16) STORE16(LOAD16(yr + k) * inv, yr + k);
+    for (int k = whole; k < length; ++k) STORE(yr, k, LOAD(yr, k) * inv);
 }
 
 // MVN over the `length` trailing elements of each row; eps inside or outside the square root.
@@ -123,109 +125,109 @@ inline float mvn_inverse_deviation(float var, float eps, int eps_inside_sqrt) {
     return eps_inside_sqrt ? 1.0f / sqrt(var + eps) : 1.0f / (sqrt(var) + eps);
 }
 
-__kernel void mvn_f32(__global const float* x, __global float* y, int length, int normalize_variance, float eps,
-                      int eps_inside_sqrt, __global const float* scale, int has_scale, __global const float* shift,
+__kernel void mvn_f32(__global const real* x, __global real* y, int length, int normalize_variance, float eps,
+                      int eps_inside_sqrt, __global const real* scale, int has_scale, __global const real* shift,
                       int has_shift, __local float* partial) {
     const int r = get_group_id(0), lane = get_local_id(0), lanes = get_local_size(0);
-    __global const float* xp = x + r * length;
-    __global float* yp = y + r * length;
+    __global const real* xp = x + r * length;
+    __global real* yp = y + r * length;
     float mean = 0.0f;
-    for (int k = lane; k < length; k += lanes) mean += xp[k];
+    for (int k = lane; k < length; k += lanes) mean += LOAD(xp, k);
     mean = group_combine(partial, mean, REDUCE_SUM) / (float)length;
     float inv = 1.0f;
     if (normalize_variance) {
         float var = 0.0f;
-        for (int k = lane; k < length; k += lanes) var += (xp[k] - mean) * (xp[k] - mean);
+        for (int k = lane; k < length; k += lanes) var += (LOAD(xp, k) - mean) * (LOAD(xp, k) - mean);
         var = group_combine(partial, var, REDUCE_SUM) / (float)length;
         inv = mvn_inverse_deviation(var, eps, eps_inside_sqrt);
     }
     for (int k = lane; k < length; k += lanes)
-        yp[k] = (xp[k] - mean) * inv * (has_scale ? scale[k] : 1.0f) + (has_shift ? shift[k] : 0.0f);
+        STORE(yp, k, (LOAD(xp, k) - mean) * inv * (has_scale ? LOAD(scale, k) : 1.0f) + (has_shift ? LOAD(shift, k) : 0.0f));
 }
 
 // mvn_f32 on OpenCL CPU devices: one work item a row, sixteen elements at a time (mvn_f32's work
 // groups with barriers, as softmax_f32's, cost more than the arithmetic there).
-__kernel void mvn_rows16_f32(__global const float* x, __global float* y, int length, int normalize_variance, float eps,
-                             int eps_inside_sqrt, __global const float* scale, int has_scale, __global const float* shift,
+__kernel void mvn_rows16_f32(__global const real* x, __global real* y, int length, int normalize_variance, float eps,
+                             int eps_inside_sqrt, __global const real* scale, int has_scale, __global const real* shift,
                              int has_shift) {
     const int r = get_global_id(0), whole = length / 16 * 16;
-    __global const float* xp = x + r * length;
-    __global float* yp = y + r * length;
+    __global const real* xp = x + r * length;
+    __global real* yp = y + r * length;
     float16 sum16 = (float16)(0.0f);
     float sum = 0.0f;
-    for (int k = 0; k < whole; k += 16) sum16 += vload16(0, xp + k);
-    for (int k = whole; k < length; ++k) sum += xp[k];
+    for (int k = 0; k < whole; k += 16) sum16 += LOAD16(xp + k);
+    for (int k = whole; k < length; ++k) sum += LOAD(xp, k);
     const float mean = (sum + reduce_lanes16(REDUCE_SUM, sum16)) / (float)length;
     float inv = 1.0f;
     if (normalize_variance) {
         float16 var16 = (float16)(0.0f);
         float var = 0.0f;
         for (int k = 0; k < whole; k += 16) {
-            const float16 d = vload16(0, xp + k) - mean;
+            const float16 d = LOAD16(xp + k) - mean;
             var16 = fma(d, d, var16);
         }
-        for (int k = whole; k < length; ++k) var += (xp[k] - mean) * (xp[k] - mean);
+        for (int k = whole; k < length; ++k) var += (LOAD(xp, k) - mean) * (LOAD(xp, k) - mean);
         inv = mvn_inverse_deviation((var + reduce_lanes16(REDUCE_SUM, var16)) / (float)length, eps, eps_inside_sqrt);
     }
     for (int k = 0; k < whole; k += 16) {
-        float16 v = (vload16(0, xp + k) - mean) * inv;
-        if (has_scale) v *= vload16(0, scale + k);
-        if (has_shift) v += vload16(0, shift + k);
-        vstore16_global(v, yp + k);
+        float16 v = (LOAD16(xp + k) - mean) * inv;
+        if (has_scale) v *= LOAD16(scale + k);
+        if (has_shift) v += LOAD16(shift + k);
+        STORE16(v, yp + k);
     }
     for (int k = whole; k < length; ++k)
-        yp[k] = (xp[k] - mean) * inv * (has_scale ? scale[k] : 1.0f) + (has_shift ? shift[k] : 0.0f);
+        STORE(yp, k, (LOAD(xp, k) - mean) * inv * (has_scale ? LOAD(scale, k) : 1.0f) + (has_shift ? LOAD(shift, k) : 0.0f));
 }
 
 // `out` walks the output (kept dims) with the input strides of the kept axes; `red` walks the
 // reduced axes.
-__kernel void reduce_f32(__global const float* x, __global float* y, Walk out, Walk red, int count, int op,
+__kernel void reduce_f32(__global const real* x, __global real* y, Walk out, Walk red, int count, int op,
                          __local float* partial) {
     const int i = get_group_id(0), lane = get_local_id(0), lanes = get_local_size(0);
     const int base = walk_offset(&out, i, out.in_strides);
     float acc = reduce_init(op);
     for (int k = lane; k < count; k += lanes) {
-        const float v = x[base + walk_offset(&red, k, red.in_strides)];
+        const float v = LOAD(x, base + walk_offset(&red, k, red.in_strides));
         acc = reduce_combine(op, acc, REDUCE_TERM(op, v));
     }
     acc = group_combine(partial, acc, op);
-    if (lane == 0) y[i] = reduce_finish(op, acc, count);
+    if (lane == 0) STORE(y, i, reduce_finish(op, acc, count));
 }
 
 // On OpenCL CPU devices, where the reduced axes are the input's trailing ones (a global pooling,
 // as in EfficientNet's squeeze-and-excitation blocks): one work item an output, its `count`
 // inputs one contiguous run taken sixteen at a time. reduce_f32's work groups of 4 with barriers
 // and an index walk per element took a fifth of EfficientNet-B0's time on 2 cores.
-__kernel void reduce_trailing16_f32(__global const float* x, __global float* y, int count, int op) {
+__kernel void reduce_trailing16_f32(__global const real* x, __global real* y, int count, int op) {
     const int i = get_global_id(0);
-    __global const float* xp = x + i * count;
+    __global const real* xp = x + i * count;
     float16 acc16 = (float16)(reduce_init(op));
     int k = 0;
     for (; k + 16 <= count; k += 16) {
-        const float16 v = vload16(0, xp + k);
+        const float16 v = LOAD16(xp + k);
         acc16 = reduce_combine16(op, acc16, REDUCE_TERM(op, v));
     }
     float acc = reduce_lanes16(op, acc16);
-    for (; k < count; ++k) acc = reduce_combine(op, acc, REDUCE_TERM(op, xp[k]));
-    y[i] = reduce_finish(op, acc, count);
+    for (; k < count; ++k) acc = reduce_combine(op, acc, REDUCE_TERM(op, LOAD(xp, k)));
+    STORE(y, i, reduce_finish(op, acc, count));
 }
 
 // y = x * scale[c] + shift[c] over channels of `inner` elements (BatchNormInference, its
 // parameters folded on the host), then the fused epilogue.
-__kernel void scale_shift_f32(__global const float* x, __global float* y, __global const float* scale,
-                              __global const float* shift, int channels, int inner, __global const float* bias,
-                              __global const float* residual, Epilogue e) {
+__kernel void scale_shift_f32(__global const real* x, __global real* y, __global const real* scale,
+                              __global const real* shift, int channels, int inner, __global const real* bias,
+                              __global const real* residual, Epilogue e) {
     const int i = get_global_id(0), c = (i / inner) % channels;
-    y[i] = apply_epilogue(e, i, fma(x[i], scale[c], shift[c]), bias, residual);
+    STORE(y, i, apply_epilogue(e, i, fma(LOAD(x, i), LOAD(scale, c), LOAD(shift, c)), bias, residual));
 }
 
 // BatchNormInference with its parameters computed at run time: (x - mean) * gamma / sqrt(variance +
 // epsilon) + beta per channel, as the reference computes it, then the fused epilogue.
-__kernel void batch_norm_f32(__global const float* x, __global float* y, __global const float* gamma,
-                             __global const float* beta, __global const float* mean, __global const float* variance,
-                             float epsilon, int channels, int inner, __global const float* bias,
-                             __global const float* residual, Epilogue e) {
+__kernel void batch_norm_f32(__global const real* x, __global real* y, __global const real* gamma,
+                             __global const real* beta, __global const real* mean, __global const real* variance,
+                             float epsilon, int channels, int inner, __global const real* bias,
+                             __global const real* residual, Epilogue e) {
     const int i = get_global_id(0), c = (i / inner) % channels;
-    const float v = (x[i] - mean[c]) * gamma[c] / sqrt(variance[c] + epsilon) + beta[c];
-    y[i] = apply_epilogue(e, i, v, bias, residual);
+    const float v = (LOAD(x, i) - LOAD(mean, c)) * LOAD(gamma, c) / sqrt(LOAD(variance, c) + epsilon) + LOAD(beta, c);
+    STORE(y, i, apply_epilogue(e, i, v, bias, residual));
 }
