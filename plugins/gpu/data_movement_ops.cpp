@@ -1,7 +1,8 @@
 // Ops that move elements without computing, any element type of 1, 2, 4 or 8 bytes: Reshape,
 // Squeeze and Unsqueeze (views: nothing runs, value_table.hpp), Transpose, DepthToSpace,
-// SpaceToDepth, Concat, Split and VariadicSplit (strided copies), Gather (batch_dims 0) and Convert between f32, i32, i64, u8 and
-// boolean. Slice and Broadcast are in slice_broadcast_ops.cpp.
+// SpaceToDepth, Concat, Split and VariadicSplit (strided copies) and Convert between f32, i32, i64,
+// u8 and boolean. Slice and Broadcast are in slice_broadcast_ops.cpp, Gather and GatherElements in
+// gather_ops.cpp.
 #include "copy_executor.hpp"
 #include "kernel_structs.hpp"
 #include "matrix_layout.hpp"
@@ -95,34 +96,6 @@ std::unique_ptr<Executor> build_split(BuildContext& ctx, size_t n) {
     return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)}, outputs, copies);
 }
 
-class GatherExecutor : public Executor {
-public:
-    GatherExecutor(const BuildContext& ctx, size_t n)
-        : Executor(ctx.graph.node_name(n), "Gather", {ctx.values.input(n, 0), ctx.values.input(n, 1)}, {ctx.values.output(n, 0)}) {
-        const Shape data = ctx.graph.input_shape(n, 0);
-        const size_t axis = static_cast<size_t>(axis_of(constant_ints(ctx.graph, n, 2).at(0), data.size()));
-        axis_dim_ = data[axis];
-        inner_ = 1;
-        for (size_t d = axis + 1; d < data.size(); ++d) inner_ *= data[d];
-        indices_ = shape_size(ctx.graph.input_shape(n, 1));
-        count_ = shape_size(ctx.graph.output_shape(n, 0));
-        // Moved as words of the stored size (f32 under the f16 hint: 2 bytes).
-        kernel_ = "gather_u" + std::to_string(element_size(ctx.device_type(ctx.graph.input_type(n, 0))) * 8) +
-                  (ctx.graph.input_type(n, 1) == ElementType::i32 ? "_i32" : "_i64");
-    }
-    void enqueue(const ExecContext& ctx) const override {
-        cl::Kernel& k = ctx.kernel(kernel_);
-        set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[outputs()[0]], static_cast<cl_int>(axis_dim_),
-                 static_cast<cl_int>(indices_), static_cast<cl_int>(inner_));
-        ctx.launch(k, items(count_));
-    }
-    std::string exec_type() const override { return kernel_; }
-
-private:
-    std::string kernel_;
-    int64_t axis_dim_ = 1, inner_ = 1, indices_ = 1, count_ = 1;
-};
-
 std::string convert_kernel(ElementType from, ElementType to) {
     return std::string("convert_") + to_string(from) + "_" + to_string(to);
 }
@@ -192,18 +165,6 @@ const OpRegistration split({"Split", "VariadicSplit"},
                                 return first_of({check_movable(g, n), check_constant_input(g, n, 1)});
                             },
                             build_split});
-
-const OpRegistration gather({"Gather"},
-                            {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
-                                 if (auto r = first_of({check_movable(g, n), check_constant_input(g, n, 2)}); !r.empty()) return r;
-                                 const size_t bytes = element_size(g.input_type(n, 0));
-                                 if (bytes != 4 && bytes != 8) return "Gather of " + std::string(to_string(g.input_type(n, 0))) + " has no GPU kernel";
-                                 const ElementType idx = g.input_type(n, 1);
-                                 if (idx != ElementType::i32 && idx != ElementType::i64) return "Gather indices must be i32 or i64 on the GPU";
-                                 if (g.attributes(n).get_int("batch_dims", 0) != 0) return "Gather with batch_dims has no GPU kernel";
-                                 return "";
-                             },
-                             [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> { return std::make_unique<GatherExecutor>(ctx, n); }});
 
 const OpRegistration convert({"Convert"},
                              {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {

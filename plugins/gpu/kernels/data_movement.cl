@@ -1,5 +1,5 @@
 // Copies that move elements without computing: Transpose, Concat and Split pieces, Slice,
-// Broadcast (a stride of 0), Gather, Convert. Moved as raw words of the element's size.
+// Broadcast (a stride of 0), Gather, GatherElements, Convert. Moved as raw words of the element's size.
 
 #define STRIDED_COPY(NAME, T)                                                                        \
     __kernel void NAME(__global const T* x, int x_offset, __global T* y, int y_offset, Walk w) {     \
@@ -55,12 +55,39 @@ STRIDED_GATHER16(strided_gather16_u64, ulong)
         if (k < 0) k += axis_dim;                                                                         \
         y[i] = (k >= 0 && k < axis_dim) ? data[(outer * axis_dim + (int)k) * inner + in] : (T)0;       \
     }
-GATHER(gather_u16_i32, ushort, int)
-GATHER(gather_u16_i64, ushort, long)
-GATHER(gather_u32_i32, uint, int)
-GATHER(gather_u32_i64, uint, long)
-GATHER(gather_u64_i32, ulong, int)
-GATHER(gather_u64_i64, ulong, long)
+// DEFINE(PREFIX_u<bits>_<indices>, word, index type) for every word size and both index types.
+#define MOSAIC_EVERY_WORD_AND_INDEX(DEFINE, PREFIX)                                             \
+    DEFINE(PREFIX##_u8_i32, uchar, int) DEFINE(PREFIX##_u8_i64, uchar, long)                    \
+    DEFINE(PREFIX##_u16_i32, ushort, int) DEFINE(PREFIX##_u16_i64, ushort, long)                \
+    DEFINE(PREFIX##_u32_i32, uint, int) DEFINE(PREFIX##_u32_i64, uint, long)                    \
+    DEFINE(PREFIX##_u64_i32, ulong, int) DEFINE(PREFIX##_u64_i64, ulong, long)
+MOSAIC_EVERY_WORD_AND_INDEX(GATHER, gather)
+
+// GatherElements: y has the indices' shape, and y at (.., j, ..) is data at (.., indices(.., j, ..), ..)
+// along `axis`, every other coordinate the same (`w`: the output's dims, the data's strides in
+// in_strides). Negative indices count from the end; one out of range gives 0, as Gather's (the
+// reference refuses it; a kernel cannot).
+#define GATHER_ELEMENTS(NAME, T, I)                                                                     \
+    __kernel void NAME(__global const T* data, __global const I* indices, __global T* y, Walk w, int axis, \
+                       int axis_dim) {                                                                  \
+        const int i = get_global_id(0);                                                                 \
+        int rest = i, from = 0;                                                                         \
+        bool inside = true;                                                                             \
+        for (int d = w.rank - 1; d >= 0; --d) {                                                         \
+            const int q = rest / w.dims[d];                                                             \
+            int c = rest - q * w.dims[d];                                                               \
+            rest = q;                                                                                   \
+            if (d == axis) {                                                                            \
+                long k = (long)indices[i];                                                              \
+                if (k < 0) k += axis_dim;                                                               \
+                inside = k >= 0 && k < axis_dim;                                                        \
+                c = inside ? (int)k : 0;                                                                \
+            }                                                                                           \
+            from += c * w.in_strides[d];                                                                \
+        }                                                                                               \
+        y[i] = inside ? data[from] : (T)0;                                                              \
+    }
+MOSAIC_EVERY_WORD_AND_INDEX(GATHER_ELEMENTS, gather_elements)
 
 // Convert between element types: each side read and written through its GET_/PUT_ (f32 is a real
 // tensor, 00_common.cl), the value converted by EXPR of `v` (the source type, float for f32).
