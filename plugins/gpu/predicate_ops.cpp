@@ -1,6 +1,7 @@
 // Comparisons (Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual) of f32, i32, i64, u8 or
 // boolean operands and the logical ops (LogicalAnd, LogicalOr, LogicalXor, LogicalNot) of booleans,
-// to booleans; Select(cond, a, b) of f32 operands: each with numpy broadcasting. These build the
+// to booleans; Select(cond, a, b) of operands of any 1-, 2-, 4- or 8-byte type: each with numpy
+// broadcasting. These build the
 // masks of encoders and decoders (a padding mask compared with 0, a causal mask selecting -inf),
 // which would otherwise split a HETERO graph around them.
 #include "kernel_structs.hpp"
@@ -118,16 +119,18 @@ public:
         cond_and_a_ = make_walk(out, cond_.strides, a_.strides);
         b_walk_ = make_walk(out, b_.strides);
         count_ = shape_size(out);
+        kernel_ = "select_bcast_u" + std::to_string(element_size(ctx.device_type(ctx.graph.input_type(n, 1))) * 8);
     }
     void enqueue(const ExecContext& ctx) const override {
-        cl::Kernel& k = ctx.kernel("select_bcast_f32");
+        cl::Kernel& k = ctx.kernel(kernel_);
         set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[inputs()[2]], ctx[outputs()[0]], cond_and_a_, b_walk_,
                  cond_.index.mode, cond_.index.inner, a_.index.mode, a_.index.inner, b_.index.mode, b_.index.inner);
         ctx.launch(k, items(count_));
     }
-    std::string exec_type() const override { return "select_bcast_f32"; }
+    std::string exec_type() const override { return kernel_; }
 
 private:
+    std::string kernel_;
     Broadcast cond_, a_, b_;
     Walk cond_and_a_, b_walk_;
     int64_t count_ = 0;
@@ -151,9 +154,9 @@ const OpRegistration logical_not({"LogicalNot"},
 const OpRegistration select({"Select"},
                             {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
                                  if (g.input_type(n, 0) != ElementType::boolean) return "Select's condition must be boolean";
-                                 for (size_t i : {size_t{1}, size_t{2}})
-                                     if (g.input_type(n, i) != ElementType::f32)
-                                         return "Select has a GPU kernel for f32 operands only";
+                                 const size_t bytes = element_size(g.input_type(n, 1));
+                                 if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
+                                     return "Select of " + std::string(to_string(g.input_type(n, 1))) + " has no GPU kernel";
                                  return check_broadcast(g, n);
                              },
                              builder<SelectExecutor>()});

@@ -39,7 +39,7 @@ TEST(GpuMask, PaddingAndCausalMasksSelectedOverTheScoresRunOnTheGpu) {
     const RunResult got = expect_device_matches_reference(model, "GPU", inputs);
     const ProfilingInfo* select = record_named(got.profile, "select");
     ASSERT_NE(select, nullptr) << contents(got.profile);
-    EXPECT_EQ(select->exec_type, "select_bcast_f32");
+    EXPECT_EQ(select->exec_type, "select_bcast_u32");  // f32 moved as 4-byte words
     expect_device_matches_reference(model, "HETERO:GPU,CPU", inputs);
     nlohmann::json split = shared_core().compile_model(model, "HETERO:GPU,CPU").get_property("HETERO_SPLIT");
     if (split.is_string()) split = nlohmann::json::parse(split.get<std::string>());

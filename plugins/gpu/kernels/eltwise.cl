@@ -97,23 +97,22 @@ __kernel void binary16_f32(__global const real* a, __global const real* b, __glo
     STORE16(activate16(act, v, act_a, act_b), y + 16 * i);
 }
 
-// Select with one condition for the whole tensor (an If decided at run time): y = cond ? a : b.
-__kernel void select_scalar_f32(__global const uchar* cond, __global const real* a, __global const real* b,
-                                __global real* y) {
-    const int i = get_global_id(0);
-    STORE(y, i, cond[0] ? LOAD(a, i) : LOAD(b, i));
-}
-
 // Select(cond, a, b) with numpy broadcasting of all three: `wc` walks the condition (in_strides)
-// and a (other_strides), `wb` walks b (in_strides); modes as operand_offset's.
-__kernel void select_bcast_f32(__global const uchar* cond, __global const real* a, __global const real* b,
-                               __global real* y, Walk wc, Walk wb, int c_mode, int c_inner, int a_mode, int a_inner,
-                               int b_mode, int b_inner) {
-    const int i = get_global_id(0);
-    STORE(y, i, cond[operand_offset(c_mode, c_inner, i, &wc, wc.in_strides)]
-                    ? LOAD(a, operand_offset(a_mode, a_inner, i, &wc, wc.other_strides))
-                    : LOAD(b, operand_offset(b_mode, b_inner, i, &wb, wb.in_strides)));
-}
+// and a (other_strides), `wb` walks b (in_strides); modes as operand_offset's. It only picks, so
+// one kernel for each element size moves any type as words (f32 under the f16 hint: 2 bytes).
+#define SELECT_BCAST(NAME, T)                                                                              \
+    __kernel void NAME(__global const uchar* cond, __global const T* a, __global const T* b, __global T* y, \
+                       Walk wc, Walk wb, int c_mode, int c_inner, int a_mode, int a_inner, int b_mode,       \
+                       int b_inner) {                                                                     \
+        const int i = get_global_id(0);                                                                   \
+        y[i] = cond[operand_offset(c_mode, c_inner, i, &wc, wc.in_strides)]                               \
+                   ? a[operand_offset(a_mode, a_inner, i, &wc, wc.other_strides)]                         \
+                   : b[operand_offset(b_mode, b_inner, i, &wb, wb.in_strides)];                           \
+    }
+SELECT_BCAST(select_bcast_u8, uchar)
+SELECT_BCAST(select_bcast_u16, ushort)
+SELECT_BCAST(select_bcast_u32, uint)
+SELECT_BCAST(select_bcast_u64, ulong)
 
 // Comparisons and logical ops with numpy broadcasting, to a boolean (one byte, 0 or 1): one
 // kernel for each element type of the operands, from one definition.
