@@ -57,6 +57,49 @@ __kernel void binary_bcast_f32(__global const real* a, __global const real* b, _
     STORE(y, i, activate(act, binary_op(op, va, vb), act_a, act_b));
 }
 
+// Integer arithmetic as the reference does it: wrapping modulo 2^N (in the unsigned type, where C
+// leaves signed overflow undefined), division truncating or, with floor_div (Divide's
+// m_pythondiv), flooring; x / -1 negates and x % -1 is 0 (INT_MIN / -1 would trap). The host
+// refuses a divisor that may be 0 and a negative exponent (eltwise_ops.cpp): the reference refuses
+// those values at run time, which a kernel cannot.
+#define MOSAIC_DEFINE_BINARY_INT(T, U, SUFFIX)                                                            \
+    inline T binary_int_##SUFFIX(int op, T a, T b, int floor_div) {                                       \
+        switch (op) {                                                                                     \
+            case BIN_ADD: return (T)((U)a + (U)b);                                                        \
+            case BIN_SUB: return (T)((U)a - (U)b);                                                        \
+            case BIN_MUL: return (T)((U)a * (U)b);                                                        \
+            case BIN_MAX: return max(a, b);                                                               \
+            case BIN_MIN: return min(a, b);                                                               \
+            case BIN_SQDIFF: return (T)(((U)a - (U)b) * ((U)a - (U)b));                                  \
+            case BIN_DIV: {                                                                               \
+                if (b == -1) return (T)((U)0 - (U)a);                                                     \
+                const T q = a / b;                                                                        \
+                return floor_div && a % b != 0 && ((a < 0) != (b < 0)) ? q - 1 : q;                      \
+            }                                                                                             \
+            case BIN_MOD: return b == -1 ? 0 : a % b;                                                     \
+            case BIN_FLOORMOD: {                                                                          \
+                const T r = b == -1 ? 0 : a % b;                                                          \
+                return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;                                        \
+            }                                                                                             \
+            case BIN_POW: {                                                                               \
+                U result = 1, base = (U)a;                                                                \
+                for (U e = (U)b; e != 0; e >>= 1, base *= base)                                           \
+                    if (e & 1) result *= base;                                                            \
+                return (T)result;                                                                         \
+            }                                                                                             \
+            default: return a;                                                                            \
+        }                                                                                                 \
+    }                                                                                                     \
+    __kernel void binary_bcast_##SUFFIX(__global const T* a, __global const T* b, __global T* y, int op,  \
+                                        Walk w, int a_mode, int a_inner, int b_mode, int b_inner,          \
+                                        int floor_div) {                                                  \
+        const int i = get_global_id(0);                                                                   \
+        y[i] = binary_int_##SUFFIX(op, a[operand_offset(a_mode, a_inner, i, &w, w.in_strides)],           \
+                                   b[operand_offset(b_mode, b_inner, i, &w, w.other_strides)], floor_div); \
+    }
+MOSAIC_DEFINE_BINARY_INT(int, uint, i32)
+MOSAIC_DEFINE_BINARY_INT(long, ulong, i64)
+
 // Sixteen elements a work item, for OpenCL CPU devices: PoCL turns float16 into vector registers
 // where it leaves the one-element kernels scalar (Erf over 393K elements: 7.6 ms at one element a
 // work item, 1.1 ms at sixteen; ReLU 1.39 and 0.16 ms). eltwise_ops.cpp picks them where the
