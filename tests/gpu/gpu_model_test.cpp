@@ -209,5 +209,19 @@ TEST(GpuHetero, AnOpTheGpuLacksRunsOnCpuWithTransfers) {
     EXPECT_TRUE(cpu_record) << contents(profile);
 }
 
+// The split CNN with the GPU under f16: the crossings stay f32 tensors (each GPU subgraph converts
+// its inputs and results on the device), the CPU computes in f32, and the output stays within f16
+// of REFERENCE.
+TEST(GpuHalfModel, ASplitCnnCrossesBetweenTheF16GpuAndTheCpu) {
+    const auto lacking = op_the_gpu_lacks();
+    if (!lacking) GTEST_SKIP() << "the GPU takes every candidate op";
+    const auto model = cnn_with(lacking->type);
+    const AnyMap hetero = {properties::device::properties("GPU", properties::hint::inference_precision("f16"))};
+    const RunResult r = expect_device_matches_reference(model, kHetero, {{"x", random_tensor(kCnnInput, 14)}},
+                                                        kHalfModelAtol, kHalfModelRtol, hetero);
+    EXPECT_GE(split_of(shared_core().compile_model(model, kHetero, hetero)).at("subgraphs").size(), 2u);
+    EXPECT_EQ(missing_kernel(r, "float_to_real"), "");
+}
+
 }  // namespace
 }  // namespace mosaic::test::gpu
