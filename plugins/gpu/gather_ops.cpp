@@ -1,7 +1,7 @@
 // Ops that pick elements by indices computed at run time, any element type of 1, 2, 4 or 8 bytes
 // (moved as words of its stored size: f32 under the f16 hint is 2 bytes), i32 or i64 indices:
-// Gather (batch_dims 0) and GatherElements. Negative indices count from the end; one out of range
-// gives 0 (data_movement.cl).
+// Gather (batch_dims 0) and GatherElements (negative indices count from the end; one out of range
+// gives 0), and OneHot (data_movement.cl).
 #include "copy_executor.hpp"
 #include "kernel_structs.hpp"
 #include "op_registry.hpp"
@@ -17,10 +17,12 @@ std::string check_indices(const sdk::GraphView& g, size_t n, size_t i) {
     return "";
 }
 
-// `prefix`_u<bits of the data as stored>_<indices type>: gather_u16_i64, ...
+// `prefix`_u<bits of element type `data` as stored>_<indices type>: gather_u16_i64, ...
+std::string index_kernel(const char* prefix, const BuildContext& ctx, ElementType data, ElementType indices) {
+    return std::string(prefix) + "_u" + std::to_string(element_size(ctx.device_type(data)) * 8) + "_" + to_string(indices);
+}
 std::string index_kernel(const char* prefix, const BuildContext& ctx, size_t n) {
-    return std::string(prefix) + "_u" + std::to_string(element_size(ctx.device_type(ctx.graph.input_type(n, 0))) * 8) +
-           "_" + to_string(ctx.graph.input_type(n, 1));
+    return index_kernel(prefix, ctx, ctx.graph.input_type(n, 0), ctx.graph.input_type(n, 1));
 }
 
 class GatherExecutor : public Executor {
@@ -85,6 +87,34 @@ const OpRegistration gather({"Gather"},
                              [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> { return std::make_unique<GatherExecutor>(ctx, n); }});
 
 
+class OneHotExecutor : public Executor {
+public:
+    OneHotExecutor(const BuildContext& ctx, size_t n)
+        : Executor(ctx.graph.node_name(n), "OneHot", {ctx.values.input(n, 0), ctx.values.input(n, 2), ctx.values.input(n, 3)},
+                   {ctx.values.output(n, 0)}),
+          kernel_(index_kernel("one_hot", ctx, ctx.graph.output_type(n, 0), ctx.graph.input_type(n, 0))),
+          count_(shape_size(ctx.graph.output_shape(n, 0))) {
+        const Shape indices = ctx.graph.input_shape(n, 0);
+        const size_t axis = static_cast<size_t>(axis_of(ctx.graph.attributes(n).get_int("axis", -1), indices.size() + 1));
+        depth_ = static_cast<cl_int>(ctx.graph.output_shape(n, 0)[axis]);
+        int64_t inner = 1;
+        for (size_t d = axis; d < indices.size(); ++d) inner *= indices[d];
+        inner_ = static_cast<cl_int>(inner);
+        normalize_ = ctx.graph.attributes(n).get_string("negative_indices_mode", "ignore-negative") == "normalize" ? 1 : 0;
+    }
+    void enqueue(const ExecContext& ctx) const override {
+        cl::Kernel& k = ctx.kernel(kernel_);
+        set_args(k, ctx[inputs()[0]], ctx[inputs()[1]], ctx[inputs()[2]], ctx[outputs()[0]], depth_, inner_, normalize_);
+        ctx.launch(k, items(count_));
+    }
+    std::string exec_type() const override { return kernel_; }
+
+private:
+    std::string kernel_;
+    int64_t count_;
+    cl_int depth_ = 1, inner_ = 1, normalize_ = 0;
+};
+
 const OpRegistration gather_elements({"GatherElements"},
                                      {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
                                           return first_of({check_movable(g, n), check_indices(g, n, 1)});
@@ -92,6 +122,14 @@ const OpRegistration gather_elements({"GatherElements"},
                                       [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
                                           return std::make_unique<GatherElementsExecutor>(ctx, n);
                                       }});
+
+const OpRegistration one_hot({"OneHot"},
+                             {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
+                                  return first_of({check_movable(g, n), check_indices(g, n, 0)});
+                              },
+                              [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                                  return std::make_unique<OneHotExecutor>(ctx, n);
+                              }});
 
 }  // namespace
 

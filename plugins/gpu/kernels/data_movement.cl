@@ -89,6 +89,20 @@ MOSAIC_EVERY_WORD_AND_INDEX(GATHER, gather)
     }
 MOSAIC_EVERY_WORD_AND_INDEX(GATHER_ELEMENTS, gather_elements)
 
+// OneHot: y at (outer, d, inner) is on_value where the index at (outer, inner) is d, else
+// off_value (`depth` values along the new axis, `inner` elements after it); a negative index counts
+// from the end where `normalize` (negative_indices_mode normalize), else matches nothing.
+#define ONE_HOT(NAME, T, I)                                                                             \
+    __kernel void NAME(__global const I* indices, __global const T* on, __global const T* off, __global T* y, \
+                       int depth, int inner, int normalize) {                                           \
+        const int i = get_global_id(0);                                                                 \
+        const int in = i % inner, d = (i / inner) % depth, outer = i / (inner * depth);                 \
+        long index = (long)indices[outer * inner + in];                                                 \
+        if (normalize && index < 0) index += depth;                                                     \
+        y[i] = index == d ? on[0] : off[0];                                                             \
+    }
+MOSAIC_EVERY_WORD_AND_INDEX(ONE_HOT, one_hot)
+
 // Convert between element types: each side read and written through its GET_/PUT_ (f32 is a real
 // tensor, 00_common.cl), the value converted by EXPR of `v` (the source type, float for f32).
 #define CONVERT(NAME, FROM, TO, EXPR)                                                 \
