@@ -103,6 +103,8 @@ typedef float real;
 #define STORE4(v, p) (*(__global float4_unaligned*)(p) = (v))
 #define STORE2(v, p) (*(__global float2_unaligned*)(p) = (v))
 #endif
+// A plain element's read, where a macro takes LOAD's place for a type other than real.
+#define MOSAIC_INDEX(p, i) ((p)[i])
 typedef float16 float16_unaligned __attribute__((aligned(4)));
 typedef float8 float8_unaligned __attribute__((aligned(4)));
 typedef float4 float4_unaligned __attribute__((aligned(4)));

@@ -188,7 +188,6 @@ SELECT_BCAST(select_bcast_u64, ulong)
         }                                                                                                          \
         y[i] = r ? 1 : 0;                                                                                          \
     }
-#define MOSAIC_INDEX(p, i) ((p)[i])
 MOSAIC_DEFINE_PREDICATE(real, float, LOAD, f32)
 MOSAIC_DEFINE_PREDICATE(int, int, MOSAIC_INDEX, i32)
 MOSAIC_DEFINE_PREDICATE(long, long, MOSAIC_INDEX, i64)
