@@ -59,7 +59,7 @@ void GpuCompiledModel::upload_constants(const sdk::GraphView& graph) {
         bool read_at_run_time = false;
         for (const Use& u : value.uses) read_at_run_time |= values_.runs(u.node) || graph.is_result(u.node);
         if (!read_at_run_time) continue;
-        if (value.stored != value.type) {  // f32 stored as f16: a narrowed copy
+        if (value.narrowed()) {  // f32 stored as f16: a narrowed copy
             constants_[v] = engine_->upload_floats(static_cast<const float*>(value.constant), shape_size(value.shape), true);
             continue;
         }

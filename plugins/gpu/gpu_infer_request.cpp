@@ -22,9 +22,6 @@ sdk::Error device_error(const GpuCompiledModel& model, const std::string& during
                                                " failed: " + e.what() + " returned " + cl_status_name(e.err()));
 }
 
-// Whether the device stores a value in another type than the caller's tensor (f32 as f16).
-bool converts(const Value& v) { return v.stored != v.type; }
-
 }  // namespace
 
 GpuInferRequest::GpuInferRequest(const GpuCompiledModel& model)
@@ -50,13 +47,13 @@ GpuInferRequest::GpuInferRequest(const GpuCompiledModel& model)
             if (!value.byte_size()) continue;
             // Without shared memory, the caller's tensors are staged through buffers of the request.
             if (!model.zero_copy()) staging_[v] = cl::Buffer(context, CL_MEM_READ_WRITE, value.byte_size());
-            if (converts(value)) converted_[v] = cl::Buffer(context, CL_MEM_READ_WRITE, value.device_bytes());
+            if (value.narrowed()) converted_[v] = cl::Buffer(context, CL_MEM_READ_WRITE, value.device_bytes());
         }
     }
     for (const ResultCopy& copy : values.result_copies()) {
         const Value& from = values[copy.from];
         result_staging_.emplace_back();
-        if (converts(from) && !model.zero_copy() && from.byte_size())
+        if (from.narrowed() && !model.zero_copy() && from.byte_size())
             result_staging_.back() = cl::Buffer(context, CL_MEM_READ_WRITE, from.byte_size());
     }
 }
@@ -89,8 +86,8 @@ void GpuInferRequest::bind(const std::vector<ConstTensorView>& inputs, const std
                 queue_.enqueueWriteBuffer(host_side_[v], CL_FALSE, 0, value.byte_size(), data, nullptr,
                                           transfer_event(name, "write_buffer"));
         }
-        buffers_[v] = converts(value) ? converted_[v] : host_side_[v];
-        if (is_input && converts(value)) convert("float_to_real", host_side_[v], buffers_[v], shape_size(value.shape), name);
+        buffers_[v] = value.narrowed() ? converted_[v] : host_side_[v];
+        if (is_input && value.narrowed()) convert("float_to_real", host_side_[v], buffers_[v], shape_size(value.shape), name);
     }
     // Views read their source's buffer, which may just have been bound.
     for (ValueId v = 0; v < values.size(); ++v)
@@ -162,11 +159,11 @@ void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
         const std::string& name = values.output_name(copy.output);
         if (shared) {
             cl::Buffer target(model_.engine().context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, data);
-            if (converts(from)) convert("real_to_float", source, target, shape_size(from.shape), name);
+            if (from.narrowed()) convert("real_to_float", source, target, shape_size(from.shape), name);
             else queue_.enqueueCopyBuffer(source, target, 0, 0, bytes);
             void* mapped = queue_.enqueueMapBuffer(target, CL_FALSE, CL_MAP_READ, 0, bytes);
             queue_.enqueueUnmapMemObject(target, mapped);
-        } else if (converts(from)) {
+        } else if (from.narrowed()) {
             convert("real_to_float", source, result_staging_[i], shape_size(from.shape), name);
             queue_.enqueueReadBuffer(result_staging_[i], CL_FALSE, 0, bytes, data, nullptr, transfer_event(name, "read_buffer"));
         } else {
@@ -177,7 +174,7 @@ void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
         const Value& value = values[v];
         if (value.kind != Value::Kind::output || value.byte_size() == 0) continue;
         const std::string& name = values.output_name(value.io_index);
-        if (converts(value)) convert("real_to_float", buffers_[v], host_side_[v], shape_size(value.shape), name);
+        if (value.narrowed()) convert("real_to_float", buffers_[v], host_side_[v], shape_size(value.shape), name);
         if (shared) {
             // Mapping is what makes the device's writes visible in the caller's memory (once the
             // queue has run it: nothing here waits).

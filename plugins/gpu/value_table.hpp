@@ -48,6 +48,9 @@ struct Value {
     size_t byte_size() const { return static_cast<size_t>(shape_size(shape)) * element_size(type); }
     size_t device_bytes() const { return static_cast<size_t>(shape_size(shape)) * element_size(stored); }
     bool is_constant() const { return kind == Kind::constant; }
+    // Whether the device stores it in another type than the host's (f32 as f16): uploads narrow it,
+    // requests convert it.
+    bool narrowed() const { return stored != type; }
 };
 
 // A Result whose tensor is not written in place by the executor producing it (its value is a

@@ -103,8 +103,34 @@ typedef float real;
 #define STORE4(v, p) (*(__global float4_unaligned*)(p) = (v))
 #define STORE2(v, p) (*(__global float2_unaligned*)(p) = (v))
 #endif
-// A plain element's read, where a macro takes LOAD's place for a type other than real.
-#define MOSAIC_INDEX(p, i) ((p)[i])
+// Element tags, for kernels defined once for several element types: T_ the type in device memory,
+// V_ the type computed with, GET_ and PUT_ a read and a write (converting to and from V_). f32 is a
+// real tensor; `float` a caller's f32 tensor as it is (the conversions at a model's edges).
+#define T_f32 real
+#define V_f32 float
+#define GET_f32(p, i) LOAD(p, i)
+#define PUT_f32(p, i, v) STORE(p, i, v)
+#define T_float float
+#define V_float float
+#define GET_float(p, i) ((p)[i])
+#define PUT_float(p, i, v) ((p)[i] = (v))
+// Integer types: stored as they are.
+#define T_i32 int
+#define T_i64 long
+#define T_u8 uchar
+#define T_boolean uchar
+#define V_i32 int
+#define V_i64 long
+#define V_u8 uchar
+#define V_boolean uchar
+#define GET_i32(p, i) ((p)[i])
+#define GET_i64(p, i) ((p)[i])
+#define GET_u8(p, i) ((p)[i])
+#define GET_boolean(p, i) ((p)[i])
+#define PUT_i32(p, i, v) ((p)[i] = (int)(v))
+#define PUT_i64(p, i, v) ((p)[i] = (long)(v))
+#define PUT_u8(p, i, v) ((p)[i] = (uchar)(v))
+#define PUT_boolean(p, i, v) ((p)[i] = (uchar)(v))
 typedef float16 float16_unaligned __attribute__((aligned(4)));
 typedef float8 float8_unaligned __attribute__((aligned(4)));
 typedef float4 float4_unaligned __attribute__((aligned(4)));

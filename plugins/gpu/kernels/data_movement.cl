@@ -103,39 +103,14 @@ MOSAIC_EVERY_WORD_AND_INDEX(GATHER_ELEMENTS, gather_elements)
     }
 MOSAIC_EVERY_WORD_AND_INDEX(ONE_HOT, one_hot)
 
-// Convert between element types: each side read and written through its GET_/PUT_ (f32 is a real
-// tensor, 00_common.cl), the value converted by EXPR of `v` (the source type, float for f32).
+// Convert between element types: each side read and written through its GET_/PUT_ (00_common.cl's
+// element tags), the value converted by EXPR of `v` (the source type, float for f32).
 #define CONVERT(NAME, FROM, TO, EXPR)                                                 \
     __kernel void NAME(__global const T_##FROM* x, __global T_##TO* y) {              \
         const int i = get_global_id(0);                                               \
         const V_##FROM v = GET_##FROM(x, i);                                          \
         PUT_##TO(y, i, EXPR);                                                         \
     }
-#define T_f32 real
-#define V_f32 float
-#define GET_f32(p, i) LOAD(p, i)
-#define PUT_f32(p, i, v) STORE(p, i, v)
-#define T_float float
-#define V_float float
-#define GET_float(p, i) ((p)[i])
-#define PUT_float(p, i, v) ((p)[i] = (v))
-// Integer types: stored as they are.
-#define T_i32 int
-#define T_i64 long
-#define T_u8 uchar
-#define T_boolean uchar
-#define V_i32 int
-#define V_i64 long
-#define V_u8 uchar
-#define V_boolean uchar
-#define GET_i32(p, i) ((p)[i])
-#define GET_i64(p, i) ((p)[i])
-#define GET_u8(p, i) ((p)[i])
-#define GET_boolean(p, i) ((p)[i])
-#define PUT_i32(p, i, v) ((p)[i] = (v))
-#define PUT_i64(p, i, v) ((p)[i] = (v))
-#define PUT_u8(p, i, v) ((p)[i] = (v))
-#define PUT_boolean(p, i, v) ((p)[i] = (v))
 // Float to integer truncates toward zero and saturates, NaN becoming 0 (Convert-1 as the reference
 // kernels implement it); integer to integer wraps.
 CONVERT(convert_f32_i32, f32, i32, convert_int_sat(v))

@@ -168,12 +168,13 @@ SELECT_BCAST(select_bcast_u64, ulong)
 #define PRED_AND 6
 #define PRED_OR 7
 #define PRED_XOR 8
-#define MOSAIC_DEFINE_PREDICATE(T, V, GET, SUFFIX)                                                                   \
-    __kernel void predicate_bcast_##SUFFIX(__global const T* a, __global const T* b, __global uchar* y, int op,      \
-                                           Walk w, int a_mode, int a_inner, int b_mode, int b_inner) {             \
+#define MOSAIC_DEFINE_PREDICATE(SUFFIX)                                                                               \
+    __kernel void predicate_bcast_##SUFFIX(__global const T_##SUFFIX* a, __global const T_##SUFFIX* b,            \
+                                           __global uchar* y, int op, Walk w, int a_mode, int a_inner, int b_mode, \
+                                           int b_inner) {                                                          \
         const int i = get_global_id(0);                                                                            \
-        const V va = GET(a, operand_offset(a_mode, a_inner, i, &w, w.in_strides));                                \
-        const V vb = GET(b, operand_offset(b_mode, b_inner, i, &w, w.other_strides));                             \
+        const V_##SUFFIX va = GET_##SUFFIX(a, operand_offset(a_mode, a_inner, i, &w, w.in_strides));              \
+        const V_##SUFFIX vb = GET_##SUFFIX(b, operand_offset(b_mode, b_inner, i, &w, w.other_strides));           \
         bool r = false;                                                                                            \
         switch (op) {                                                                                              \
             case PRED_EQ: r = va == vb; break;                                                                     \
@@ -188,10 +189,10 @@ SELECT_BCAST(select_bcast_u64, ulong)
         }                                                                                                          \
         y[i] = r ? 1 : 0;                                                                                          \
     }
-MOSAIC_DEFINE_PREDICATE(real, float, LOAD, f32)
-MOSAIC_DEFINE_PREDICATE(int, int, MOSAIC_INDEX, i32)
-MOSAIC_DEFINE_PREDICATE(long, long, MOSAIC_INDEX, i64)
-MOSAIC_DEFINE_PREDICATE(uchar, uchar, MOSAIC_INDEX, u8)
+MOSAIC_DEFINE_PREDICATE(f32)
+MOSAIC_DEFINE_PREDICATE(i32)
+MOSAIC_DEFINE_PREDICATE(i64)
+MOSAIC_DEFINE_PREDICATE(u8)
 
 __kernel void logical_not_u8(__global const uchar* x, __global uchar* y) {
     const int i = get_global_id(0);

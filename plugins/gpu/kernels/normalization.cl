@@ -234,24 +234,22 @@ __kernel void batch_norm_f32(__global const real* x, __global real* y, __global 
 
 // CumSum: running sums along an axis of `length` elements `inner` apart, one work item a line, as
 // the reference sums (integers wrapping, in the unsigned type); exclusive stores the sum before
-// each element, reverse runs from the end. One definition for each element type: its storage
-// type, the sum's type, how it is read and written.
-#define MOSAIC_DEFINE_CUMSUM(SUFFIX, T, ACC, GET, PUT)                                                       \
-    __kernel void cumsum_##SUFFIX(__global const T* x, __global T* y, int length, int inner, int exclusive, \
-                                  int reverse) {                                                            \
+// each element, reverse runs from the end. One definition for each element tag (00_common.cl)
+// and the sum's type.
+#define MOSAIC_DEFINE_CUMSUM(SUFFIX, ACC)                                                                    \
+    __kernel void cumsum_##SUFFIX(__global const T_##SUFFIX* x, __global T_##SUFFIX* y, int length, int inner, \
+                                  int exclusive, int reverse) {                                             \
         const int line = get_global_id(0);                                                                  \
         const int base = (line / inner) * length * inner + line % inner;                                    \
         ACC sum = 0;                                                                                        \
         for (int step = 0; step < length; ++step) {                                                         \
             const int at = base + (reverse ? length - 1 - step : step) * inner;                             \
-            const ACC v = (ACC)GET(x, at);                                                                  \
-            if (exclusive) PUT(y, at, sum);                                                                 \
+            const ACC v = (ACC)GET_##SUFFIX(x, at);                                                         \
+            if (exclusive) PUT_##SUFFIX(y, at, sum);                                                        \
             sum += v;                                                                                       \
-            if (!exclusive) PUT(y, at, sum);                                                                \
+            if (!exclusive) PUT_##SUFFIX(y, at, sum);                                                       \
         }                                                                                                   \
     }
-#define MOSAIC_PUT_INT(p, i, v) ((p)[i] = (int)(v))
-#define MOSAIC_PUT_LONG(p, i, v) ((p)[i] = (long)(v))
-MOSAIC_DEFINE_CUMSUM(f32, real, float, LOAD, STORE)
-MOSAIC_DEFINE_CUMSUM(i32, int, uint, MOSAIC_INDEX, MOSAIC_PUT_INT)
-MOSAIC_DEFINE_CUMSUM(i64, long, ulong, MOSAIC_INDEX, MOSAIC_PUT_LONG)
+MOSAIC_DEFINE_CUMSUM(f32, float)
+MOSAIC_DEFINE_CUMSUM(i32, uint)
+MOSAIC_DEFINE_CUMSUM(i64, ulong)
