@@ -53,12 +53,18 @@ FoldedValues fold_constant_expressions(const sdk::GraphView& g, const std::vecto
         std::vector<ConstTensorView> inputs;
         for (size_t i = 0; i < g.input_count(n); ++i) {
             const sdk::PortRef src = g.input(n, i);
+            // A ShapeOf is known from its input's static shape alone: that input may be computed when
+            // the model runs, and the kernel reads no data (reference::compile_time_nodes).
             const void* data = nullptr;
             if (g.is_constant(src.node)) {
                 size_t bytes = 0;
                 data = g.constant_data(src.node, &bytes);
-            } else {
-                data = out.ports.at({src.node, src.port})->data();
+            } else if (auto it = out.ports.find({src.node, src.port}); it != out.ports.end()) {
+                data = it->second->data();
+            } else if (g.type(n) != "ShapeOf") {
+                throw sdk::Error(MOSAIC_ERROR_GENERAL, "computing the constant expression '" + g.node_name(n) + "' (" +
+                                                           g.type(n) + "): its input " + std::to_string(i) + " ('" +
+                                                           g.node_name(src.node) + "') is not known when compiling");
             }
             inputs.push_back({g.output_type(src.node, src.port), g.output_shape(src.node, src.port), data});
         }

@@ -82,5 +82,26 @@ TEST(HeteroConstantExpressions, AFoldedModelExportsAndImports) {
     EXPECT_TRUE(outputs_near(run(imported), reference_outputs(core, model)));
 }
 
+// The ShapeOf of a tensor computed when the model runs is known when compiling (its shape is
+// static), and read here on two devices, so HETERO computes it: from the shape alone, with no value
+// of the Relu it measures. (Read from the Relu's value, it failed with a bare "map::at": the older
+// streaming voice model's sample-rate If on every HETERO device list.)
+TEST(HeteroConstantExpressions, AShapeOfAComputedTensorReadOnTwoDevicesIsFoldedFromItsShape) {
+    ModelBuilder b("shape_of_on_two_devices");
+    Output x = b.parameter("x", ElementType::f32, {1, 2, 3, 4});
+    Output r = b.op("Relu", {x}, {}, "relu");
+    Output shape = b.op("ShapeOf", {r}, {{"output_type", "i64"}}, "shape");
+    Output flat = b.op("Reshape", {r, b.constant<int64_t>({2}, {1, -1}, "flat_shape")}, {{"special_zero", "false"}}, "flat");
+    Output back = b.op("Reshape", {flat, shape}, {{"special_zero", "false"}}, "back");  // NPU runs Reshape
+    Output ones = b.op("Broadcast", {b.constant<float>({}, {1.0f}, "one"), shape}, {{"mode", "numpy"}}, "ones");  // CPU
+    b.result(b.op("Add", {back, ones}, {}, "sum"), "y");
+    auto model = b.build();
+    Core core;
+    CompiledModel compiled = core.compile_model(model, "HETERO:NPU,CPU");
+    const json split = split_of(compiled);
+    EXPECT_FALSE(split.at("affinity").contains("shape")) << split.dump();  // computed by HETERO
+    EXPECT_TRUE(outputs_near(run(compiled), reference_outputs(core, model)));
+}
+
 }  // namespace
 }  // namespace mosaic::test::hetero

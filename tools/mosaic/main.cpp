@@ -4,6 +4,8 @@
 #include "args.hpp"
 #include "commands.hpp"
 
+#include <mosaic/sdk/status.hpp>
+
 #include <algorithm>
 #include <csignal>
 #include <iostream>
@@ -43,6 +45,7 @@ int main(int argc, char** argv) {
     mosaic::cli::add_convert_command(app);
     mosaic::cli::add_visualize_command(app);
     mosaic::cli::add_conformance_command(app);
+    mosaic::cli::add_compare_command(app);
     mosaic::cli::add_verify_plugin_command(app);
 
     std::vector<std::string> args = mosaic::cli::normalize_args(argc, argv);
@@ -66,7 +69,7 @@ int main(int argc, char** argv) {
         if (what.empty()) what = e.get_name();
         return report_error(what + " (" + help_hint(app) + ")");
     } catch (const std::exception& e) {
-        return report_error(e.what());
+        return report_error(mosaic::sdk::describe(e));
     } catch (...) {
         return report_error("unexpected failure (an exception that is not a std::exception)");
     }

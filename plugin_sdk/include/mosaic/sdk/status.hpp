@@ -60,6 +60,33 @@ inline mosaic_status* make_status(mosaic_status_code code, const std::string& me
     return &owned->status;
 }
 
+// Whether `text` is what the C++ standard library (or nlohmann::json) says of its own failures:
+// "map::at", "vector::_M_range_check: __n (which is 5) >= ...", "stoi", "bad optional access".
+// Such a text names neither the model nor what to do; reaching a user, it is a bug in Mosaic.
+inline bool is_library_text(std::string_view text) {
+    static constexpr std::string_view exact[] = {"stoi", "stol", "stoll", "stoul", "stoull", "stof", "stod", "stold",
+                                                 "bad optional access", "bad_optional_access", "bad any_cast", "std::bad_variant_access", "bad_function_call",
+                                                 "std::bad_cast", "std::bad_any_cast", "std::exception",
+                                                 "std::bad_weak_ptr", "bad_weak_ptr", "std::bad_array_new_length"};
+    for (std::string_view e : exact)
+        if (text == e) return true;
+    static constexpr std::string_view prefixes[] = {"map::at", "_Map_base::at", "vector::", "basic_string::", "deque::",
+                                                    "array::at", "bitset::", "string_view::", "std::get: ",
+                                                    "[json.exception."};
+    for (std::string_view p : prefixes)
+        if (text.substr(0, p.size()) == p) return true;
+    return false;
+}
+
+// The message a status carries for exception `e`: its own text, but for the library's texts
+// above, which are reported as the internal errors they are, with what they said.
+inline std::string describe(const std::exception& e) {
+    const char* what = e.what();
+    if (!is_library_text(what)) return what;
+    return std::string("internal error (the C++ library reported \"") + what +
+           "\"); this is a bug in Mosaic or in the plugin: please report it with the model and the device";
+}
+
 // Runs `fn`, turning any exception into a status. Used at every C entry point.
 template <typename Fn>
 mosaic_status* guard(Fn&& fn) noexcept {
@@ -71,7 +98,7 @@ mosaic_status* guard(Fn&& fn) noexcept {
     } catch (const std::bad_alloc&) {
         return make_status(MOSAIC_ERROR_OUT_OF_MEMORY, "out of memory");
     } catch (const std::exception& e) {
-        return make_status(MOSAIC_ERROR_GENERAL, e.what());
+        return make_status(MOSAIC_ERROR_GENERAL, describe(e));
     } catch (...) {
         return make_status(MOSAIC_ERROR_GENERAL, "unknown exception");
     }
