@@ -95,6 +95,7 @@ Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis, bool
     int64_t inner = 1;
     for (size_t d = channel_axis + 1; d < out_shape.size(); ++d) inner *= out_shape[d];
     e.args.inner = static_cast<cl_int>(inner);
+    e.args.bias_per_column = channel_axis + 1 == out_shape.size() ? 1 : 0;
 
     auto take = [&](size_t n) {
         ctx.fused[n] = true;

@@ -39,6 +39,11 @@ struct EpilogueArgs {
     cl_int has_residual = 0;
     cl_int act2 = 0;
     cl_float act2_a = 0, act2_b = 0;
+    // Which way a GEMM's C holds the channels (gemm.cl's gemm_store_tile): one a column (a MatMul's
+    // last axis), else one a row (a convolution's). Told, not guessed from `inner`: a convolution
+    // over a 1x1 map has inner 1 too, and took one channel's bias for every row (paddle2onnx's
+    // squeeze-and-excitation blocks, wrong on the GPU).
+    cl_int bias_per_column = 0;
 };
 
 // Row-major strides in elements.

@@ -102,7 +102,7 @@ void TiledGemm::enqueue_pack(const ExecContext& ctx, const char* kernel, const P
 
 bool TiledGemm::applies_epilogue(const EpilogueArgs& e) const {
     if (!e.has_bias) return true;
-    return static_cast<size_t>(e.inner) == s_.n || (e.inner == 1 && static_cast<size_t>(e.channels) == s_.n);
+    return e.bias_per_column ? static_cast<size_t>(e.channels) == s_.n : static_cast<size_t>(e.inner) == s_.n;
 }
 
 void TiledGemm::enqueue(const ExecContext& ctx, const cl::Buffer& a, size_t a_offset, const cl::Buffer& b,

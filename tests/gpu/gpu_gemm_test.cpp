@@ -275,6 +275,33 @@ TEST_P(GpuGemm, EpiloguesOnTilesTheEdgesCut) {
     }
 }
 
+// A squeeze-and-excitation block as paddle2onnx writes it: a global average, then 1x1 convolutions
+// over the 1x1 map, each with its bias as a separate Add of a [1,C,1,1] constant, Relu, HardSigmoid
+// (Paddle's slope 0.2), the input scaled. With one output position a convolution's bias per row
+// (output channel) is a bias with inner 1, which the tiled kernel once took for a MatMul's bias per
+// column: every row of a tile got its first row's bias (0.098 for ONNX Runtime's 0.998 on a real
+// text-direction classifier). Channel counts above and below a tile's 8 rows, an odd one; also a
+// 3x3 padded convolution over a 1x1 map, whose im2col the GEMM may fuse.
+TEST_P(GpuGemm, ConvolutionBiasesOverAOneByOneMapArePerOutputChannel) {
+    for (const auto& [c, mid] : std::vector<std::pair<int64_t, int64_t>>{{8, 2}, {40, 10}, {120, 30}, {21, 13}}) {
+        SCOPED_TRACE("channels " + std::to_string(c) + ", squeezed to " + std::to_string(mid));
+        ModelBuilder b("squeeze_excitation");
+        Output x = b.parameter("x", ElementType::f32, {1, c, 5, 5});
+        Output pooled = b.op("ReduceMean", {x, b.constant<int64_t>({2}, {2, 3}, "axes")}, {{"keep_dims", "true"}}, "pool");
+        Output c1 = b.op("Convolution", {pooled, random_constant(b, {mid, c, 1, 1}, 121, "w1")}, conv_attrs(0, 1), "conv1");
+        Output a1 = b.op("Add", {c1, random_constant(b, {1, mid, 1, 1}, 122, "b1")}, {}, "bias1");
+        Output r1 = b.op("Relu", {a1}, {}, "relu1");
+        Output c2 = b.op("Convolution", {r1, random_constant(b, {c, mid, 1, 1}, 123, "w2")}, conv_attrs(0, 1), "conv2");
+        Output a2 = b.op("Add", {c2, random_constant(b, {1, c, 1, 1}, 124, "b2")}, {}, "bias2");
+        Output gate = b.op("HardSigmoid", {a2, b.constant<float>({}, {0.2f}, "slope"), b.constant<float>({}, {0.5f}, "offset")},
+                           {}, "gate");
+        Output padded = b.op("Convolution", {gate, random_constant(b, {c, c, 3, 3}, 125, "w3")}, conv_attrs(1, 1), "conv3x3");
+        Output a3 = b.op("Add", {padded, random_constant(b, {1, c, 1, 1}, 126, "b3")}, {}, "bias3");
+        b.result(b.op("Multiply", {x, a3}, {}, "scaled"), "y");
+        check(b.build(), {{"x", random_tensor({1, c, 5, 5}, 127)}}, {"relu1", "bias3"});
+    }
+}
+
 // Swish written as x * Sigmoid(x) after a convolution (torch's SiLU, as EfficientNet exports it),
 // the Multiply's operands in either order: one activation of the convolution's epilogue, profiled
 // under the Multiply's name, with no record of the Sigmoid. Where x has a third reader the

@@ -274,6 +274,7 @@ typedef struct {
     int has_residual;
     int act2;
     float act2_a, act2_b;
+    int bias_per_column;  // a GEMM's C: one channel a column (a MatMul), else one a row (a convolution)
 } Epilogue;
 
 inline float apply_epilogue(Epilogue e, int i, float v, __global const real* bias, __global const real* residual) {

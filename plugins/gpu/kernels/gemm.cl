@@ -44,16 +44,16 @@ __kernel void gemm_pack_b_f32(__global const real* b, int b_offset, int b_batch,
 
 // Stores a register tile (its first `rows` rows and `cols` columns from flat index c_at of C, rows
 // ldc apart) with the epilogue `e` (00_common.cl's apply_epilogue, none when all zero) applied in
-// registers, one step at a time over the whole tile. The bias is one value a row (inner == n: a
-// convolution's output channel) or one run of columns every row shares (inner 1, channels == n ==
-// ldc: a MatMul's last axis); TiledGemm::applies_epilogue checks which. Reads and stores stop at
+// registers, one step at a time over the whole tile. The bias is one value a row (a convolution's
+// output channel, inner == n) or one run of columns every row shares (e.bias_per_column: a MatMul's
+// last axis, channels == n == ldc); TiledGemm::applies_epilogue checks which. Reads and stores stop at
 // the tile's edge (load16_lanes, store16).
 inline void gemm_store_tile(__global real* c, int c_at, int ldc, int rows, int cols, float16* lo, float16* hi,
                             Epilogue e, __global const real* bias, __global const real* residual) {
     rows = min(rows, GEMM_MR);
     const int lo_lanes = min(cols, 16), hi_lanes = cols - 16;
     if (e.has_bias) {
-        if (e.inner == 1) {
+        if (e.bias_per_column) {
             const int j0 = c_at % e.channels;
             const float16 b_lo = load16_lanes(bias + j0, lo_lanes), b_hi = load16_lanes(bias + j0 + 16, hi_lanes);
             for (int r = 0; r < rows; ++r) {
