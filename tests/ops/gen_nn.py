@@ -989,8 +989,6 @@ def gen_interpolate():
         error("axis_range", i, v4, [x4, sizes, scales, T(np.array([2, 4]), "i64", True)], base,
               "axes 4 is out of range for rank 4"),
         error("repeated_axes", i, v11, [x4, sizes, T(np.array([3, 3]), "i64", True)], base, "name axis 3 twice"),
-        error("sizes_not_constant", i, v4, [x4, T(np.array([4, 4]), "i64"), scales, axes], base,
-              "must be a constant"),
         error("v11_integer_scales", i, v11, [x4, sizes, axes], dict(base, shape_calculation_mode="scales"),
               "scales (input 1) must have a floating-point type"),
         error("v4_float_sizes", i, v4, [x4, scales, scales, axes], base, "sizes (input 1) must have an integer type"),

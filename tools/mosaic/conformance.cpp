@@ -102,18 +102,34 @@ bool needs_input_values(const std::string& error) {
            error.find("must be a constant") != std::string::npos;
 }
 
-// Reads the model with the data set's shapes. When a value-dependent shape needs an input's value
-// (a Reshape target fed as a graph input, say), retries with inputs bound as constants: first all
-// but the first input, then all of them. `bound` receives the names of the bound inputs.
-std::shared_ptr<Model> read_for(const std::string& model_path, const DataSet& set, std::set<std::string>& bound,
-                                bool bind_inputs) {
+// Input i's shape in every data set: a dimension that differs between sets stays dynamic, so one
+// compiled model runs them all at their own shapes (a detector's sets at two image sizes).
+Shape shape_across(const std::vector<DataSet>& sets, size_t i) {
+    Shape shape = sets[0].inputs[i].second.get_shape();
+    for (const DataSet& set : sets) {
+        if (set.inputs.size() != sets[0].inputs.size()) return sets[0].inputs[i].second.get_shape();
+        const Shape& other = set.inputs[i].second.get_shape();
+        if (other.size() != shape.size()) return sets[0].inputs[i].second.get_shape();
+        for (size_t d = 0; d < shape.size(); ++d)
+            if (other[d] != shape[d]) shape[d] = kDynamicDim;
+    }
+    return shape;
+}
+
+// Reads the model with the data sets' shapes. When a value-dependent shape needs an input's value
+// (a Reshape target fed as a graph input, say), retries with inputs bound as constants (the first
+// data set's): first all but the first input, then all of them. `bound` receives the names of the
+// bound inputs.
+std::shared_ptr<Model> read_for(const std::string& model_path, const std::vector<DataSet>& sets,
+                                std::set<std::string>& bound, bool bind_inputs) {
+    const DataSet& set = sets[0];
     const size_t n = set.inputs.size();
     auto attempt = [&](size_t bind_from) {
         onnx::ReadOptions options;
         bound.clear();
         for (size_t i = 0; i < n; ++i) {
             const auto& [name, t] = set.inputs[i];
-            if (i < bind_from) options.input_shapes[name] = t.get_shape();
+            if (i < bind_from) options.input_shapes[name] = shape_across(sets, i);
             else options.input_values[name] = t, bound.insert(name);
         }
         return onnx::read_onnx(model_path, options);
@@ -227,7 +243,7 @@ ConformanceResult run_conformance_test(Core& core, const std::string& folder, co
         const fs::path onnx_file = fs::path(folder) / "model.onnx";
         if (fs::exists(onnx_file)) name_inputs_by_position(onnx_file.string(), sets);
         std::shared_ptr<Model> model = fs::exists(onnx_file)
-                                           ? read_for(onnx_file.string(), sets[0], bound, bind_inputs)
+                                           ? read_for(onnx_file.string(), sets, bound, bind_inputs)
                                            : read_ir_for(core, (fs::path(folder) / "model.xml").string(), sets[0]);
         if (via_ir) model = through_ir(core, *model, r.name);
         const std::string lacking = ops_the_device_lacks(core, model, device);

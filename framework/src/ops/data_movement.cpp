@@ -36,6 +36,19 @@ std::vector<int64_t> const_list(const InferContext& ctx, size_t i, std::string_v
     return ctx.const_ints(i, what);
 }
 
+size_t computed_list_length(const InferContext& ctx, size_t i, std::string_view what) {
+    require_integer(ctx, i, what);
+    const Shape& shape = ctx.input_shape(i);
+    const std::string name = "input " + std::to_string(i) + " (" + std::string(what) + ")";
+    ctx.check(shape.size() == 1 && shape[0] >= 0,
+              name + " is computed when the model runs, so its length must be static to tell the output's rank; got shape " +
+                  to_string(shape));
+    ctx.check(shape[0] <= kMaxComputedRank, name + " has " + std::to_string(shape[0]) + " values, giving rank " +
+                                                std::to_string(shape[0]) + "; at most " +
+                                                std::to_string(kMaxComputedRank) + " is supported");
+    return static_cast<size_t>(shape[0]);
+}
+
 }  // namespace dm
 
 void register_data_movement_ops(OpRegistry& r) {

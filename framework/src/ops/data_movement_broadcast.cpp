@@ -7,8 +7,6 @@ namespace mosaic::ops {
 
 namespace {
 
-constexpr int64_t kMaxBroadcastRank = 64;  // far above any model's, far below an allocation that fails
-
 std::vector<PortInfo> infer_broadcast(const InferContext& ctx, bool has_bidirectional) {
     const Shape& data = ctx.input_shape(0);
     const std::string mode = ctx.attrs().get_string("mode", "numpy");
@@ -16,17 +14,9 @@ std::vector<PortInfo> infer_broadcast(const InferContext& ctx, bool has_bidirect
     ctx.check(known_mode, "mode must be numpy, explicit" + std::string(has_bidirectional ? " or bidirectional" : "") +
                               ", got '" + mode + "'");
     // A target computed when the model runs (a shape fed as an input): the rank is known now, the
-    // dimensions then (the framework runs the model in stages around the op, staged_model.hpp).
-    if (!ctx.input_value(1)) {
-        const Shape& target_shape = ctx.input_shape(1);
-        ctx.check(target_shape.size() == 1 && target_shape[0] >= 0,
-                  "target shape must be a 1-D tensor, got shape " + to_string(target_shape));
-        // The rank is the target's declared length, which a model may set to anything: a shape of
-        // 2^31 dynamic dimensions would be allocated here.
-        ctx.check(target_shape[0] <= kMaxBroadcastRank, "target shape " + to_string(target_shape) + " gives the output rank " +
-                                                            std::to_string(target_shape[0]) + "; at most " +
-                                                            std::to_string(kMaxBroadcastRank) + " is supported");
-        size_t rank = static_cast<size_t>(target_shape[0]);
+    // dimensions then (data_movement_ops.hpp).
+    if (dm::computed(ctx, 1)) {
+        size_t rank = dm::computed_list_length(ctx, 1, "target shape");
         if (mode == "bidirectional") rank = std::max(rank, data.size());
         return {{ctx.input_type(0), Shape(rank, kDynamicDim)}};
     }
@@ -67,6 +57,8 @@ std::vector<PortInfo> infer_broadcast(const InferContext& ctx, bool has_bidirect
 
 std::vector<PortInfo> infer_tile(const InferContext& ctx) {
     const Shape& data = ctx.input_shape(0);
+    if (dm::computed(ctx, 1))
+        return {{ctx.input_type(0), Shape(std::max(data.size(), dm::computed_list_length(ctx, 1, "repeats")), kDynamicDim)}};
     const std::vector<int64_t> repeats = dm::const_list(ctx, 1, "repeats", false);
     for (int64_t r : repeats)
         ctx.check(r >= 0, "repeats " + dm::list_text(repeats) + " must not be negative");

@@ -94,8 +94,9 @@ std::vector<PortInfo> infer_gather_elements(const InferContext& ctx) {
 
 std::vector<PortInfo> infer_one_hot(const InferContext& ctx) {
     dm::require_integer(ctx, 0, "indices");
-    const int64_t depth = dm::const_scalar(ctx, 1, "depth");
-    ctx.check(depth >= 0, "depth must not be negative, got " + std::to_string(depth));
+    // A depth computed when the model runs (the length of a dynamic axis): a dynamic dimension.
+    const int64_t depth = dm::computed(ctx, 1) ? kDynamicDim : dm::const_scalar(ctx, 1, "depth");
+    ctx.check(depth >= 0 || dm::computed(ctx, 1), "depth must not be negative, got " + std::to_string(depth));
     require_scalar(ctx, 2, "on_value");
     require_scalar(ctx, 3, "off_value");
     ctx.check(ctx.input_type(2) == ctx.input_type(3), "on_value has element type " +

@@ -40,6 +40,24 @@ int64_t const_scalar(const InferContext& ctx, size_t i, std::string_view what);
 // build time.
 std::vector<int64_t> const_list(const InferContext& ctx, size_t i, std::string_view what, bool allow_scalar);
 
+// Values computed when the model runs. A schema whose output shape depends on an input's values
+// (Reshape's target shape, Pad's pads, Interpolate's sizes...) still answers when those values are
+// not known yet: with the rank it can tell and dynamic dimensions. Once the model's input shapes
+// are set (Model::reshape, a dynamic model's specialization) the values fold and the shape is
+// exact; where they depend on data, the framework runs the model in stages around the op
+// (staged_model.hpp). So reading never fails because a dimension is dynamic.
+
+// The most dimensions a shape given by a computed list may have: far above any model's, far below
+// an allocation that fails (a declared length of 2^31 would be allocated as that many dimensions).
+inline constexpr int64_t kMaxComputedRank = 64;
+
+// Whether input i's values are unknown now (computed when the model runs).
+inline bool computed(const InferContext& ctx, size_t i) { return !ctx.input_value(i); }
+
+// The length of input i, an integer 1-D list whose values are computed when the model runs: the
+// rank of the shape it gives. Fails unless that length is static and at most kMaxComputedRank.
+size_t computed_list_length(const InferContext& ctx, size_t i, std::string_view what);
+
 // Dimension arithmetic that keeps a dynamic dim (-1) dynamic.
 inline int64_t dim_add(int64_t a, int64_t b) { return a < 0 || b < 0 ? kDynamicDim : a + b; }
 // Saturates instead of overflowing; the shape-inference driver rejects the oversized result.

@@ -13,17 +13,23 @@ std::vector<PortInfo> infer_pad(const InferContext& ctx, bool allow_negative) {
     const std::string& mode = ctx.attrs().get_string("pad_mode");
     ctx.check(mode == "constant" || mode == "edge" || mode == "reflect" || mode == "symmetric",
               "pad_mode must be constant, edge, reflect or symmetric, got '" + mode + "'");
-    const std::vector<int64_t> begin = dm::const_list(ctx, 1, "pads_begin", false);
-    const std::vector<int64_t> end = dm::const_list(ctx, 2, "pads_end", false);
-    ctx.check(begin.size() == data.size() && end.size() == data.size(),
-              "pads_begin " + dm::list_text(begin) + " and pads_end " + dm::list_text(end) +
-                  " must each have one entry per axis of the data shape " + to_string(data));
     if (ctx.input_count() > 3) {
         ctx.check(ctx.input_type(3) == ctx.input_type(0), std::string("pad_value has element type ") + to_string(ctx.input_type(3)) +
                                                               " but data has " + to_string(ctx.input_type(0)));
         ctx.check(ctx.input_shape(3).empty(), "pad_value must be a scalar, got shape " + to_string(ctx.input_shape(3)));
     }
 
+    if (dm::computed(ctx, 1) || dm::computed(ctx, 2)) {
+        for (size_t i : {size_t{1}, size_t{2}})
+            ctx.check(!dm::computed(ctx, i) || dm::computed_list_length(ctx, i, i == 1 ? "pads_begin" : "pads_end") == data.size(),
+                      "pads_begin and pads_end must each have one entry per axis of the data shape " + to_string(data));
+        return {{ctx.input_type(0), Shape(data.size(), kDynamicDim)}};
+    }
+    const std::vector<int64_t> begin = dm::const_list(ctx, 1, "pads_begin", false);
+    const std::vector<int64_t> end = dm::const_list(ctx, 2, "pads_end", false);
+    ctx.check(begin.size() == data.size() && end.size() == data.size(),
+              "pads_begin " + dm::list_text(begin) + " and pads_end " + dm::list_text(end) +
+                  " must each have one entry per axis of the data shape " + to_string(data));
     Shape out(data.size());
     for (size_t d = 0; d < data.size(); ++d) {
         if (!allow_negative)

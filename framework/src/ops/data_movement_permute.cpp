@@ -8,6 +8,12 @@ namespace {
 std::vector<PortInfo> infer_transpose(const InferContext& ctx) {
     const Shape& in = ctx.input_shape(0);
     const int64_t rank = static_cast<int64_t>(in.size());
+    if (dm::computed(ctx, 1)) {
+        const size_t length = dm::computed_list_length(ctx, 1, "order");
+        ctx.check(length == 0 || length == in.size(), "order has " + std::to_string(length) + " entries but the input shape " +
+                                                          to_string(in) + " has rank " + std::to_string(rank));
+        return {{ctx.input_type(0), Shape(in.size(), kDynamicDim)}};
+    }
     std::vector<int64_t> order = dm::const_list(ctx, 1, "order", false);
     if (order.empty())
         for (int64_t d = rank - 1; d >= 0; --d) order.push_back(d);

@@ -10,6 +10,7 @@ namespace {
 
 std::vector<PortInfo> infer_reshape(const InferContext& ctx) {
     const Shape& in = ctx.input_shape(0);
+    if (dm::computed(ctx, 1)) return {{ctx.input_type(0), Shape(dm::computed_list_length(ctx, 1, "target shape"), kDynamicDim)}};
     const std::vector<int64_t> target = dm::const_list(ctx, 1, "target shape", false);
     const bool special_zero = ctx.attrs().get_bool("special_zero");
     const std::string pattern = "target shape " + dm::list_text(target);
@@ -74,6 +75,11 @@ std::vector<PortInfo> infer_squeeze(const InferContext& ctx) {
 
 std::vector<PortInfo> infer_unsqueeze(const InferContext& ctx) {
     const Shape& in = ctx.input_shape(0);
+    if (dm::computed(ctx, 1)) {
+        // Where the new axes go is known when the model runs; how many, now.
+        const size_t added = ctx.input_shape(1).empty() ? 1 : dm::computed_list_length(ctx, 1, "axes");
+        return {{ctx.input_type(0), Shape(in.size() + added, kDynamicDim)}};
+    }
     const std::vector<int64_t> axes = dm::const_list(ctx, 1, "axes", true);
     const int64_t out_rank = static_cast<int64_t>(in.size() + axes.size());
     std::set<int64_t> inserted;

@@ -29,8 +29,23 @@ int64_t slice_length(int64_t dim, int64_t begin, int64_t end, int64_t stride, bo
 // The attribute's i-th bit; the mask may be shorter than begin (missing bits are 0).
 bool bit(const std::vector<int64_t>& mask, size_t i) { return i < mask.size() && mask[i] != 0; }
 
+// Whether any bound of a slice (inputs 1 and up) is computed when the model runs.
+bool computed_bounds(const InferContext& ctx) {
+    for (size_t i = 1; i < ctx.input_count(); ++i)
+        if (dm::computed(ctx, i)) return true;
+    return false;
+}
+
 std::vector<PortInfo> infer_strided_slice(const InferContext& ctx) {
     const Shape& data = ctx.input_shape(0);
+    if (computed_bounds(ctx)) {
+        // Without masks that add or drop axes the rank stays; with them it depends on the values.
+        for (const char* mask : {"new_axis_mask", "shrink_axis_mask", "ellipsis_mask"})
+            for (int64_t bit : ctx.attrs().get_ints(mask, {}))
+                ctx.check(bit == 0, std::string("begin, end or strides are computed when the model runs, and ") + mask +
+                                        " is set; Mosaic needs those known when the model is read to tell the output's rank");
+        return {{ctx.input_type(0), Shape(data.size(), kDynamicDim)}};
+    }
     const std::vector<int64_t> begin = dm::const_list(ctx, 1, "begin", false);
     const std::vector<int64_t> end = dm::const_list(ctx, 2, "end", false);
     std::vector<int64_t> strides(begin.size(), 1);
@@ -87,6 +102,14 @@ std::vector<PortInfo> infer_slice(const InferContext& ctx) {
     const Shape& data = ctx.input_shape(0);
     const int64_t rank = static_cast<int64_t>(data.size());
     ctx.check(rank > 0, "cannot slice a scalar");
+    if (computed_bounds(ctx)) {
+        Shape out(data.size(), kDynamicDim);
+        if (ctx.input_count() > 4 && !dm::computed(ctx, 4)) {  // only the listed axes change
+            out = data;
+            for (int64_t a : dm::const_list(ctx, 4, "axes", false)) out[normalize_axis(ctx, a, rank, "slice axis")] = kDynamicDim;
+        }
+        return {{ctx.input_type(0), out}};
+    }
     const std::vector<int64_t> start = dm::const_list(ctx, 1, "start", false);
     const std::vector<int64_t> stop = dm::const_list(ctx, 2, "stop", false);
     std::vector<int64_t> step(start.size(), 1), axes;

@@ -66,6 +66,12 @@ std::vector<PortInfo> infer_interpolate(const InferContext& ctx, bool v11) {
     Shape out(rank);
     for (size_t i = 0; i < rank; ++i) out[i] = data[i] < 0 ? kDynamicDim : data[i] + pads_begin[i] + pads_end[i];
 
+    // Sizes or scales computed when the model runs (from the shape of another tensor, as an FPN
+    // upsamples to its neighbour): the resized axes are known then (data_movement_ops.hpp).
+    if (!ctx.input_value(use_scales ? ports.scales : ports.sizes)) {
+        for (int64_t axis : axes) out[static_cast<size_t>(axis)] = kDynamicDim;
+        return {{ctx.input_type(0), out}};
+    }
     if (use_scales) {
         const auto scales = ctx.const_floats(ports.scales, "scales");
         ctx.check(scales.size() == axes.size(), "scales has " + std::to_string(scales.size()) + " values but there are " +

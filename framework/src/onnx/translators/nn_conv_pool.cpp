@@ -144,11 +144,17 @@ Outputs conv_transpose(NodeContext& ctx) {
     const auto half_down = [](Wide v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); };  // floor(v / 2)
     std::vector<int64_t> begin(n), end(n), extra(n, 0);
     for (size_t i = 0; i < n; ++i) {
-        if (xs[i + 2] < 0) ctx.unsupported("input X needs static spatial dimensions, got shape " + to_string(xs));
-        const Wide full = Wide{win.strides[i]} * (xs[i + 2] - 1) + Wide{ws[i + 2] - 1} * win.dilations[i] + 1;
+        // The crops do not depend on the input's length but through output_shape: a dynamic length
+        // is measured as 1 (its sizes then checked when the model's shapes are set).
+        const bool dynamic = xs[i + 2] < 0;
+        if (dynamic && !output_shape.empty())
+            ctx.unsupported("output_shape with a dynamic input needs input X's spatial dimensions, got shape " + to_string(xs) +
+                            "; give shapes with --shape or ReadOptions::input_shapes");
+        const int64_t length = dynamic ? 1 : xs[i + 2];
+        const Wide full = Wide{win.strides[i]} * (length - 1) + Wide{ws[i + 2] - 1} * win.dilations[i] + 1;
         Wide out = 0, first = 0;
         if (!output_shape.empty() || win.auto_pad == "same_upper" || win.auto_pad == "same_lower") {
-            out = !output_shape.empty() ? Wide{output_shape[i]} : Wide{xs[i + 2]} * win.strides[i];
+            out = !output_shape.empty() ? Wide{output_shape[i]} : Wide{length} * win.strides[i];
             const Wide total = full + output_padding[i] - out;
             first = win.auto_pad == "same_upper" ? half_down(total) : total - half_down(total);
         } else if (win.auto_pad == "valid") {
@@ -162,7 +168,7 @@ Outputs conv_transpose(NodeContext& ctx) {
             ctx.unsupported("the output would start before the full transposed convolution (padding " +
                             std::to_string(begin[i]) + " on spatial axis " + std::to_string(i) + ")");
         const int64_t size = narrow(out, "the output size", i);
-        if (size <= 0) ctx.fail("output spatial axis " + std::to_string(i) + " would have size " + std::to_string(size));
+        if (size <= 0 && !dynamic) ctx.fail("output spatial axis " + std::to_string(i) + " would have size " + std::to_string(size));
         const Wide trailing = full - first - out;
         if (trailing < 0) extra[i] = narrow(-trailing, "the output padding", i);
         else end[i] = narrow(trailing, "the trailing crop", i);

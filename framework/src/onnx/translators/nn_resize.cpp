@@ -37,7 +37,8 @@ std::string lower(std::string s) {
 // Interpolate's mode name for ONNX's.
 std::string interpolate_mode(const std::string& mode) { return mode == "linear" ? "linear_onnx" : mode; }
 
-Output interpolate(NodeContext& ctx, const Output& x, const ResizeSpec& s) {
+// Interpolate-11 over s.axes, its sizes or scales (as s.sizes_given says) read from `target`.
+Output interpolate_by(NodeContext& ctx, const Output& x, const ResizeSpec& s, const Output& target) {
     Attributes attrs;
     attrs.set("mode", interpolate_mode(s.mode));
     attrs.set("shape_calculation_mode", s.sizes_given ? "sizes" : "scales");
@@ -47,9 +48,13 @@ Output interpolate(NodeContext& ctx, const Output& x, const ResizeSpec& s) {
     attrs.set("pads_begin", std::vector<int64_t>{0});
     attrs.set("pads_end", std::vector<int64_t>{0});
     attrs.set("cube_coeff", s.cubic_a);
-    const auto count = static_cast<int64_t>(s.axes.size());
-    const Output target = s.sizes_given ? ctx.const_i64(s.out) : ctx.const_of(ElementType::f32, s.scales, {count});
     return ctx.op("Interpolate", {x, target, ctx.const_i64(s.axes)}, attrs, "opset11");
+}
+
+Output interpolate(NodeContext& ctx, const Output& x, const ResizeSpec& s) {
+    const auto count = static_cast<int64_t>(s.axes.size());
+    return interpolate_by(ctx, x, s,
+                          s.sizes_given ? ctx.const_i64(s.out) : ctx.const_of(ElementType::f32, s.scales, {count}));
 }
 
 // --- the separable form -------------------------------------------------------------------
@@ -313,14 +318,50 @@ Output in_float(NodeContext& ctx, const Output& x, const std::string& mode, Buil
     return ctx.convert(build(ctx.convert(x, wide)), t);
 }
 
-void require_static(NodeContext& ctx, const Output& x) {
+bool is_static_shape(NodeContext& ctx, const Output& x) {
     for (int64_t d : ctx.shape(x))
-        if (d < 0) ctx.unsupported("input X needs a static shape, got " + to_string(ctx.shape(x)));
+        if (d < 0) return false;
+    return true;
+}
+
+// A scale whose product with any length below 2^16 is exact to 1/16: Interpolate's floor(in *
+// (scale + 1e-6)) then equals ONNX's floor(in * scale) at every input length.
+bool exact_scale(double scale) { return scale * 16 == std::floor(scale * 16); }
+
+// Resize where the input's shape or the sizes are known only when the model runs (a detector's
+// [?,3,?,?] input, sizes from the Shape of the tensor it upsamples to): one Interpolate-11 reading
+// the sizes or scales as they are computed, which folds into a static one once the shapes are
+// set. Only where Interpolate computes ONNX's result at every length; the rest needs the shapes,
+// and says so.
+Output resize_at_run_time(NodeContext& ctx, const Output& x, const ResizeSpec& s, bool sizes_given, const Output& target) {
+    auto refuse = [&](const std::string& why) {
+        ctx.unsupported(why + " needs the input's shape and the " + (sizes_given ? "sizes" : "scales") +
+                        " known when the model is read, and input X has shape " + to_string(ctx.shape(x)) +
+                        "; give shapes with --shape or ReadOptions::input_shapes");
+    };
+    if (s.transform == "tf_crop_and_resize" || s.transform == "half_pixel_symmetric")
+        refuse("coordinate_transformation_mode " + s.transform);
+    if (s.exclude_outside || s.antialias) refuse(s.exclude_outside ? "exclude_outside" : "antialias");
+    if (sizes_given && s.policy != "stretch") refuse("keep_aspect_ratio_policy " + s.policy);
+    if (s.transform == "pytorch_half_pixel" && s.mode == "cubic") refuse("cubic pytorch_half_pixel");
+    if (!sizes_given) {
+        const ops::KnownValue* scales = ctx.value(target);
+        if (!scales) refuse("scales computed when the model runs");
+        for (double v : scales->as_floats())
+            if (!(v > 0) || !exact_scale(v) || s.transform == "align_corners")
+                refuse(s.transform == "align_corners" ? "align_corners with scales" : "the scale " + std::to_string(v));
+    }
+    ResizeSpec run = s;
+    run.sizes_given = sizes_given;
+    return interpolate_by(ctx, x, run, ctx.convert(target, sizes_given ? ElementType::i64 : ElementType::f32));
+}
+
+void require_static(NodeContext& ctx, const Output& x) {
+    if (!is_static_shape(ctx, x)) ctx.unsupported("input X needs a static shape, got " + to_string(ctx.shape(x)));
 }
 
 Outputs resize_11(NodeContext& ctx) {
     const Output x = ctx.input(0);
-    require_static(ctx, x);
     const int64_t rank = ctx.rank(x);
     ResizeSpec s;
     s.mode = lower(ctx.attr_string("mode", "nearest"));
@@ -354,9 +395,17 @@ Outputs resize_11(NodeContext& ctx) {
     }
     for (int64_t a : s.axes) s.in.push_back(ctx.shape(x)[static_cast<size_t>(a)]);
 
+    const bool sizes_given = ctx.has_input(3) && shape_size(ctx.shape(ctx.input(3))) != 0;
+    if (!is_static_shape(ctx, x) || (sizes_given && !ctx.value(ctx.input(3)))) {
+        if (!sizes_given && !(ctx.has_input(2) && shape_size(ctx.shape(ctx.input(2))) != 0))
+            ctx.fail("needs either scales or sizes");
+        return {in_float(ctx, x, s.mode, [&](const Output& v) {
+            return resize_at_run_time(ctx, v, s, sizes_given, ctx.input(sizes_given ? 3 : 2));
+        })};
+    }
     const std::vector<double> scales = optional_floats(ctx, 2, "scales");
     std::vector<int64_t> sizes;
-    if (ctx.has_input(3) && shape_size(ctx.shape(ctx.input(3))) != 0) sizes = ctx.const_ints(3, "sizes");
+    if (sizes_given) sizes = ctx.const_ints(3, "sizes");
     if (scales.empty() && sizes.empty()) ctx.fail("needs either scales or sizes");
     if (!scales.empty() && !sizes.empty()) ctx.fail("has both scales and sizes; give only one");
     resolve_sizes(ctx, s, scales, sizes);

@@ -28,9 +28,20 @@ Output along_axis(NodeContext& ctx, const PerAxis& per_axis) {
 
     const int64_t axis = normalized_axis(ctx, x, ctx.attr_int("axis", 1));
     const Shape& shape = ctx.shape(x);
-    if (!is_static(shape))
-        ctx.unsupported("input shape " + to_string(shape) + " must be static to coerce it to 2D before opset 13");
     if (axis == ctx.rank(x) - 1) return per_axis(ctx, x, axis);
+    if (!is_static(shape)) {
+        // The 2-D shape from the input's, computed by ops that fold once the shapes are set:
+        // [product of the dims before the axis, product of the rest].
+        const Output dims = ctx.shape_of(x);
+        auto product = [&](int64_t from, int64_t to) {
+            const Output part = ctx.op("Slice", {dims, ctx.const_i64({from}), ctx.const_i64({to}), ctx.const_i64({1}),
+                                                 ctx.const_i64({0})}, {}, "opset8");
+            return ctx.op("ReduceProd", {part, ctx.const_i64({0})}, {{"keep_dims", "true"}});
+        };
+        const Output rows_columns = ctx.op("Concat", {product(0, axis), product(axis, ctx.rank(x))}, {{"axis", "0"}});
+        const Output flat = ctx.op("Reshape", {x, rows_columns}, {{"special_zero", "false"}});
+        return ctx.op("Reshape", {per_axis(ctx, flat, 1), dims}, {{"special_zero", "false"}});
+    }
     // Checked: with a zero dimension the input is empty whatever the others say, so they are not
     // bounded by its size ([0,2147483647,7,2147483647] was found by fuzzing).
     int64_t rows = 1, columns = 1;
@@ -52,7 +63,10 @@ Output log_softmax_along(NodeContext& ctx, const Output& x, int64_t axis) {
 
 Output hardmax_along(NodeContext& ctx, const Output& x, int64_t axis) {
     const ElementType t = ctx.type(x);
-    const int64_t depth = ctx.shape(x)[static_cast<size_t>(axis)];
+    // A dynamic axis's length is computed, folding once the shapes are set.
+    const int64_t length = ctx.shape(x)[static_cast<size_t>(axis)];
+    const Output depth = length >= 0 ? ctx.scalar_i64(length)
+                                     : ctx.op("Gather", {ctx.shape_of(x), ctx.scalar_i64(axis), ctx.scalar_i64(0)});
     // TopK cannot take one element of an empty axis; the output is then empty as well.
     if (shape_size(ctx.shape(x)) == 0) return ctx.op("Multiply", {x, ctx.scalar_of(t, 0)});
     const Output top = ctx.op("TopK", {x, ctx.scalar_i64(1)},
@@ -63,7 +77,7 @@ Output hardmax_along(NodeContext& ctx, const Output& x, int64_t axis) {
                                {"stable", "true"}},
                               "opset11");
     const Output index = ctx.op("Squeeze", {Output{top.node, 1}, ctx.scalar_i64(axis)});
-    return ctx.op("OneHot", {index, ctx.scalar_i64(depth), ctx.scalar_of(t, 1), ctx.scalar_of(t, 0)},
+    return ctx.op("OneHot", {index, depth, ctx.scalar_of(t, 1), ctx.scalar_of(t, 0)},
                   {{"axis", std::to_string(axis)}});
 }
 

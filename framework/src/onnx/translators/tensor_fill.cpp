@@ -44,6 +44,17 @@ Outputs pad(NodeContext& ctx) {
     if (mode != "constant" && mode != "reflect" && mode != "edge")
         ctx.fail("attribute 'mode' must be constant, reflect or edge, got '" + mode + "'");
 
+    // Pads computed when the model runs (TensorFlow's "same" padding from the input's shape): begin
+    // and end are the two halves of the list, sliced by ops that fold once the shapes are set.
+    if (ctx.opset() >= 11 && !ctx.value(ctx.input(1)) && !(ctx.opset() >= 18 && ctx.has_input(3))) {
+        Outputs inputs{x};
+        for (int64_t half = 0; half < 2; ++half)
+            inputs.push_back(ctx.op("Slice", {ctx.convert(ctx.input(1), ElementType::i64), ctx.const_i64({half * rank}),
+                                              ctx.const_i64({(half + 1) * rank}), ctx.const_i64({1}), ctx.const_i64({0})},
+                                    {}, "opset8"));
+        if (mode == "constant") inputs.push_back(pad_value(ctx, x));
+        return {ctx.op("Pad", inputs, {{"pad_mode", mode}}, "opset12")};
+    }
     std::vector<int64_t> pads, axes;
     if (ctx.opset() < 11) {
         pads = ctx.attr_ints(ctx.opset() < 2 ? "paddings" : "pads");
