@@ -142,6 +142,19 @@ inline std::vector<std::string> lines_of(const std::string& text) {
     return lines;
 }
 
+inline std::string plugin_dir() { return build_dir() + "/lib/mosaic/plugins"; }
+// A plugin of tests/plugins/faulty_plugin.cpp, by its fault's name (wrong_values, ...).
+inline std::string faulty_plugin(const std::string& fault) {
+    return build_dir() + "/test_plugins/libmosaic_test_faulty_" + fault + ".so";
+}
+
+// The report line of verify-plugin's `check`: "PASS  ops ...", or "" when there is none.
+inline std::string line_of(const CliResult& r, const std::string& check) {
+    for (const auto& line : lines_of(r.out))
+        if (line.size() > 6 && line.substr(6, check.size() + 1) == check + " ") return line;
+    return "";
+}
+
 // A failed command: exit status 1, no crash, and stderr starting with "mosaic: error:" (one line
 // unless the message comes from the library, which may explain itself over several).
 inline void expect_clean_error(const CliResult& r, bool one_line = true) {

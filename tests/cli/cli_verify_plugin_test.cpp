@@ -8,18 +8,6 @@
 namespace mosaic::cli_test {
 namespace {
 
-std::string plugin_dir() { return build_dir() + "/lib/mosaic/plugins"; }
-std::string faulty_plugin(const std::string& fault) {
-    return build_dir() + "/test_plugins/libmosaic_test_faulty_" + fault + ".so";
-}
-
-// The report line of `check`: "PASS  ops ...", or "" when there is none.
-std::string line_of(const CliResult& r, const std::string& check) {
-    for (const auto& line : lines_of(r.out))
-        if (line.size() > 6 && line.substr(6, check.size() + 1) == check + " ") return line;
-    return "";
-}
-
 void expect_all_pass(const CliResult& r) {
     EXPECT_EQ(r.exit_code, 0) << r;
     EXPECT_TRUE(contains(r.out, " 0 failed")) << r;

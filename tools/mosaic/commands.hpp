@@ -13,6 +13,7 @@ void add_benchmark_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 void add_visualize_command(CLI::App& app);
 void add_conformance_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
 void add_verify_plugin_command(CLI::App& app);
 
 }  // namespace mosaic::cli

@@ -335,9 +335,10 @@ bool exact_scale(double scale) { return scale * 16 == std::floor(scale * 16); }
 // and says so.
 Output resize_at_run_time(NodeContext& ctx, const Output& x, const ResizeSpec& s, bool sizes_given, const Output& target) {
     auto refuse = [&](const std::string& why) {
-        ctx.unsupported(why + " needs the input's shape and the " + (sizes_given ? "sizes" : "scales") +
-                        " known when the model is read, and input X has shape " + to_string(ctx.shape(x)) +
-                        "; give shapes with --shape or ReadOptions::input_shapes");
+        ctx.unsupported(why + ": input X's shape and the " + (sizes_given ? "sizes" : "scales") +
+                        " must be known when the model is read (X has shape " + to_string(ctx.shape(x)) +
+                        "); give shapes with --shape or ReadOptions::input_shapes, or the inputs they depend on with "
+                        "ReadOptions::input_values");
     };
     if (s.transform == "tf_crop_and_resize" || s.transform == "half_pixel_symmetric")
         refuse("coordinate_transformation_mode " + s.transform);

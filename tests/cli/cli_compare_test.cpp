@@ -1,0 +1,93 @@
+// `mosaic compare`: every value a model computes on a device against REFERENCE. A right device
+// agrees on each; a wrong one (tests/plugins/faulty_plugin.cpp's wrong_values: a model with a
+// Sigmoid gets 1 added to its outputs) is named at its first op, and the op case it writes is one
+// that `verify-plugin --op-cases` then fails on that device and passes on a right one.
+#include "cli/cli_runner.hpp"
+
+#include <mosaic/mosaic.hpp>
+#include <mosaic/serialize.hpp>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+namespace mosaic::test {
+namespace {
+
+using namespace cli_test;
+
+// x -> Sigmoid -> Relu -> Multiply by a constant: three values.
+std::string write_model(const TempDir& dir) {
+    ModelBuilder b("compare_me");
+    Output x = b.parameter("x", ElementType::f32, {2, 3});
+    Output s = b.op("Sigmoid", {x}, {}, "sig");
+    Output r = b.op("Relu", {s}, {}, "relu");
+    b.result(b.op("Multiply", {r, b.constant<float>({}, {3.0f}, "three")}, {}, "scaled"), "y");
+    const std::string path = dir / "model.xml";
+    serialize(*b.build(), path);
+    return path;
+}
+
+class CliCompare : public ::testing::Test {
+protected:
+    // A registry with REFERENCE and BAD, the faulty plugin whose values are wrong.
+    std::map<std::string, std::string> bad_registry() {
+        const nlohmann::json registry = {
+            {"version", 1},
+            {"plugins",
+             {{{"device", "REFERENCE"}, {"library", plugin_dir() + "/libmosaic_reference_plugin.so"}},
+              {{"device", "BAD"}, {"library", faulty_plugin("wrong_values")}}}}};
+        write_text(dir / "plugins.json", registry.dump());
+        return {{"MOSAIC_PLUGINS", dir / "plugins.json"}};
+    }
+    TempDir dir;
+};
+
+TEST_F(CliCompare, ARightDeviceAgreesOnEveryValue) {
+    const CliResult r = run_mosaic({"compare", "-m", default_model(), "-d", "CPU"});
+    EXPECT_EQ(r.exit_code, 0) << r;
+    EXPECT_TRUE(contains(r.out, "CPU agrees with REFERENCE on all")) << r;
+    EXPECT_TRUE(contains(r.out, "conv1")) << r;  // a line per value
+}
+
+TEST_F(CliCompare, AWrongDeviceIsNamedAtItsFirstOpAndTheCaseItWritesFailsVerifyPlugin) {
+    const std::string model = write_model(dir);
+    const auto env = bad_registry();
+    const CliResult r = run_mosaic({"compare", "-m", model, "-d", "BAD", "--save-case", dir / "cases"}, env);
+    EXPECT_EQ(r.exit_code, 1) << r;
+    EXPECT_TRUE(contains(r.out, "first divergence: op 'sig' (Sigmoid-opset1), max |error| 1")) << r;
+    EXPECT_TRUE(contains(r.out, "its inputs within tolerance")) << r;
+    ASSERT_TRUE(std::filesystem::exists(dir / "cases/sig.json")) << r;
+
+    const CliResult bad = run_mosaic({"verify-plugin", "BAD", "--op-cases", dir / "cases", "--timeout", "2"}, env);
+    EXPECT_EQ(bad.exit_code, 1) << bad;
+    EXPECT_TRUE(contains(line_of(bad, "ops"), "sig_sig output 0")) << bad;
+    const CliResult good = run_mosaic({"verify-plugin", "REFERENCE", "--op-cases", dir / "cases", "--timeout", "2"}, env);
+    EXPECT_TRUE(contains(line_of(good, "ops"), "PASS")) << good;
+}
+
+TEST_F(CliCompare, JsonNamesEveryValueAndTheFirstDivergence) {
+    const std::string model = write_model(dir);
+    const CliResult r = run_mosaic({"compare", "-m", model, "-d", "BAD", "--json"}, bad_registry());
+    EXPECT_EQ(r.exit_code, 1) << r;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j.at("values").size(), 3u) << r.out;
+    EXPECT_EQ(j.at("first_divergence").at("node"), "sig") << r.out;
+    EXPECT_EQ(j.at("first_divergence").at("type"), "Sigmoid") << r.out;
+    EXPECT_FALSE(j.at("found_by_bisection").get<bool>());
+    EXPECT_TRUE(j.at("outputs").at(0).at("exceeds").get<bool>()) << r.out;
+}
+
+TEST_F(CliCompare, BadArgumentsAreNamed) {
+    const std::string model = write_model(dir);
+    CliResult r = run_mosaic({"compare", "-m", model, "-d", "NO_SUCH_DEVICE"});
+    EXPECT_EQ(r.exit_code, 1) << r;
+    EXPECT_TRUE(contains(r.err, "NO_SUCH_DEVICE")) << r;
+    r = run_mosaic({"compare", "-m", dir / "missing.onnx", "-d", "CPU"});
+    EXPECT_EQ(r.exit_code, 1) << r;
+    EXPECT_TRUE(contains(r.err, "missing.onnx")) << r;
+}
+
+}  // namespace
+}  // namespace mosaic::test
