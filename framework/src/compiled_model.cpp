@@ -1,4 +1,5 @@
 #include "compiled_model_impl.hpp"
+#include "shape_folding.hpp"
 #include "memory_guard.hpp"
 #include "plugin_values.hpp"
 #include "port_lookup.hpp"
@@ -126,6 +127,7 @@ std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr
         std::shared_ptr<Model> specialized = source->clone();
         try {
             specialized->reshape(reshape);
+            fold_shape_computations(*specialized);
             return create(device, *specialized, properties, device_string, options);
         } catch (const std::exception& e) {
             throw std::runtime_error("model '" + source->get_friendly_name() + "' at input shapes " + at +

@@ -5,7 +5,6 @@
 #include <mosaic/reference/kernels.hpp>
 
 #include <cstring>
-#include <map>
 
 namespace mosaic {
 
@@ -21,23 +20,6 @@ bool static_inputs(const Node& n) {
     for (const Output& in : n.inputs())
         if (!is_static(in.get_partial_shape())) return false;
     return true;
-}
-
-// Removes the ops no Result depends on; Parameters stay, so the stages keep the model's inputs in
-// order (an input a stage does not read is simply not read).
-void prune(Model& model) {
-    bool removed = true;
-    while (removed) {
-        removed = false;
-        std::map<const Node*, size_t> readers;
-        for (Node* n : model.get_ops())
-            for (const Output& in : n->inputs()) ++readers[in.node];
-        for (Node* n : model.get_ops())
-            if (!n->is_result() && !n->is_parameter() && readers[n] == 0) {
-                model.remove_node(n);
-                removed = true;
-            }
-    }
 }
 
 }  // namespace
@@ -58,7 +40,7 @@ std::optional<StagedModel> split_at_data_dependent_op(const Model& model) {
     const Node* cut = prefix.find_node(op->get_friendly_name());
     for (size_t i = 0; i < cut->input_count(); ++i)
         prefix.add_result(cut->input(i), op->get_friendly_name() + "/input" + std::to_string(i));
-    prune(prefix);
+    remove_unread_ops(prefix);
     prefix.validate();
 
     staged.suffix = model.clone();
@@ -70,7 +52,7 @@ std::optional<StagedModel> split_at_data_dependent_op(const Model& model) {
         replace_uses(suffix, replaced->output(o), p->output(0));
     }
     suffix.remove_node(replaced);
-    prune(suffix);
+    remove_unread_ops(suffix);
     suffix.validate();
     return staged;
 }

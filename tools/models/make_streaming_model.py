@@ -6,12 +6,14 @@ graph chooses the 16 kHz or the 8 kHz encoder when the model runs) and its LSTM 
 inputs, and returns the speech probability and the next state, which the caller feeds back on the
 next chunk. Weights are random with a fixed seed.
 
-    /usr/bin/python3 tools/models/make_streaming_model.py OUT_DIR [--chunks N]
+    /usr/bin/python3 tools/models/make_streaming_model.py OUT_DIR [--chunks N] [--reflect]
 
 writes OUT_DIR/streaming_vad/model.onnx and, for N chunks (default 20) fed one after the other from
 a zero state, at 16 kHz then 8 kHz, the reference: OUT_DIR/streaming_vad/<rate>/chunk_<k>.pb
 (TensorProto, the audio) and prob_<k>.pb, with h_<N>.pb and c_<N>.pb the state after the last
-chunk, all computed by torch. Needs Debian's python3-torch and python3-onnx (run with
+chunk, all computed by torch. With --reflect the model is the older family's shape (OUT_DIR/streaming_vad_reflect):
+each branch reflect-pads the audio before its strided convolution, as that family's STFT front end
+does. Needs Debian's python3-torch and python3-onnx (run with
 /usr/bin/python3).
 """
 import argparse
@@ -29,8 +31,9 @@ HIDDEN = 64
 
 
 class StreamingVad(nn.Module):
-    def __init__(self):
+    def __init__(self, reflect=False):
         super().__init__()
+        self.reflect = reflect
         # 512 samples at 16 kHz and every second sample at 8 kHz both give 15 frames of 32 features.
         self.enc16 = nn.Conv1d(1, 32, kernel_size=64, stride=32)
         self.enc8 = nn.Conv1d(1, 32, kernel_size=32, stride=16)
@@ -39,9 +42,15 @@ class StreamingVad(nn.Module):
 
     def forward(self, x, sr, h, c):
         if bool(sr == 16000):
-            f = self.enc16(x.unsqueeze(1))
+            a = x.unsqueeze(1)
+            if self.reflect:
+                a = nn.functional.pad(a, (16, 16), mode="reflect")
+            f = self.enc16(a)
         else:
-            f = self.enc8(x[:, ::2].unsqueeze(1))
+            a = x[:, ::2].unsqueeze(1)
+            if self.reflect:
+                a = nn.functional.pad(a, (8, 8), mode="reflect")
+            f = self.enc8(a)
         f = torch.relu(f).transpose(1, 2)
         out, (h2, c2) = self.lstm(f, (h, c))
         prob = torch.sigmoid(self.head(out[:, -1]))
@@ -57,12 +66,13 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out_dir")
     parser.add_argument("--chunks", type=int, default=20)
+    parser.add_argument("--reflect", action="store_true")
     args = parser.parse_args(argv)
     torch.manual_seed(1234)
     gen = torch.Generator().manual_seed(1234)
-    model = StreamingVad().eval()
+    model = StreamingVad(args.reflect).eval()
     scripted = torch.jit.script(model)
-    folder = os.path.join(args.out_dir, "streaming_vad")
+    folder = os.path.join(args.out_dir, "streaming_vad_reflect" if args.reflect else "streaming_vad")
     os.makedirs(folder, exist_ok=True)
     x = torch.randn(1, CHUNK, generator=gen)
     sr = torch.tensor(16000, dtype=torch.int64)
@@ -71,7 +81,10 @@ def main(argv):
     tmp = os.path.join(folder, "model.onnx.tmp")
     with torch.no_grad():
         torch.onnx.export(scripted, (x, sr, h, c), tmp, opset_version=13, input_names=["input", "sr", "h", "c"],
-                          output_names=["prob", "hn", "cn"])
+                          output_names=["prob", "hn", "cn"],
+                          # The older family declares its batch and chunk length dynamic.
+                          dynamic_axes={"input": {0: "batch", 1: "samples"}, "h": {1: "batch"}, "c": {1: "batch"}}
+                          if args.reflect else None)
     for rate in (16000, 8000):
         data = os.path.join(folder, str(rate))
         os.makedirs(data, exist_ok=True)
