@@ -33,11 +33,8 @@ void run_compare(CompareOptions opts) {
         opts.settings.against_properties = load_config(opts.config, opts.settings.against);
     }
     Core core;
-    ShapeArgs shapes = opts.shapes;
-    shapes.data_shape = data_shapes_of(opts.inputs);
-    shapes.data_flag = "-i";
     std::vector<ResolvedShape> resolved;
-    const std::shared_ptr<Model> model = load_model(core, opts.model, shapes, &resolved);
+    const std::shared_ptr<Model> model = load_model_for_inputs(core, opts.model, opts.shapes, opts.inputs, &resolved);
     // The inputs, from -i or deterministic, as the model takes them (its ports, from a compile on
     // the against device).
     std::vector<std::pair<std::string, Tensor>> inputs;

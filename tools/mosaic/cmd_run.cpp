@@ -49,11 +49,8 @@ void run_run(const RunOptions& opts) {
 
     Core core;
     // The model runs at the shapes of the data it is given; --shape picks one where none is.
-    ShapeArgs shapes = opts.shapes;
-    shapes.data_shape = data_shapes_of(opts.inputs);
-    shapes.data_flag = "-i";
     std::vector<ResolvedShape> resolved;
-    const std::shared_ptr<Model> model = load_model(core, opts.model, shapes, &resolved);
+    const std::shared_ptr<Model> model = load_model_for_inputs(core, opts.model, opts.shapes, opts.inputs, &resolved);
     std::cout << "Model: " << opts.model << " (" << model->get_friendly_name() << ")\n";
     std::cout << "Device: " << opts.device << "\n";
 

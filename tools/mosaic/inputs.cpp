@@ -94,6 +94,13 @@ std::vector<std::string> data_shapes_of(const std::vector<std::string>& specs) {
     return out;
 }
 
+std::shared_ptr<Model> load_model_for_inputs(Core& core, const std::string& path, ShapeArgs shape_args,
+                                             const std::vector<std::string>& specs, std::vector<ResolvedShape>* resolved) {
+    shape_args.data_shape = data_shapes_of(specs);
+    shape_args.data_flag = "-i";
+    return load_model(core, path, shape_args, resolved);
+}
+
 const PortDesc& find_input(const CompiledModel& compiled, const std::string& name) {
     for (const auto& port : compiled.inputs())
         if (answers_to(port, name)) return port;

@@ -2,6 +2,8 @@
 // (JPEG, PNG: see tools/image/image_input.hpp), and deterministic data for the rest.
 #pragma once
 
+#include "shapes.hpp"
+
 #include <mosaic/mosaic.hpp>
 
 #include <ostream>
@@ -22,6 +24,12 @@ InputSpec parse_input_spec(const std::string& text);
 // "[...]" for an unnamed one): the model runs at the shape of the data it is given. Images take
 // the model's shape instead, so they are not listed.
 std::vector<std::string> data_shapes_of(const std::vector<std::string>& specs);
+
+// The model at `path`, at the shapes of the .npy data `specs` give (-i), `shape_args` deciding where
+// they give none (load_model in common.hpp; `resolved` as there).
+std::shared_ptr<Model> load_model_for_inputs(Core& core, const std::string& path, ShapeArgs shape_args,
+                                             const std::vector<std::string>& specs,
+                                             std::vector<ResolvedShape>* resolved = nullptr);
 
 // The compiled model's input that answers to `name` (any of its tensor names); throws UsageError
 // listing the model's inputs when none does.
