@@ -107,7 +107,9 @@ std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr
             return impl;
         }
         check_tensor_sizes(model, options.max_tensor_bytes);
-        auto graph = std::make_unique<HostGraph>(model);
+        std::shared_ptr<Model> folded = model.clone();
+        fold_shape_computations(*folded);
+        auto graph = std::make_unique<HostGraph>(*folded);
         mosaic_compiled_model* compiled = device->compile(graph->view(), properties);
         return std::make_shared<Impl>(device, std::move(graph), compiled, device_string);
     }
@@ -127,7 +129,6 @@ std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr
         std::shared_ptr<Model> specialized = source->clone();
         try {
             specialized->reshape(reshape);
-            fold_shape_computations(*specialized);
             return create(device, *specialized, properties, device_string, options);
         } catch (const std::exception& e) {
             throw std::runtime_error("model '" + source->get_friendly_name() + "' at input shapes " + at +

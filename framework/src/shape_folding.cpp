@@ -3,6 +3,7 @@
 #include "graph_edit.hpp"
 #include "shape_inference.hpp"
 
+#include <set>
 #include <vector>
 
 namespace mosaic {
@@ -10,9 +11,17 @@ namespace mosaic {
 void fold_shape_computations(Model& model) {
     ShapeInference inference;
     std::vector<Node*> known;
+    // Values computed from a tensor's shape (a ShapeOf of what the model computes, and what is
+    // computed from that). Expressions over constants alone stay: devices and HETERO place them
+    // with their readers (a bias Reshape, a weight's decompression).
+    std::set<const Node*> from_shape;
     for (Node* n : model.get_ordered_ops()) {
         inference.infer(*n);  // records the values it folds
         if (n->is_parameter() || n->is_constant() || n->is_result() || n->output_count() == 0) continue;
+        bool derived = n->get_type_name() == "ShapeOf" && !n->input(0).node->is_constant();
+        for (const Output& in : n->inputs()) derived = derived || from_shape.count(in.node) > 0;
+        if (!derived) continue;
+        from_shape.insert(n);
         bool all = true;
         for (size_t o = 0; o < n->output_count(); ++o) all = all && inference.known_value(n->output(o)) != nullptr;
         if (all) known.push_back(n);

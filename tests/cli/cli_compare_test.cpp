@@ -79,6 +79,21 @@ TEST_F(CliCompare, JsonNamesEveryValueAndTheFirstDivergence) {
     EXPECT_TRUE(j.at("outputs").at(0).at("exceeds").get<bool>()) << r.out;
 }
 
+// The same comparison as verify-plugin's "model" check, for a vendor's conformance run.
+TEST_F(CliCompare, VerifyPluginsModelCheckNamesTheFirstOpThatDiffers) {
+    const std::string model = write_model(dir);
+    const auto env = bad_registry();
+    const CliResult bad = run_mosaic({"verify-plugin", "BAD", "--model", model, "--cases-per-op", "1", "--timeout", "2"}, env);
+    EXPECT_EQ(bad.exit_code, 1) << bad;
+    EXPECT_EQ(line_of(bad, "model").rfind("FAIL", 0), 0u) << bad;
+    EXPECT_TRUE(contains(line_of(bad, "model"), "first divergence: op 'sig' (Sigmoid-opset1)")) << bad;
+    const CliResult good = run_mosaic({"verify-plugin", "REFERENCE", "--model", model, "--cases-per-op", "1"}, env);
+    EXPECT_EQ(line_of(good, "model").rfind("PASS", 0), 0u) << good;
+    EXPECT_TRUE(contains(line_of(good, "model"), "agrees with REFERENCE on all 3 values")) << good;
+    const CliResult none = run_mosaic({"verify-plugin", "REFERENCE", "--cases-per-op", "1"}, env);
+    EXPECT_TRUE(contains(line_of(none, "model"), "SKIP")) << none;
+}
+
 TEST_F(CliCompare, BadArgumentsAreNamed) {
     const std::string model = write_model(dir);
     CliResult r = run_mosaic({"compare", "-m", model, "-d", "NO_SUCH_DEVICE"});

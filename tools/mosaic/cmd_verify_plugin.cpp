@@ -70,6 +70,9 @@ void add_verify_plugin_command(CLI::App& app) {
     cmd->add_option("--reference", opts->reference, "Device whose results count as right (default REFERENCE)");
     cmd->add_option("--rtol", opts->rtol, "Relative tolerance floor against REFERENCE (default 1e-4)");
     cmd->add_option("--atol", opts->atol, "Absolute tolerance floor against REFERENCE (default 1e-5)");
+    cmd->add_option("--model", opts->model,
+                    "A model to compare value by value against the reference (the \"model\" check; mosaic compare "
+                    "names the first op that differs)");
     cmd->add_option("--threads", opts->threads, "Concurrent requests in the threads check (default 4)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--timeout", *timeout_s, "Seconds one asynchronous inference may take (default 10)")

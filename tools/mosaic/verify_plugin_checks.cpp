@@ -1,5 +1,8 @@
 #include "verify_plugin_checks.hpp"
 
+#include "common.hpp"
+#include "compare.hpp"
+#include "inputs.hpp"
 #include "op_case_model.hpp"
 
 #include <mosaic/mosaic.hpp>
@@ -388,12 +391,32 @@ CheckResult check_bad_inputs(Core& core, const VerifyOptions& o) {
                                                    "import blob); the request still works after them");
 }
 
+CheckResult check_model(Core& core, const VerifyOptions& o) {
+    const std::string name = "model";
+    if (o.model.empty()) return skip(name, "no --model given");
+    std::vector<ResolvedShape> resolved;
+    const std::shared_ptr<Model> model = load_model_for_inputs(core, o.model, {}, {}, &resolved);
+    std::vector<std::pair<std::string, Tensor>> inputs;
+    for (const InputData& in : prepare_inputs(compile_model(core, model, o.reference, {}), {}))
+        inputs.emplace_back(in.name, in.tensor);
+    CompareSettings settings;
+    settings.device = o.device;
+    settings.against = o.reference;
+    settings.rtol = o.rtol;
+    settings.atol = o.atol;
+    const ComparisonReport report = compare_devices(core, model, inputs, settings);
+    const std::string what = o.model + ": " + report.verdict + " (mosaic compare -m " + o.model + " -d " + o.device +
+                             " --save-case DIR makes the op a case)";
+    return report.first_divergence < 0 ? pass(name, o.model + ": " + report.verdict) : fail(name, what);
+}
+
 std::vector<CheckResult> run_verify_checks(Core& core, const VerifyOptions& options) {
     std::vector<CheckResult> results = {check_abi(core, options)};
     using Check = CheckResult (*)(Core&, const VerifyOptions&);
     const std::pair<const char*, Check> rest[] = {{"properties", check_properties}, {"ops", check_ops},
                                                   {"async", check_async},           {"threads", check_threads},
-                                                  {"export", check_export},         {"bad-inputs", check_bad_inputs}};
+                                                  {"export", check_export},         {"bad-inputs", check_bad_inputs},
+                                                  {"model", check_model}};
     for (const auto& [name, check] : rest) {
         if (results.front().outcome == Outcome::fail) {
             results.push_back(skip(name, "the plugin did not pass \"abi\""));

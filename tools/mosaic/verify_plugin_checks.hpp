@@ -16,7 +16,7 @@ namespace mosaic::cli {
 enum class Outcome { pass, fail, skip };
 
 struct CheckResult {
-    std::string name;    // "abi", "properties", "ops", "async", "threads", "export", "bad-inputs"
+    std::string name;    // "abi", "properties", "ops", "async", "threads", "export", "bad-inputs", "model"
     Outcome outcome = Outcome::fail;
     std::string detail;  // why it failed or was skipped; what was checked when it passed
 };
@@ -30,6 +30,7 @@ struct VerifyOptions {
     size_t threads = 4;                  // concurrent requests
     size_t inferences_per_thread = 20;
     std::chrono::milliseconds timeout{10000};  // for one asynchronous inference
+    std::string model;                   // --model: compared value by value (compare.hpp); empty: skipped
 };
 
 CheckResult check_abi(Core& core, const VerifyOptions& options);
@@ -39,6 +40,8 @@ CheckResult check_async(Core& core, const VerifyOptions& options);
 CheckResult check_threads(Core& core, const VerifyOptions& options);
 CheckResult check_export(Core& core, const VerifyOptions& options);
 CheckResult check_bad_inputs(Core& core, const VerifyOptions& options);
+// `mosaic compare`'s comparison of options.model on the device against the reference, as a check.
+CheckResult check_model(Core& core, const VerifyOptions& options);
 
 // Every check in the order above; later checks are skipped once "abi" fails (no device to test).
 std::vector<CheckResult> run_verify_checks(Core& core, const VerifyOptions& options);
