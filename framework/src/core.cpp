@@ -290,13 +290,46 @@ std::shared_ptr<Model> Core::read_model(const std::string& path, const std::stri
     return mosaic::read_model_file(path, weights_path);
 }
 
+namespace {
+
+// `model` with each dynamic input dimension at the lower bound of its range, at least 1 (what
+// `mosaic query` sets): devices answer a query on static shapes, so a dynamic model's answer is
+// the one for those shapes. The model itself when its inputs are static.
+std::shared_ptr<const Model> at_smallest_shapes(const std::shared_ptr<const Model>& model) {
+    std::map<std::string, PartialShape> shapes;
+    for (const Node* p : model->get_parameters()) {
+        const PartialShape declared = Model::input_partial_shape(*p);
+        std::vector<Dimension> dims;
+        bool dynamic = false;
+        for (const Dimension& d : declared) {
+            dynamic = dynamic || d.is_dynamic();
+            dims.emplace_back(d.is_static() ? d.get_length() : std::max<int64_t>(1, d.get_min_length()));
+        }
+        if (dynamic) shapes[p->get_friendly_name()] = PartialShape(std::move(dims));
+    }
+    if (shapes.empty()) return model;
+    std::shared_ptr<Model> copy = model->clone();
+    try {
+        copy->reshape(shapes);
+    } catch (const std::exception& e) {
+        std::string at;
+        for (const auto& [name, shape] : shapes) at += (at.empty() ? "" : ", ") + name + " " + shape.to_string();
+        throw ModelError("query_model: model '" + model->get_friendly_name() + "' has dynamic inputs, and the query asks "
+                         "at their smallest shapes (" + at + "), where it does not hold: " + e.what() +
+                         "; reshape the model (Model::reshape) to the shapes it will run at, then query it");
+    }
+    return copy;
+}
+
+}  // namespace
+
 QueryResult Core::query_model_details(const std::shared_ptr<const Model>& model, const std::string& device,
                                       const AnyMap& properties) {
     if (!model) throw std::invalid_argument("query_model: the model is null");
     DeviceSpec spec = parse_device_spec(device);
     nlohmann::json props = impl_->call_properties(spec, properties);
     std::shared_ptr<DeviceHandle> handle = impl_->device(spec.name);
-    HostGraph graph(*model, HostGraph::Affinities::ignore);
+    HostGraph graph(*at_smallest_shapes(model), HostGraph::Affinities::ignore);
     std::vector<DeviceHandle::Support> support = handle->query(graph.view(), graph.get_ops().size(), props);
     QueryResult result;
     for (size_t n = 0; n < support.size(); ++n) {

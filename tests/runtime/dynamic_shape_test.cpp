@@ -189,6 +189,23 @@ TEST(DynamicShapes, RangesSurviveTheIrRoundTrip) {
     EXPECT_EQ(back->input().get_partial_shape(), (Shape{-1, 3, -1, -1}));
 }
 
+// query_model answers a dynamic model as it is read: every op, asked at the smallest shapes its
+// ranges allow (1 where unbounded), as a static model of those shapes would be answered.
+TEST(DynamicShapes, TheQueryAnswersEveryOpOfADynamicModel) {
+    Core core;
+    auto model = dynamic_cnn({-1, 3, 8, 8});
+    const QueryResult q = core.query_model_details(model, "HETERO:CPU,REFERENCE");
+    for (const Node* n : model->get_ops())
+        if (!n->is_parameter() && !n->is_constant() && !n->is_result())
+            EXPECT_EQ(q.affinity.count(n->get_friendly_name()), 1u) << n->get_friendly_name();
+    EXPECT_TRUE(q.unsupported.empty());
+    EXPECT_EQ(core.query_model(model, "CPU").at("conv"), "CPU");
+    // At 1x1 the pooling window outgrows the image: the query says so and what to do.
+    const std::string error = error_of([&] { core.query_model(dynamic_cnn(), "CPU"); });
+    for (const char* part : {"x [1,3,1,1]", "'pool'", "reshape the model"})
+        EXPECT_TRUE(contains(error, part)) << part << " in: " << error;
+}
+
 TEST(DynamicShapes, AnInputNotSetOrAShapeThatDoesNotCompileIsAClearError) {
     Core core;
     InferRequest request = core.compile_model(dynamic_cnn(), "REFERENCE").create_infer_request();
