@@ -109,7 +109,7 @@ std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr
         check_tensor_sizes(model, options.max_tensor_bytes);
         std::shared_ptr<Model> folded = model.clone();
         fold_shape_computations(*folded);
-        auto graph = std::make_unique<HostGraph>(*folded);
+        auto graph = std::make_unique<HostGraph>(std::move(folded));
         mosaic_compiled_model* compiled = device->compile(graph->view(), properties);
         return std::make_shared<Impl>(device, std::move(graph), compiled, device_string);
     }

@@ -77,7 +77,9 @@ const mosaic_graph_api kGraphApi = [] {
 
 }  // namespace
 
-HostGraph::HostGraph(const Model& model, Affinities affinities) : model_(model.clone()) {
+HostGraph::HostGraph(const Model& model, Affinities affinities) : HostGraph(model.clone(), affinities) {}
+
+HostGraph::HostGraph(std::shared_ptr<Model> owned, Affinities affinities) : model_(std::move(owned)) {
     // Runtime information crosses the ABI as text; an empty affinity is no affinity (what
     // `rt_info["affinity"]` leaves behind when indexing a query result that lacks the op).
     for (Node* n : model_->get_ops()) {

@@ -20,6 +20,8 @@ public:
     enum class Affinities { follow, ignore };
     // Snapshots `model`, which must be validated with static shapes (throws ModelError otherwise).
     explicit HostGraph(const Model& model, Affinities affinities = Affinities::follow);
+    // The same over a copy the caller made (and may have rewritten): taken, not copied again.
+    explicit HostGraph(std::shared_ptr<Model> owned, Affinities affinities = Affinities::follow);
 
     mosaic_graph_view view() const;
     const Model& model() const { return *model_; }
