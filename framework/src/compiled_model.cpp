@@ -1,4 +1,5 @@
 #include "compiled_model_impl.hpp"
+#include "control_flow.hpp"
 #include "shape_folding.hpp"
 #include "memory_guard.hpp"
 #include "plugin_values.hpp"
@@ -66,6 +67,35 @@ std::vector<PortDesc> ports_from_json(const nlohmann::json& j) {
 
 }  // namespace
 
+void CompiledModel::Impl::compile_bodies(Impl& impl, const StagedModel& staged, const nlohmann::json& properties,
+                                         const Options& options) {
+    if (staged.bodies.empty()) return;
+    // The op's inputs are the prefix's outputs; the bodies take them at the shapes it gives.
+    std::vector<ops::PortInfo> node_inputs;
+    for (const PortDesc& p : impl.prefix_->outputs()) node_inputs.push_back({p.type, p.shape});
+    impl.max_loop_iterations_ = options.max_loop_iterations;
+    for (size_t b = 0; b < staged.bodies.size(); ++b) {
+        std::string why;
+        std::vector<ops::PortInfo> inputs = body_inputs(staged.type, node_inputs);
+        std::shared_ptr<Model> body;
+        if (staged.bodies[b])
+            body = staged.type == "Loop"
+                       ? loop_body_at(*staged.bodies[b], inputs, static_cast<size_t>(staged.attrs.get_int("carried")), why)
+                       : body_at(*staged.bodies[b], inputs, why);
+        if (!staged.bodies[b]) why = staged.attrs.get_string("invalid_body_" + std::to_string(b), "it could not be read");
+        impl.bodies_.push_back(nullptr);
+        impl.body_errors_.push_back(why);
+        if (!body) continue;
+        const std::string label = body_label(staged.type, b);
+        try {
+            impl.bodies_.back() = create(impl.device_, *body, properties, impl.device_string_, options);
+        } catch (const std::exception& e) {
+            throw std::runtime_error(staged.type + " '" + staged.name + "': its " + label + " does not compile on '" +
+                                     impl.device_string_ + "': " + sdk::describe(e));
+        }
+    }
+}
+
 CompiledModel::Impl::Impl(std::shared_ptr<DeviceHandle> device, std::unique_ptr<HostGraph> graph,
                           mosaic_compiled_model* compiled, std::string device_string, std::vector<PortDesc> inputs,
                           std::vector<PortDesc> outputs)
@@ -101,6 +131,7 @@ std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr
             auto impl = std::make_shared<Impl>(device, nullptr, nullptr, device_string, describe_inputs(model),
                                                describe_outputs(model));
             impl->prefix_ = create(device, *staged->prefix, properties, device_string, options);
+            compile_bodies(*impl, *staged, properties, options);
             impl->suffix_ = create(device, *staged->suffix, properties, device_string, options);
             impl->staged_ = std::make_shared<const StagedModel>(std::move(*staged));
             impl->network_name_ = model.get_friendly_name();

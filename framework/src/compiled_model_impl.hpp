@@ -5,6 +5,7 @@
 #include <mosaic/compiled_model.hpp>
 #include <mosaic/sdk/plugin.hpp>
 
+#include "control_flow.hpp"
 #include "device_handle.hpp"
 #include "graph_view.hpp"
 #include "shape_specializer.hpp"
@@ -13,6 +14,7 @@
 
 #include <condition_variable>
 #include <list>
+#include <optional>
 #include <mutex>
 #include <thread>
 
@@ -28,6 +30,7 @@ public:
     struct Options {
         uint64_t max_tensor_bytes = 0;  // per tensor; checked before the device sees the graph
         size_t shape_cache_size = kDefaultShapeCacheSize;
+        uint64_t max_loop_iterations = kDefaultMaxLoopIterations;  // control_flow.hpp
     };
     // Compiles `model` on `device`: statically when its inputs are static, else as a dynamic model
     // whose specializations compile on first use (shape_specializer.hpp).
@@ -41,6 +44,11 @@ public:
     const StagedModel& staged() const { return *staged_; }
     const std::shared_ptr<Impl>& prefix() const { return prefix_; }
     const std::shared_ptr<Impl>& suffix() const { return suffix_; }
+    // A staged control-flow op's body `index` compiled at the shapes the prefix gives, or null with
+    // body_error(index) saying why it does not hold there.
+    const std::shared_ptr<Impl>& body(size_t index) const { return bodies_.at(index); }
+    const std::string& body_error(size_t index) const { return body_errors_.at(index); }
+    uint64_t max_loop_iterations() const { return max_loop_iterations_; }
     // The static compiled model for these input shapes (dynamic models only). Throws naming the
     // shapes when they do not compile.
     std::shared_ptr<Impl> specialize(const InputShapes& shapes) const { return specializer_->get(shapes); }
@@ -63,6 +71,10 @@ public:
     void export_to(std::ostream& out) const;
 
 private:
+    // Compiles each body of a staged control-flow op that holds at the shapes its prefix gives.
+    static void compile_bodies(Impl& impl, const StagedModel& staged, const nlohmann::json& properties,
+                               const Options& options);
+
     std::shared_ptr<DeviceHandle> device_;
     std::unique_ptr<HostGraph> graph_;
     mosaic_compiled_model* compiled_ = nullptr;
@@ -73,6 +85,9 @@ private:
     std::unique_ptr<ShapeSpecializer<Impl>> specializer_;
     std::shared_ptr<const StagedModel> staged_;
     std::shared_ptr<Impl> prefix_, suffix_;
+    std::vector<std::shared_ptr<Impl>> bodies_;
+    std::vector<std::string> body_errors_;
+    uint64_t max_loop_iterations_ = kDefaultMaxLoopIterations;
     std::string network_name_;  // dynamic and staged models, which have no graph of their own
 };
 
@@ -126,6 +141,17 @@ private:
     std::shared_ptr<Impl> prefix_request_, suffix_request_;
     void init_stages();
     void run_host_stage();  // the prefix's outputs through the op into the suffix's inputs
+    // Control-flow ops (control_flow_request.cpp): an If runs the body its condition takes, a Loop
+    // its body until the trip count or the condition stops it, each on that body's request.
+    std::vector<Tensor> run_body(const std::vector<Tensor>& op_inputs);
+    std::vector<Tensor> run_if(const std::vector<Tensor>& op_inputs);
+    std::vector<Tensor> run_loop(const std::vector<Tensor>& op_inputs);
+    Impl& body_request(size_t index);
+    std::vector<std::shared_ptr<Impl>> body_requests_;
+    std::optional<size_t> taken_;  // the body the last inference ran
+    uint64_t iterations_ = 0;      // a Loop's, in the last inference
+    std::chrono::microseconds host_time_{0};
+    std::string host_exec_type() const;
     void collect_suffix_outputs();
     void infer_staged();
     void start_staged();

@@ -2,11 +2,13 @@
 #include "memory_guard.hpp"
 
 #include "compiled_model_impl.hpp"
+#include "control_flow.hpp"
 #include "model_reader.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 
 namespace mosaic {
@@ -323,6 +325,87 @@ std::shared_ptr<const Model> at_smallest_shapes(const std::shared_ptr<const Mode
 
 }  // namespace
 
+namespace {
+
+void query_bodies(Core& core, const Node& node, const std::string& device, const AnyMap& properties, QueryResult& result) {
+    // The host runs a control-flow op and its taken body runs on the device: the op is supported
+    // when every op of each body that holds at its input shapes is, and the bodies' ops are
+    // answered too.
+    const std::vector<ops::PortInfo> inputs = body_inputs(node);
+    std::set<std::string> placed;
+    std::string refused, summary;
+    for (size_t b = 0; b < node.bodies().size(); ++b) {
+        const std::string label = body_label(node.get_type_name(), b);
+        std::string why = "it could not be read";
+        std::shared_ptr<Model> body = node.bodies()[b] ? body_at(*node.bodies()[b], inputs, why) : nullptr;
+        if (!body) {
+            summary += (summary.empty() ? "" : "; ") + label + " does not hold at these shapes";
+            continue;
+        }
+        const QueryResult inner = core.query_model_details(body, device, properties);
+        // A body's Parameters and Results are the node's ports, not ops of the model (and their
+        // names are the outer tensors' names).
+        auto is_op = [&](const std::string& name) {
+            const Node* n = body->find_node(name);
+            return !n || (!n->is_parameter() && !n->is_result());
+        };
+        size_t ops = 0;
+        for (const auto& [name, where] : inner.affinity) {
+            if (!is_op(name)) continue;
+            result.affinity[name] = where;
+            placed.insert(where);
+            ++ops;
+        }
+        for (const auto& [name, why_not] : inner.unsupported) {
+            if (!is_op(name)) continue;
+            result.unsupported[name] = why_not;
+            refused += (refused.empty() ? "" : ", ") + name;
+        }
+        for (const auto& [name, text] : inner.explanation)
+            if (is_op(name)) result.explanation[name] = text;
+        summary += (summary.empty() ? "" : "; ") + label + ": " + std::to_string(ops) + " ops";
+    }
+    const DeviceSpec spec = parse_device_spec(device);
+    const std::string asked = spec.id.empty() ? spec.name : spec.name + "." + spec.id;
+    if (!refused.empty()) {
+        result.unsupported[node.get_friendly_name()][asked] = "its bodies hold ops the device does not support: " + refused;
+        return;
+    }
+    result.affinity[node.get_friendly_name()] = placed.size() == 1 ? *placed.begin() : device;
+    result.explanation[node.get_friendly_name()] =
+        "run when the model runs: the host reads the condition and runs only the body it takes (" + summary + ")";
+}
+
+// A device that does not know a control-flow op refuses the Parameters and Results joined only to
+// it; they go where the op went once its bodies answered.
+void place_ports_of_control_flow(const std::vector<const Node*>& ops, QueryResult& result) {
+    std::map<const Node*, std::vector<const Node*>> joined;
+    for (const Node* n : ops)
+        for (const Output& in : n->inputs())
+            if (in.node) {
+                if (in.node->is_parameter()) joined[in.node].push_back(n);
+                if (n->is_result()) joined[n].push_back(in.node);
+            }
+    for (const auto& [port, neighbours] : joined) {
+        const std::string& name = port->get_friendly_name();
+        if (!result.unsupported.count(name)) continue;
+        std::string placed;
+        for (const Node* n : neighbours) {
+            auto it = result.affinity.find(n->get_friendly_name());
+            if (!is_control_flow(*n) || it == result.affinity.end() || (!placed.empty() && placed != it->second)) {
+                placed.clear();
+                break;
+            }
+            placed = it->second;
+        }
+        if (placed.empty()) continue;
+        result.unsupported.erase(name);
+        result.affinity[name] = placed;
+    }
+}
+
+}  // namespace
+
 QueryResult Core::query_model_details(const std::shared_ptr<const Model>& model, const std::string& device,
                                       const AnyMap& properties) {
     if (!model) throw std::invalid_argument("query_model: the model is null");
@@ -334,6 +417,10 @@ QueryResult Core::query_model_details(const std::shared_ptr<const Model>& model,
     QueryResult result;
     for (size_t n = 0; n < support.size(); ++n) {
         const Node* node = graph.get_ops()[n];
+        if (is_control_flow(*node)) {
+            query_bodies(*this, *node, device, properties, result);
+            continue;
+        }
         if (support[n].supported) {
             // An orchestrator answers with the device it placed the node on in the reason field,
             // then, after a newline, why.
@@ -347,6 +434,7 @@ QueryResult Core::query_model_details(const std::shared_ptr<const Model>& model,
             result.unsupported[node->get_friendly_name()][spec.id.empty() ? spec.name : spec.name + "." + spec.id] = support[n].reason;
         }
     }
+    place_ports_of_control_flow(graph.get_ops(), result);
     return result;
 }
 
@@ -387,6 +475,7 @@ CompiledModel Core::compile_model(const std::shared_ptr<const Model>& model, con
     CompiledModel::Impl::Options options;
     options.max_tensor_bytes = take_count(device_properties, kMaxTensorBytesKey);
     if (const uint64_t n = take_count(device_properties, kShapeCacheSizeKey)) options.shape_cache_size = n;
+    if (const uint64_t n = take_count(device_properties, kMaxLoopIterationsKey)) options.max_loop_iterations = n;
     nlohmann::json props = impl_->call_properties(spec, device_properties);
     std::shared_ptr<DeviceHandle> handle = impl_->device(spec.name);
     if (!options.max_tensor_bytes) options.max_tensor_bytes = default_tensor_limit(*handle);

@@ -236,7 +236,17 @@ std::vector<ProfilingInfo> InferRequest::Impl::profiling() const {
     check_idle("get_profiling_info");
     if (model_->is_dynamic()) return current_ ? current_->profiling() : std::vector<ProfilingInfo>{};
     if (model_->is_staged()) {
-        std::vector<ProfilingInfo> out = prefix_request_->profiling(), rest = suffix_request_->profiling();
+        std::vector<ProfilingInfo> out = prefix_request_->profiling();
+        // The op the host ran between the stages; for control flow, the body it took and its ops.
+        const StagedModel& staged = model_->staged();
+        ProfilingInfo host{staged.name, staged.type, "host", ProfilingInfo::Status::executed, host_time_, host_time_};
+        if (!staged.bodies.empty()) host.exec_type = host_exec_type();
+        out.push_back(host);
+        if (taken_) {
+            std::vector<ProfilingInfo> body = body_requests_[*taken_]->profiling();
+            out.insert(out.end(), body.begin(), body.end());
+        }
+        std::vector<ProfilingInfo> rest = suffix_request_->profiling();
         out.insert(out.end(), rest.begin(), rest.end());
         return out;
     }

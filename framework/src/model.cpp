@@ -110,6 +110,14 @@ Node* Model::add_result(Output source, std::string name) {
     return add_node("Result", "opset1", {source}, {}, std::move(name));
 }
 
+Node* Model::add_control_flow(std::string type, std::string version, std::vector<Output> inputs,
+                              std::vector<std::shared_ptr<Model>> bodies, Attributes attrs, std::string name,
+                              uint64_t id) {
+    Node* n = add_node(std::move(type), std::move(version), std::move(inputs), std::move(attrs), std::move(name), id);
+    n->bodies_ = std::move(bodies);
+    return n;
+}
+
 void Model::remove_node(Node* node) {
     for (const auto& n : nodes_)
         for (const auto& in : n->inputs_)
@@ -287,6 +295,9 @@ std::shared_ptr<Model> Model::clone() const {
     std::unordered_map<const Node*, Node*> map;
     for (const auto& n : nodes_) {
         auto c = std::make_unique<Node>(*n);
+        // Bodies are graphs of their own, which a reshape of the copy re-infers: copied too.
+        for (auto& body : c->bodies_)
+            if (body) body = body->clone();
         map[n.get()] = c.get();
         copy->nodes_.push_back(std::move(c));
     }

@@ -1,5 +1,7 @@
 #include "shape_inference.hpp"
 
+#include "control_flow.hpp"
+
 #include <mosaic/reference/kernels.hpp>
 
 namespace mosaic {
@@ -30,6 +32,12 @@ const ops::KnownValue* ShapeInference::known_value(const Output& output) const {
 }
 
 std::vector<ops::PortInfo> ShapeInference::infer(const Node& node) {
+    // Control flow infers through its bodies; it has no schema and folds nothing.
+    if (is_control_flow(node)) {
+        for (size_t i = 0; i < node.input_count(); ++i)
+            if (!node.input(i).node) fail(node, "input " + std::to_string(i) + " is not connected");
+        return infer_control_flow(node);
+    }
     const auto& registry = ops::OpRegistry::instance();
     const ops::OpSchema* schema = registry.find(node.get_type_name(), node.version());
     if (!schema) {

@@ -1,5 +1,6 @@
 #include "staged_model.hpp"
 
+#include "control_flow.hpp"
 #include "graph_edit.hpp"
 
 #include <mosaic/reference/kernels.hpp>
@@ -27,12 +28,13 @@ bool static_inputs(const Node& n) {
 std::optional<StagedModel> split_at_data_dependent_op(const Model& model) {
     const Node* op = nullptr;
     for (const Node* n : model.get_ordered_ops())
-        if (!n->is_parameter() && !static_outputs(*n) && static_inputs(*n)) {
+        if (is_control_flow(*n) || (!n->is_parameter() && !static_outputs(*n) && static_inputs(*n))) {
             op = n;
             break;
         }
     if (!op) return std::nullopt;
-    StagedModel staged{nullptr, nullptr, op->get_type_name(), op->version(), op->get_friendly_name(), op->attrs()};
+    StagedModel staged{nullptr, nullptr, op->get_type_name(), op->version(), op->get_friendly_name(), op->attrs(),
+                       op->bodies()};
 
     staged.prefix = model.clone();
     Model& prefix = *staged.prefix;

@@ -5,6 +5,9 @@
 // of the model, which takes the op's outputs as inputs of dynamic shape, runs as a dynamic model,
 // compiled per shape those outputs have and cached (shape_specializer.hpp). A second data-dependent op
 // in the rest makes that a staged model in turn.
+//
+// A run-time If (control_flow.hpp) cuts the model the same way: the host reads the condition
+// the prefix computed and runs the branch it takes, compiled on the model's device.
 #pragma once
 
 #include <mosaic/model.hpp>
@@ -23,10 +26,12 @@ struct StagedModel {
     // The op the host runs between them.
     std::string type, version, name;
     Attributes attrs;
+    // A control-flow op's bodies (Node::bodies); empty for a data-dependent op.
+    std::vector<std::shared_ptr<Model>> bodies;
 };
 
 // Splits `model` at its first data-dependent op (in topological order, one whose input shapes are
-// all static but whose output shape is not); nullopt when there is none.
+// all static but whose output shape is not) or control-flow op; nullopt when there is none.
 std::optional<StagedModel> split_at_data_dependent_op(const Model& model);
 
 // Runs the data-dependent op on `inputs` (the prefix's outputs): its output shapes from shape

@@ -1,7 +1,10 @@
 // The infer request of a staged model (staged_model.hpp): the prefix's request, the data-dependent
 // op on the host, then the suffix's request (a dynamic model's, specialized per shape the op gives).
-// Asynchronously the stages chain through their completion callbacks, so no thread waits.
+// Asynchronously the stages chain through their completion callbacks, so no thread waits. A
+// control-flow op's body runs synchronously in that chain, as the data-dependent op does.
 #include "compiled_model_impl.hpp"
+
+#include <chrono>
 
 namespace mosaic {
 
@@ -37,7 +40,10 @@ void InferRequest::Impl::init_stages() {
 void InferRequest::Impl::run_host_stage() {
     std::vector<Tensor> op_inputs;
     for (size_t i = 0; i < prefix_request_->outputs_.size(); ++i) op_inputs.push_back(prefix_request_->outputs_[i]);
-    std::vector<Tensor> op_outputs = run_data_dependent_op(model_->staged(), op_inputs);
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<Tensor> op_outputs =
+        model_->staged().bodies.empty() ? run_data_dependent_op(model_->staged(), op_inputs) : run_body(op_inputs);
+    host_time_ = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
     // The suffix reads the model's inputs, then the op's outputs.
     for (size_t i = 0; i < inputs_.size(); ++i) suffix_request_->set_tensor(i, true, inputs_[i]);
     for (size_t k = 0; k < op_outputs.size(); ++k) suffix_request_->set_tensor(inputs_.size() + k, true, op_outputs[k]);

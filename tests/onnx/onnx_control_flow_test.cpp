@@ -1,5 +1,5 @@
 // ONNX subgraphs (control_flow.cpp, onnx_subgraph.cpp): If inlines the branch its known condition
-// takes and selects between both at run time otherwise, Loop and Scan unroll; subgraphs read outer tensors by name, which also orders the main
+// takes and otherwise runs only the branch taken, at run time; Loop and Scan unroll; subgraphs read outer tensors by name, which also orders the main
 // graph; data-dependent control flow asks for input values; errors name the subgraph.
 #include "onnx_model_test.hpp"
 
@@ -121,15 +121,44 @@ TEST_F(OnnxControlFlow, IfWhoseBranchesDisagreeIsAClearError) {
     EXPECT_NE(e.find("'choose' (If"), std::string::npos) << e;
     EXPECT_NE(e.find("output 0 is f32 in then_branch but i64 in else_branch; the branches of an If must agree in type"),
               std::string::npos) << e;
-    // Branches of other shapes need the condition when the model is read.
+}
+
+// Branches that give outputs of other shapes: the output's differing dimension is dynamic, and each
+// inference has the shape of the branch it takes.
+TEST_F(OnnxControlFlow, IfWhoseBranchesGiveOtherShapesRunsEachAtItsShape) {
     auto shapes = if_model(true);
     auto* other = shapes.mutable_graph()->mutable_node(0)->mutable_attribute(1)->mutable_g();
     add_graph_node(other, "Concat", {"else_y", "else_y"}, {"else_2"})->add_attribute()->set_name("axis");
     other->mutable_node(1)->mutable_attribute(0)->set_type(::onnx::AttributeProto::INT);
     other->mutable_output(0)->set_name("else_2");
-    const std::string s = read_error(shapes);
-    EXPECT_NE(s.find("has the shape [2] in then_branch but [4] in else_branch"), std::string::npos) << s;
-    EXPECT_NE(s.find("the condition is known only at run time; give the inputs it depends on"), std::string::npos) << s;
+    std::shared_ptr<Model> model = read(shapes);
+    EXPECT_EQ(to_string(model->output(0).get_partial_shape()), "[?]");
+    Core core;
+    for (const std::string device : {"REFERENCE", "CPU"}) {
+        InferRequest r = core.compile_model(model, device).create_infer_request();
+        for (const bool cond : {false, true}) {
+            r.set_tensor("x", Tensor::from_vector<float>({2}, ElementType::f32, {1, 2}));
+            Tensor c(ElementType::boolean, {});
+            *c.data<uint8_t>() = cond;
+            r.set_tensor("cond", c);
+            r.infer();
+            EXPECT_EQ(r.get_tensor("y").to_vector<float>(),
+                      cond ? (std::vector<float>{11, 44}) : (std::vector<float>{10, 20, 10, 20})) << device;
+        }
+    }
+}
+
+TEST_F(OnnxControlFlow, IfWhoseConditionIsNotOneBooleanIsAClearError) {
+    auto m = if_model(true);
+    m.mutable_graph()->mutable_input(1)->mutable_type()->mutable_tensor_type()->set_elem_type(TensorProto::INT64);
+    const std::string e = read_error(m);
+    EXPECT_NE(e.find("'choose' (If"), std::string::npos) << e;
+    EXPECT_NE(e.find("the condition must be one boolean, got i64 []"), std::string::npos) << e;
+    auto two = if_model(true);
+    auto* dims = two.mutable_graph()->mutable_input(1)->mutable_type()->mutable_tensor_type()->mutable_shape();
+    dims->add_dim()->set_dim_value(2);
+    const std::string t = read_error(two);
+    EXPECT_NE(t.find("the condition must be one boolean, got boolean [2]"), std::string::npos) << t;
 }
 
 // v = x; 3 times: v = v + x, scanning each v; the body reads x from the main graph.

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "exporter_models.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -20,26 +22,8 @@ namespace fs = std::filesystem;
 // Within this much of the output's range of PaddlePaddle's values (f32 everywhere).
 constexpr double kOfRange = 1e-4;
 
-// The exporters' venv (scripts/install_model_exporters.sh, which scripts/test.sh runs), or "".
-std::string exporter_python() {
-    if (const char* env = std::getenv("MOSAIC_EXPORTERS_PYTHON"); env && *env) return env;
-    const fs::path venv = fs::path(MOSAIC_SOURCE_DIR) / "build-exporters-venv" / "bin" / "python";
-    return fs::exists(venv) ? venv.string() : "";
-}
-
-// Generated on first use (never committed); one generation at a time, as the tests run in parallel.
 fs::path model_folder(const std::string& name) {
-    const fs::path dir = fs::path(MOSAIC_BUILD_DIR) / "paddle_models";
-    const fs::path folder = dir / ("paddle_" + name);
-    if (fs::exists(folder / "model.onnx")) return folder;
-    const std::string python = exporter_python();
-    if (python.empty()) return {};
-    fs::create_directories(dir);
-    const std::string command = "flock " + (dir / ".lock").string() + " " + python + " " + MOSAIC_SOURCE_DIR +
-                                "/tools/models/make_paddle_models.py " + dir.string() + " --only " + name +
-                                " >" + (dir / (name + ".log")).string() + " 2>&1";
-    if (std::system(command.c_str()) != 0 || !fs::exists(folder / "model.onnx")) return {};
-    return folder;
+    return generated_model("paddle_models", "paddle_" + name, "make_paddle_models.py", "--only " + name);
 }
 
 void expect_within_range(const Tensor& got, const Tensor& want, const std::string& what) {

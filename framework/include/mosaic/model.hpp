@@ -114,6 +114,12 @@ public:
     // Constant nodes: the data, laid out in the element type and shape of output 0.
     const std::shared_ptr<const Buffer>& constant_data() const { return constant_; }
 
+    // Control-flow nodes (If): the bodies they run, in order (then, else). A body's Parameters
+    // take the node's inputs after the first (the condition), in order; its Results give the
+    // node's outputs. A null body could not be built when the model was read (a branch valid only
+    // for the other condition value); the attribute "invalid_body_<i>" says why.
+    const std::vector<std::shared_ptr<Model>>& bodies() const { return bodies_; }
+
     bool is_parameter() const { return type_ == "Parameter"; }
     bool is_constant() const { return type_ == "Constant"; }
     bool is_result() const { return type_ == "Result"; }
@@ -135,6 +141,7 @@ private:
     std::vector<Output> inputs_;
     std::vector<Port> outputs_;
     std::shared_ptr<const Buffer> constant_;
+    std::vector<std::shared_ptr<Model>> bodies_;
 };
 
 class Model {
@@ -154,6 +161,10 @@ public:
     Node* add_constant(ElementType type, const Shape& shape, std::shared_ptr<const Buffer> data,
                        std::string name = "", uint64_t id = 0);
     Node* add_result(Output source, std::string name = "");
+    // A control-flow node (If) holding `bodies` (see Node::bodies).
+    Node* add_control_flow(std::string type, std::string version, std::vector<Output> inputs,
+                           std::vector<std::shared_ptr<Model>> bodies, Attributes attrs = {}, std::string name = "",
+                           uint64_t id = 0);
 
     // Removes a node that nothing consumes.
     void remove_node(Node* node);

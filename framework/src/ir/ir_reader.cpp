@@ -2,6 +2,7 @@
 // (edges, ports, cycles), so structural mistakes are reported with the layer and line that have them;
 // only then is the Model built, validated, and its inferred outputs checked against the declared ports.
 #include "ir/ir.hpp"
+#include "ir/ir_control_flow.hpp"
 #include "ir/ir_format.hpp"
 #include "ir/weights_file.hpp"
 #include "ops/op_schema.hpp"
@@ -45,6 +46,7 @@ struct LayerRecord {
     std::vector<std::string> result_names;  // Result's `output_names` (IR v11)
     std::vector<Source> sources;            // one per input port
     size_t line = 0;
+    pugi::xml_node xml;                     // control-flow layers read their bodies and port maps from it
 };
 
 std::optional<uint64_t> parse_u64(std::string_view s) {
@@ -66,6 +68,11 @@ public:
     Reader(std::string xml_path, std::string bin_path)
         : xml_path_(std::move(xml_path)), bin_path_(bin_path.empty() ? default_bin_path(xml_path_) : std::move(bin_path)) {}
 
+    // The body of a control-flow layer: the same file and weights, messages naming the body.
+    Reader(Reader& parent, std::string scope)
+        : xml_path_(parent.xml_path_), bin_path_(parent.bin_path_), root_(parent.root_), scope_(std::move(scope)),
+          depth_(parent.depth_ + 1) {}
+
     std::shared_ptr<Model> read() {
         load_xml();
         const pugi::xml_node net = doc_.child("net");
@@ -73,15 +80,21 @@ public:
             fail("no <net> root element (the root is <" + std::string(doc_.document_element().name()) +
                  ">); this is not an OpenVINO IR .xml");
         check_version(net);
+        const pugi::xml_attribute name = net.attribute("name");
+        return read_net(net, name ? name.value() : std::filesystem::path(xml_path_).stem().string());
+    }
+
+    // A <net>, or a body: its <layers> and <edges>.
+    std::shared_ptr<Model> read_net(const pugi::xml_node& net, const std::string& name) {
         const pugi::xml_node layers = net.child("layers");
-        if (!layers) fail("<net> has no <layers> element; the IR is incomplete, re-export the model");
+        if (!layers) fail("<" + std::string(net.name()) + "> has no <layers> element; the IR is incomplete, re-export the model");
 
         for (const auto& node : layers.children("layer")) parse_layer(node);
         for (const auto& node : net.child("edges").children("edge")) parse_edge(node);
         check_inputs_connected();
         check_acyclic();
 
-        auto model = build(net);
+        auto model = build(net, name);
         validate(*model);
         check_declared_outputs();
         return model;
@@ -94,7 +107,7 @@ private:
 
     std::string where(const LayerRecord& l) const {
         return "layer '" + l.name + "' (id " + std::to_string(l.id) + ", type " + l.ir_type + ", line " +
-               std::to_string(l.line) + ")";
+               std::to_string(l.line) + ")" + (scope_.empty() ? "" : " in " + scope_);
     }
 
     [[noreturn]] void fail(const LayerRecord& l, const std::string& message) const {
@@ -104,8 +117,8 @@ private:
     size_t line_of(const pugi::xml_node& node) const { return line_at(static_cast<size_t>(node.offset_debug())); }
 
     size_t line_at(size_t offset) const {
-        return static_cast<size_t>(std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) -
-                                   line_starts_.begin());
+        const std::vector<size_t>& starts = root_->line_starts_;
+        return static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin());
     }
 
     // ---- XML ---------------------------------------------------------------------------------
@@ -156,6 +169,7 @@ private:
         if (l.version.empty())
             fail(where(l) + ": no version attribute; IR v10/v11 layers name their opset, e.g. version=\"opset1\"");
         check_op_known(l);
+        l.xml = node;
 
         for (const auto& a : node.child("data").attributes()) l.attrs.set(a.name(), std::string(a.value()));
         read_layer_rt_info(node.child("rt_info"), l.rt_info);
@@ -171,6 +185,12 @@ private:
     }
 
     void check_op_known(const LayerRecord& l) const {
+        if (is_control_flow_layer(l.type)) {
+            const std::string expected = l.type == "If" ? "opset8" : l.type == "Loop" ? "opset5" : "opset1";
+            if (l.version != expected)
+                fail(l, "op '" + l.type + "' has no version '" + l.version + "' (known version: " + expected + ")");
+            return;
+        }
         const auto& registry = ops::OpRegistry::instance();
         if (registry.find(l.type, l.version)) return;
         if (!registry.has_type(l.type))
@@ -348,9 +368,8 @@ private:
 
     // ---- the model ---------------------------------------------------------------------------
 
-    std::shared_ptr<Model> build(const pugi::xml_node& net) {
-        const pugi::xml_attribute name = net.attribute("name");
-        auto model = std::make_shared<Model>(name ? name.value() : std::filesystem::path(xml_path_).stem().string());
+    std::shared_ptr<Model> build(const pugi::xml_node& net, const std::string& name) {
+        auto model = std::make_shared<Model>(name);
         // Model Optimizer's <meta_data> and <framework_meta> (IR v10 and early v11) hold what later
         // versions write in <rt_info>; keep them the same way, <rt_info> winning on a clash.
         RTMap& info = model->get_rt_info();
@@ -362,26 +381,69 @@ private:
         }
 
         nodes_.resize(layers_.size());
+        outputs_.resize(layers_.size());
         for (size_t i = 0; i < layers_.size(); ++i) {
             const LayerRecord& l = layers_[i];
-            Node* node = nullptr;
-            if (l.type == "Constant") {
-                node = add_constant(*model, l);
-            } else {
-                // Inputs are connected below, once every layer has its node.
-                node = model->add_node(l.type, l.version, std::vector<Output>(l.inputs.size()), l.attrs, l.name,
-                                       node_id_of_layer(l.id));
-            }
-            node->get_rt_info() = l.rt_info;
-            for (size_t o = 0; o < l.outputs.size(); ++o)
-                if (!l.outputs[o].names.empty()) node->set_output_names(o, l.outputs[o].names);
-            if (!l.result_names.empty()) node->set_output_names(0, l.result_names);
+            if (is_control_flow_layer(l.type)) continue;
+            // Inputs are connected below, once every layer has its node.
+            Node* node = l.type == "Constant" ? add_constant(*model, l)
+                                              : model->add_node(l.type, l.version, std::vector<Output>(l.inputs.size()),
+                                                                l.attrs, l.name, node_id_of_layer(l.id));
             nodes_[i] = node;
+            for (size_t o = 0; o < l.outputs.size(); ++o) outputs_[i].push_back(node->output(o));
         }
-        for (size_t i = 0; i < layers_.size(); ++i)
-            for (size_t k = 0; k < layers_[i].sources.size(); ++k)
-                nodes_[i]->set_input(k, nodes_[layers_[i].sources[k].layer]->output(layers_[i].sources[k].output));
+        // Control-flow layers take Outputs that exist: each after the control-flow layers it reads.
+        for (bool progress = true; progress;) {
+            progress = false;
+            for (size_t i = 0; i < layers_.size(); ++i) {
+                const LayerRecord& l = layers_[i];
+                if (!is_control_flow_layer(l.type) || nodes_[i]) continue;
+                bool ready = true;
+                for (const Source& src : l.sources) ready = ready && nodes_[src.layer];
+                if (!ready) continue;
+                add_control_flow(*model, i);
+                progress = true;
+            }
+        }
+        for (size_t i = 0; i < layers_.size(); ++i) {
+            const LayerRecord& l = layers_[i];
+            nodes_[i]->get_rt_info() = l.rt_info;
+            for (size_t o = 0; o < l.outputs.size(); ++o)
+                if (!l.outputs[o].names.empty())
+                    outputs_[i][o].node->set_output_names(outputs_[i][o].index, l.outputs[o].names);
+            if (!l.result_names.empty()) nodes_[i]->set_output_names(0, l.result_names);
+            if (is_control_flow_layer(l.type)) continue;
+            for (size_t k = 0; k < l.sources.size(); ++k)
+                nodes_[i]->set_input(k, outputs_[l.sources[k].layer][l.sources[k].output]);
+        }
         return model;
+    }
+
+    void add_control_flow(Model& model, size_t index) {
+        const LayerRecord& l = layers_[index];
+        ControlFlowLayer layer;
+        layer.type = l.type;
+        layer.name = l.name;
+        layer.xml = l.xml;
+        for (const PortRecord& p : l.inputs) {
+            layer.input_port_ids.push_back(p.id);
+            layer.input_ports.push_back({element_type_from_string(p.precision), p.dims});
+        }
+        for (const PortRecord& p : l.outputs) layer.output_port_ids.push_back(p.id);
+        for (const Source& src : l.sources) layer.inputs.push_back(outputs_[src.layer][src.output]);
+        for (const std::string& element : body_elements(l.type)) {
+            const pugi::xml_node body = l.xml.child(element.c_str());
+            if (!body) fail(l, "has no <" + element + ">; a " + l.type + " holds its body there");
+            // Bodies nest as deep as the file says; past this a file is taken to be malformed.
+            if (depth_ >= kMaxBodyDepth)
+                fail(l, "its body is nested " + std::to_string(depth_ + 1) + " control-flow layers deep; Mosaic reads up to " +
+                            std::to_string(kMaxBodyDepth));
+            Reader reader(*this, "the " + element + " of " + where(l));
+            layer.bodies.push_back(reader.read_net(body, l.name + "/" + element));
+        }
+        layer.fail = [this, &l](const std::string& message) { fail(l, message); };
+        outputs_[index] = add_control_flow_layer(model, layer);
+        nodes_[index] = layer.node;
     }
 
     Node* add_constant(Model& model, const LayerRecord& l) {
@@ -416,7 +478,7 @@ private:
                 fail(l, "the constant needs bytes " + std::to_string(offset) + ".." + std::to_string(offset + size) +
                             " but " + w.path() + " is only " + std::to_string(w.size()) +
                             " bytes long; the .bin is truncated or belongs to another .xml");
-            data = aligned_weights(w.data() + offset, size, element_size(type));
+            data = aligned_weights(w.data() + offset, size, element_size(type), root_->weights_);
         }
 
         Attributes attrs;  // offset and size only locate the bytes; the writer lays them out anew
@@ -430,20 +492,22 @@ private:
     // A view into the mapped .bin where the bytes are aligned for their element type; else a copy.
     // Kernels and shape inference read constants through typed pointers, and a misaligned one (an
     // f32 at offset 2, which the IR format allows) is undefined behaviour.
-    std::shared_ptr<const Buffer> aligned_weights(const uint8_t* bytes, uint64_t size, size_t alignment) const {
-        if (alignment <= 1 || reinterpret_cast<uintptr_t>(bytes) % alignment == 0) return Buffer::view(bytes, size, weights_);
+    static std::shared_ptr<const Buffer> aligned_weights(const uint8_t* bytes, uint64_t size, size_t alignment,
+                                                         const std::shared_ptr<const WeightsFile>& owner) {
+        if (alignment <= 1 || reinterpret_cast<uintptr_t>(bytes) % alignment == 0) return Buffer::view(bytes, size, owner);
         return Buffer::copy_of(bytes, size);
     }
 
     const WeightsFile& weights(const LayerRecord& l) {
-        if (!weights_) {
+        std::shared_ptr<const WeightsFile>& weights = root_->weights_;
+        if (!weights) {
             try {
-                weights_ = WeightsFile::open(bin_path_);
+                weights = WeightsFile::open(bin_path_);
             } catch (const ModelError& e) {
                 fail(l, std::string("needs the weights file: ") + e.what());
             }
         }
-        return *weights_;
+        return *weights;
     }
 
     void validate(Model& model) const {
@@ -467,17 +531,20 @@ private:
             const LayerRecord& l = layers_[i];
             const Node& node = *nodes_[i];
             if (node.is_result()) continue;  // a Result's output is not written in IR
-            if (l.outputs.size() != node.output_count())
+            // A control-flow layer's outputs may come from the ops that reshape the node's.
+            const bool control_flow = is_control_flow_layer(l.type);
+            if (!control_flow && l.outputs.size() != node.output_count())
                 fail(l, "declares " + std::to_string(l.outputs.size()) + " output ports but " + node.type_and_version() +
                             " produces " + std::to_string(node.output_count()) + "; fix the <output> section");
             for (size_t o = 0; o < l.outputs.size(); ++o) {
                 const PortRecord& p = l.outputs[o];
+                const Output& out = outputs_[i][o];
                 const ElementType declared = element_type_from_string(p.precision);
-                if (declared != ElementType::undefined && declared != node.output_type(o))
+                if (declared != ElementType::undefined && declared != out.get_element_type())
                     fail(l, "output port " + std::to_string(p.id) + " is declared " + p.precision +
-                                " but the op produces " + to_string(node.output_type(o)) +
+                                " but the op produces " + to_string(out.get_element_type()) +
                                 "; the IR contradicts its own ops, re-export the model");
-                const Shape& inferred = node.output_shape(o);
+                const Shape& inferred = out.get_partial_shape();
                 bool match = p.dims.size() == inferred.size();
                 for (size_t d = 0; match && d < inferred.size(); ++d)
                     match = p.dims[d] < 0 || inferred[d] < 0 || p.dims[d] == inferred[d];
@@ -497,7 +564,12 @@ private:
     std::vector<LayerRecord> layers_;
     std::map<uint64_t, size_t> layer_index_;
     std::vector<Node*> nodes_;
-    std::shared_ptr<const WeightsFile> weights_;
+    std::vector<std::vector<Output>> outputs_;  // per layer, per output port
+    std::shared_ptr<const WeightsFile> weights_;  // the root reader's, shared with the bodies' readers
+    Reader* root_ = this;                         // holds the file's text and weights
+    std::string scope_;                           // "the body of layer ..." for a body's reader
+    int depth_ = 0;                               // of the bodies being read
+    static constexpr int kMaxBodyDepth = 32;
 };
 
 }  // namespace

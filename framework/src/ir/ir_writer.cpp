@@ -80,7 +80,7 @@ public:
         : model_(model), xml_path_(std::move(xml_path)), bin_path_(std::move(bin_path)) {}
 
     void write() {
-        const std::vector<const Node*> order = layer_order();
+        const std::vector<const Node*> order = layer_order(model_);
         check_validated(order);
 
         const std::string bin_tmp = bin_path_ + ".tmp", xml_tmp = xml_path_ + ".tmp";
@@ -93,10 +93,7 @@ public:
             net.append_attribute("name").set_value(model_.get_friendly_name().c_str());
             net.append_attribute("version").set_value("11");
 
-            pugi::xml_node layers = net.append_child("layers");
-            for (const Node* node : order) write_layer(layers, *node, bin);
-            pugi::xml_node edges = net.append_child("edges");
-            for (const Node* node : order) write_edges(edges, *node);
+            write_net(net, order, bin);
             write_model_rt_info(net, model_.get_rt_info());
 
             bin.close();
@@ -115,18 +112,114 @@ public:
 private:
     [[noreturn]] void fail(const std::string& message) const { throw ModelError(xml_path_ + ": " + message); }
 
-    std::vector<const Node*> layer_order() const {
+    std::vector<const Node*> layer_order(const Model& model) const {
         std::vector<Node*> topo;
         try {
-            topo = model_.get_ordered_ops();
+            topo = model.get_ordered_ops();
         } catch (const ModelError& e) {
             fail(std::string("cannot write the model: ") + e.what());
         }
         std::vector<const Node*> order;
         for (const Node* n : topo)
             if (!n->is_result()) order.push_back(n);
-        for (const Node* n : model_.get_results()) order.push_back(n);
+        for (const Node* n : model.get_results()) order.push_back(n);
         return order;
+    }
+
+    // The <layers> and <edges> of a <net> or of a body.
+    void write_net(pugi::xml_node net, const std::vector<const Node*>& order, BinWriter& bin) const {
+        pugi::xml_node layers = net.append_child("layers");
+        for (const Node* node : order) write_layer(layers, *node, bin);
+        pugi::xml_node edges = net.append_child("edges");
+        for (const Node* node : order) write_edges(edges, *node);
+    }
+
+    static uint64_t layer_of(const Node* n) { return layer_id_of_node(n->id()); }
+
+    static void map_entry(pugi::xml_node map, const char* kind, int64_t external, const Node* internal,
+                          const char* purpose = nullptr) {
+        pugi::xml_node e = map.append_child(kind);
+        e.append_attribute("external_port_id").set_value(static_cast<long long>(external));
+        e.append_attribute("internal_layer_id").set_value(static_cast<unsigned long long>(layer_of(internal)));
+        if (purpose) e.append_attribute("purpose").set_value(purpose);
+    }
+
+    void write_body(pugi::xml_node layer, const char* element, const Model& body, BinWriter& bin) const {
+        const std::vector<const Node*> order = layer_order(body);
+        check_validated(order);
+        write_net(layer.append_child(element), order, bin);
+    }
+
+    // If-8 (control_flow.hpp's port order): body Parameter j takes input port j + 1, body Result o
+    // gives output port inputs + o.
+    void write_if(pugi::xml_node layer, const Node& node, BinWriter& bin) const {
+        for (size_t b = 0; b < 2; ++b) {
+            const Model* body = node.bodies()[b].get();
+            if (!body)
+                fail("node '" + node.get_friendly_name() + "' (If): its " + (b == 0 ? "then" : "else") +
+                     "_branch could not be read at the shapes the model was read at, so it cannot be written; read "
+                     "the model at the shapes it runs at and write that");
+            pugi::xml_node map = layer.append_child(b == 0 ? "then_port_map" : "else_port_map");
+            const std::vector<Node*> params = body->get_parameters(), results = body->get_results();
+            for (size_t j = 0; j < params.size(); ++j) map_entry(map, "input", static_cast<int64_t>(j + 1), params[j]);
+            for (size_t o = 0; o < results.size(); ++o)
+                map_entry(map, "output", static_cast<int64_t>(node.input_count() + o), results[o]);
+        }
+        write_body(layer, "then_body", *node.bodies()[0], bin);
+        write_body(layer, "else_body", *node.bodies()[1], bin);
+    }
+
+    // Loop-5: the body's condition input, which is true whenever the body runs, becomes a constant;
+    // each stacked value gets a leading axis of 1, which concatenating along axis 0 stacks. The
+    // trip count keeps OpenVINO's meaning: a negative one does not bound the loop (ONNX's runs none).
+    void write_loop(pugi::xml_node layer, const Node& node, BinWriter& bin) const {
+        std::shared_ptr<Model> body = node.bodies()[0]->clone();
+        const size_t carried = static_cast<size_t>(node.attrs().get_int("carried"));
+        const std::vector<Node*> params = body->get_parameters();
+        std::vector<Node*> results = body->get_results();
+        auto unique = [&](const std::string& name) {
+            std::string u = name;
+            for (int k = 1; body->find_node(u); ++k) u = name + "_" + std::to_string(k);
+            return u;
+        };
+        Node* always = body->add_constant(ElementType::boolean, {}, Buffer::from_vector<uint8_t>({1}),
+                                          unique(params[1]->get_friendly_name() + "/true"));
+        for (Node* n : body->get_ops())
+            for (size_t i = 0; i < n->input_count(); ++i)
+                if (n->input(i).node == params[1]) n->set_input(i, always->output(0));
+        body->remove_node(params[1]);
+        // A condition the loop ignores (ONNX's Loop without a cond input) is written as always true.
+        if (node.attrs().get_string("ignore_body_condition", "false") == "true") results[0]->set_input(0, always->output(0));
+        for (size_t s = 1 + carried; s < results.size(); ++s) {
+            Node* axis = body->add_constant(ElementType::i64, {1}, Buffer::from_vector<int64_t>({0}),
+                                            unique(results[s]->get_friendly_name() + "/axis"));
+            Node* row = body->add_node("Unsqueeze", "opset1", {results[s]->input(0), axis->output(0)}, {},
+                                       unique(results[s]->get_friendly_name() + "/row"));
+            results[s]->set_input(0, row->output(0));
+        }
+        body->validate();
+
+        pugi::xml_node map = layer.append_child("port_map");
+        for (size_t i = 2; i < node.input_count(); ++i) map_entry(map, "input", static_cast<int64_t>(i), params[i]);
+        map_entry(map, "input", -1, params[0], "current_iteration");
+        for (size_t o = 0; o < node.output_count(); ++o) {
+            map_entry(map, "output", static_cast<int64_t>(node.input_count() + o), results[1 + o]);
+            if (o < carried) continue;
+            pugi::xml_node e = map.last_child();  // a stacked value: every iteration's row, in order
+            e.append_attribute("axis").set_value(0);
+            e.append_attribute("start").set_value(0);
+            e.append_attribute("end").set_value(-1);
+            e.append_attribute("stride").set_value(1);
+            e.append_attribute("part_size").set_value(1);
+        }
+        map_entry(map, "output", -1, results[0], "execution_condition");
+        pugi::xml_node back = layer.append_child("back_edges");
+        for (size_t k = 0; k < carried; ++k) {
+            pugi::xml_node e = back.append_child("edge");
+            e.append_attribute("from-layer").set_value(static_cast<unsigned long long>(layer_of(results[1 + k])));
+            e.append_attribute("to-layer").set_value(static_cast<unsigned long long>(layer_of(params[2 + k])));
+        }
+        write_body(layer, "body", *body, bin);
     }
 
     void check_validated(const std::vector<const Node*>& order) const {
@@ -156,7 +249,8 @@ private:
         if (node.is_result() && node.output_count() && !node.output_names(0).empty())
             layer.append_attribute("output_names").set_value(join_tensor_names(node.output_names(0)).c_str());
 
-        Attributes attrs = node.attrs();
+        // Control flow's own attributes (control_flow.hpp) live in the port maps and bodies.
+        Attributes attrs = node.bodies().empty() ? node.attrs() : Attributes{};
         if (node.is_constant()) {
             const Buffer& data = *node.constant_data();
             const size_t alignment =
@@ -190,6 +284,8 @@ private:
                 port.append_attribute("names").set_value(join_tensor_names(node.output_names(o)).c_str());
             append_dims(port, node.output_shape(o));
         }
+        if (node.get_type_name() == "If" && !node.bodies().empty()) write_if(layer, node, bin);
+        if (node.get_type_name() == "Loop" && !node.bodies().empty()) write_loop(layer, node, bin);
     }
 
     void write_edges(pugi::xml_node edges, const Node& node) const {

@@ -73,6 +73,15 @@ Output GraphBuilder::op(const std::string& type, std::vector<Output> inputs, Att
     return infer(model_.add_node(type, version, std::move(inputs), std::move(attrs), unique_name(name)));
 }
 
+Node* GraphBuilder::control_flow(const std::string& type, const std::string& version, std::vector<Output> inputs,
+                                 std::vector<std::shared_ptr<Model>> bodies, Attributes attrs, std::string name) {
+    // The name is the ONNX node's own, made unique when its translation began.
+    Node* node = model_.add_control_flow(type, version, std::move(inputs), std::move(bodies), std::move(attrs),
+                                         std::move(name));
+    infer(node);
+    return node;
+}
+
 Output GraphBuilder::constant(ElementType type, const Shape& shape, std::shared_ptr<const Buffer> data,
                               std::string name) {
     return infer(model_.add_constant(type, shape, std::move(data), unique_name(name)));
@@ -170,6 +179,19 @@ Output NodeContext::op(const std::string& type, std::vector<Output> inputs, Attr
     } catch (const ModelError& e) {
         fail(e.what());
     }
+}
+
+Outputs NodeContext::control_flow(const std::string& type, const std::string& version, std::vector<Output> inputs,
+                                  std::vector<std::shared_ptr<Model>> bodies, Attributes attrs) {
+    Node* node = nullptr;
+    try {
+        node = builder_.control_flow(type, version, std::move(inputs), std::move(bodies), std::move(attrs), name_);
+    } catch (const ModelError& e) {
+        fail(e.what());
+    }
+    Outputs outs;
+    for (size_t i = 0; i < node->output_count(); ++i) outs.push_back(node->output(i));
+    return outs;
 }
 
 Output NodeContext::constant(ElementType type, const Shape& shape, std::shared_ptr<const Buffer> data) {

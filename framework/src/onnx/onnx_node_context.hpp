@@ -57,6 +57,10 @@ public:
     Output constant(ElementType type, const Shape& shape, std::shared_ptr<const Buffer> data, std::string name);
     Output parameter(std::string name, ElementType type, const Shape& shape);
     Output result(Output source, std::string name);
+    // A control-flow node holding `bodies` (Model::add_control_flow) named `name`, which
+    // unique_name() gave; returns the node.
+    Node* control_flow(const std::string& type, const std::string& version, std::vector<Output> inputs, std::vector<std::shared_ptr<Model>> bodies,
+                       Attributes attrs, std::string name);
     const ops::KnownValue* value(const Output& o) const;
     std::string unique_name(const std::string& base);
     Model& model() { return model_; }
@@ -111,6 +115,9 @@ public:
     Output op(const std::string& type, std::vector<Output> inputs, Attributes attrs = {},
               const std::string& version = "");
     Output constant(ElementType type, const Shape& shape, std::shared_ptr<const Buffer> data);
+    // A control-flow node (a run-time If) named after the ONNX node; returns its outputs.
+    Outputs control_flow(const std::string& type, const std::string& version, std::vector<Output> inputs, std::vector<std::shared_ptr<Model>> bodies,
+                         Attributes attrs);
     Output const_i64(const std::vector<int64_t>& values, Shape shape);
     Output const_i64(const std::vector<int64_t>& values) { return const_i64(values, {static_cast<int64_t>(values.size())}); }
     Output scalar_i64(int64_t value) { return const_i64({value}, {}); }

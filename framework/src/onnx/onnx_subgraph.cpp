@@ -1,6 +1,7 @@
 #include "onnx/onnx_subgraph.hpp"
 
 #include "onnx/onnx_tensor.hpp"
+#include "shape_inference.hpp"
 
 #include <mosaic/onnx.hpp>
 
@@ -114,26 +115,75 @@ SubgraphInliner::SubgraphInliner(NodeContext& ctx) : ctx_(ctx), enclosing_(curre
 
 SubgraphInliner::~SubgraphInliner() = default;
 
+Output SubgraphInliner::outer(const std::string& name) const {
+    if (const Output* v = enclosing_->find(name)) return *v;
+    if (const std::string* why = enclosing_->why_unsupported(name)) throw onnx::UnsupportedError(*why);
+    ctx_.fail("its subgraphs read '" + name + "', which no enclosing scope defines");
+}
+
 Outputs SubgraphInliner::inline_graph(const ::onnx::GraphProto& graph, const std::vector<Output>& inputs,
                                       const std::string& label) {
-    const std::string prefix = ctx_.name() + "/" + label;
-    const std::string where = ctx_.where() + ", subgraph " + label;
     if (static_cast<size_t>(graph.input_size()) != inputs.size())
         ctx_.fail("subgraph " + label + " declares " + std::to_string(graph.input_size()) + " inputs; the op gives it " +
                   std::to_string(inputs.size()));
-    if (graph.sparse_initializer_size() > 0) ctx_.unsupported("subgraph " + label + " has sparse initializers");
-
     Scope scope(enclosing_);
     for (size_t i = 0; i < inputs.size(); ++i) scope.define(graph.input(static_cast<int>(i)).name(), inputs[i]);
+    return translate(ctx_.builder(), scope, graph, label);
+}
+
+std::shared_ptr<Model> SubgraphInliner::translate_body(const ::onnx::GraphProto& graph,
+                                                       const std::vector<ops::PortInfo>& inputs,
+                                                       const std::vector<std::string>& captured, const std::string& label) {
+    if (static_cast<size_t>(graph.input_size()) != inputs.size())
+        ctx_.fail("subgraph " + label + " declares " + std::to_string(graph.input_size()) + " inputs; the op gives it " +
+                  std::to_string(inputs.size()));
+    auto body = std::make_shared<Model>(ctx_.name() + "/" + label);
+    ShapeInference inference;
+    GraphBuilder builder(*body, inference);
+    // The body's own root: what it reads from outside is defined here, so nothing resolves
+    // around it to a value of another model.
+    Scope root(nullptr);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const std::string& name = graph.input(static_cast<int>(i)).name();
+        root.define(name, builder.parameter(name, inputs[i].type, inputs[i].shape));
+    }
+    for (const std::string& name : captured) {
+        const Output v = outer(name);
+        root.define(name, builder.parameter(name, v.get_element_type(), v.get_partial_shape()));
+    }
+    std::vector<std::string> reads;
+    std::set<std::string> seen;
+    collect_outer_names(graph, reads, seen);
+    for (const std::string& name : reads) {
+        if (root.find(name)) continue;
+        const Output v = outer(name);
+        const ops::KnownValue* known = ctx_.value(v);
+        if (!known) ctx_.fail("subgraph " + label + " reads '" + name + "', which the node does not pass to it");
+        root.define(name, builder.constant(known->type, known->shape,
+                                           Buffer::copy_of(known->data, static_cast<size_t>(shape_size(known->shape)) *
+                                                                            element_size(known->type)),
+                                           name));
+    }
+    Scope scope(&root);
+    const Outputs outs = translate(builder, scope, graph, label);
+    for (size_t i = 0; i < outs.size(); ++i) builder.result(outs[i], graph.output(static_cast<int>(i)).name());
+    return body;
+}
+
+Outputs SubgraphInliner::translate(GraphBuilder& builder, Scope& scope, const ::onnx::GraphProto& graph,
+                                   const std::string& label) {
+    const std::string prefix = ctx_.name() + "/" + label;
+    const std::string where = ctx_.where() + ", subgraph " + label;
+    if (graph.sparse_initializer_size() > 0) ctx_.unsupported("subgraph " + label + " has sparse initializers");
     for (const auto& init : graph.initializer()) {
         const TensorData t = tensor_data(init, ctx_.base_dir(), where + ", initializer '" + init.name() + "'");
-        scope.define(init.name(), ctx_.builder().constant(t.type, t.shape, t.data, prefix + "/" + init.name()));
+        scope.define(init.name(), builder.constant(t.type, t.shape, t.data, prefix + "/" + init.name()));
     }
 
     const CurrentScope current(&scope);
     // ONNX requires a subgraph's nodes in topological order, so file order is translation order.
     for (const auto& node : graph.node()) {
-        const std::string name = ctx_.builder().unique_name(prefix + "/" + display_name(node));
+        const std::string name = builder.unique_name(prefix + "/" + display_name(node));
         std::vector<Output> node_inputs;
         for (const auto& in : node.input()) {
             if (in.empty()) {
@@ -149,7 +199,7 @@ Outputs SubgraphInliner::inline_graph(const ::onnx::GraphProto& graph, const std
             ctx_.fail("subgraph " + label + ": node '" + display_name(node) + "' (" + node.op_type() + ") reads '" + in +
                       "', which is defined neither before it in the subgraph nor in an enclosing scope");
         }
-        NodeContext node_ctx(ctx_.builder(), node, name, ctx_.opset(), std::move(node_inputs), model_path_,
+        NodeContext node_ctx(builder, node, name, ctx_.opset(), std::move(node_inputs), model_path_,
                              ctx_.base_dir());
         if (!node.domain().empty() && node.domain() != "ai.onnx")
             node_ctx.unsupported("domain '" + node.domain() +

@@ -34,7 +34,21 @@ public:
     // node names and messages ("then_branch", "body/iteration_2").
     Outputs inline_graph(const ::onnx::GraphProto& graph, const std::vector<Output>& inputs, const std::string& label);
 
+    // The value an outer name that the node's subgraphs read has in the enclosing scopes.
+    Output outer(const std::string& name) const;
+
+    // Translates `graph` into a model of its own, a body that a control-flow node runs when the
+    // model runs (an If's branch, a Loop's body): its Parameters are the graph's inputs, of the
+    // types and shapes `inputs` gives, then the outer names `captured`; the outer names it reads
+    // besides, whose values are known, become Constants. Throws what translating the graph throws.
+    std::shared_ptr<Model> translate_body(const ::onnx::GraphProto& graph, const std::vector<ops::PortInfo>& inputs,
+                                          const std::vector<std::string>& captured, const std::string& label);
+
 private:
+    // Translates the nodes of `graph` into `builder` with names defined in `scope`; returns the
+    // values of the graph's outputs.
+    Outputs translate(GraphBuilder& builder, Scope& scope, const ::onnx::GraphProto& graph, const std::string& label);
+
     NodeContext& ctx_;
     std::unique_ptr<Scope> main_graph_;  // set when ctx's node is in the main graph
     const Scope* enclosing_;

@@ -1,7 +1,6 @@
-// Translators of ONNX's control flow: If, Loop and Scan. Mosaic graphs are static and have no
-// control-flow ops, so all three resolve when the model is read: If inlines the branch its
-// condition selects when the condition is known then, and otherwise computes both branches and
-// selects their outputs when the model runs (if_at_run_time); Loop is unrolled, inlining its body once per iteration
+// Translators of ONNX's control flow: If, Loop and Scan. If inlines the branch its condition
+// selects when the condition is known when the model is read, and otherwise becomes a run-time If
+// that runs only the branch taken (if_at_run_time); Loop is unrolled, inlining its body once per iteration
 // while the trip count and the condition outputs are known; Scan is unrolled over its inputs'
 // static length. Anything data-dependent is unsupported, with the "must be known when the model is
 // read" wording that tells callers to bind inputs.
@@ -10,6 +9,8 @@
 #include "onnx/onnx_tensor.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -69,25 +70,24 @@ void check_tensor_outputs(NodeContext& ctx, const ::onnx::GraphProto& graph, con
     }
 }
 
-// An If whose condition is known only when the model runs (a sample rate given as an input, say)
-// computes both branches and selects each output by the condition: ONNX branches have no side
-// effects, so the outputs are the taken branch's. The branches must agree in the element type and
-// shape of each output, since the graph's shapes are fixed before the condition is known.
-Outputs if_at_run_time(NodeContext& ctx) {
+// Whether a branch only passes values on (Identity and Constant nodes): selecting between two such
+// branches costs nothing and is valid for every condition value, so an If of two of them becomes
+// Selects; any other If whose condition is known only at run time runs only the branch it takes.
+bool passes_values_on(const ::onnx::GraphProto& graph) {
+    for (const auto& node : graph.node())
+        if (node.op_type() != "Identity" && node.op_type() != "Constant") return false;
+    return true;
+}
+
+Outputs select_branches(NodeContext& ctx, const Output& condition) {
     Outputs taken, other;
     for (const char* branch : {"then_branch", "else_branch"}) {
-        const ::onnx::GraphProto& graph = graph_attr(ctx, branch);
-        if (graph.input_size() != 0) ctx.fail(std::string(branch) + " declares inputs; If branches take none");
         SubgraphInliner inliner(ctx);
-        (taken.empty() ? taken : other) = inliner.inline_graph(graph, {}, branch);
+        (taken.empty() ? taken : other) = inliner.inline_graph(graph_attr(ctx, branch), {}, branch);
     }
     if (taken.size() != ctx.output_count() || other.size() != ctx.output_count())
         ctx.fail("the branches have " + std::to_string(taken.size()) + " and " + std::to_string(other.size()) +
                  " outputs; the node has " + std::to_string(ctx.output_count()));
-    const Output& condition = ctx.input(0);
-    if (ctx.type(condition) != ElementType::boolean || shape_size(ctx.shape(condition)) != 1)
-        ctx.fail("the condition must be one boolean, got " + std::string(to_string(ctx.type(condition))) + " " +
-                 to_string(ctx.shape(condition)));
     // A [1] condition broadcasts over outputs of rank 1 or more; a scalar output needs it as a scalar.
     std::optional<Output> scalar;
     auto condition_for = [&](const Output& o) {
@@ -100,13 +100,56 @@ Outputs if_at_run_time(NodeContext& ctx) {
         if (ctx.type(taken[i]) != ctx.type(other[i]))
             ctx.fail("output " + std::to_string(i) + " is " + to_string(ctx.type(taken[i])) + " in then_branch but " +
                      to_string(ctx.type(other[i])) + " in else_branch; the branches of an If must agree in type");
-        if (ctx.shape(taken[i]) != ctx.shape(other[i]))
-            ctx.unsupported("output " + std::to_string(i) + " has the shape " + to_string(ctx.shape(taken[i])) +
-                            " in then_branch but " + to_string(ctx.shape(other[i])) +
-                            " in else_branch, and the condition is known only at run time" + kBindHint);
+        if (ctx.shape(taken[i]) != ctx.shape(other[i])) return {};
         out.push_back(ctx.op("Select", {condition_for(taken[i]), taken[i], other[i]}, {{"auto_broadcast", "numpy"}}));
     }
     return out;
+}
+
+// An If whose condition is known only when the model runs (a sample rate given as an input, say):
+// a run-time If node holding each branch as a body (control_flow.hpp), translated at the shapes
+// known now. A branch that does not translate here (valid only for the other condition value) is
+// kept as the reason it failed, reported if an inference ever takes it.
+Outputs if_at_run_time(NodeContext& ctx) {
+    const Output& condition = ctx.input(0);
+    const Shape& shape = ctx.shape(condition);
+    if (ctx.type(condition) != ElementType::boolean || (is_static(shape) && shape_size(shape) != 1))
+        ctx.fail("the condition must be one boolean, got " + std::string(to_string(ctx.type(condition))) + " " +
+                 to_string(shape));
+    for (const char* branch : {"then_branch", "else_branch"})
+        if (graph_attr(ctx, branch).input_size() != 0) ctx.fail(std::string(branch) + " declares inputs; If branches take none");
+    if (passes_values_on(graph_attr(ctx, "then_branch")) && passes_values_on(graph_attr(ctx, "else_branch")))
+        if (Outputs selected = select_branches(ctx, condition); !selected.empty()) return selected;
+
+    SubgraphInliner inliner(ctx);
+    // Each body takes every outer value that either branch reads and that is not known now.
+    std::vector<std::string> captured;
+    std::vector<Output> inputs{condition};
+    for (const std::string& name : outer_scope_names(ctx.proto())) {
+        const Output v = inliner.outer(name);
+        if (ctx.value(v)) continue;
+        captured.push_back(name);
+        inputs.push_back(v);
+    }
+    std::vector<std::shared_ptr<Model>> bodies;
+    Attributes attrs;
+    std::exception_ptr first_error;
+    for (const char* branch : {"then_branch", "else_branch"}) {
+        try {
+            bodies.push_back(inliner.translate_body(graph_attr(ctx, branch), {}, captured, branch));
+            continue;
+        } catch (const std::exception& e) {
+            attrs.set("invalid_body_" + std::to_string(bodies.size()), std::string(e.what()));
+            if (!first_error) first_error = std::current_exception();
+        }
+        bodies.push_back(nullptr);
+    }
+    if (!bodies[0] && !bodies[1]) std::rethrow_exception(first_error);
+    Outputs outs = ctx.control_flow("If", "opset8", std::move(inputs), std::move(bodies), std::move(attrs));
+    if (outs.size() != ctx.output_count())
+        ctx.fail("the branches have " + std::to_string(outs.size()) + " outputs; the node has " +
+                 std::to_string(ctx.output_count()));
+    return outs;
 }
 
 Outputs if_op(NodeContext& ctx) {
@@ -154,9 +197,52 @@ Output stack(NodeContext& ctx, const std::vector<Output>& values) {
     return ctx.op("Concat", rows, {{"axis", "0"}});
 }
 
+// Whether the body returns its condition input, or a constant, as its condition output: then every
+// iteration's condition is known when the model is read.
+bool condition_is_fixed(const ::onnx::GraphProto& body) {
+    const std::string& out = body.output(0).name();
+    if (out == body.input(1).name()) return true;
+    for (const auto& init : body.initializer())
+        if (init.name() == out) return true;
+    for (const auto& node : body.node())
+        for (const auto& o : node.output())
+            if (o == out)
+                return node.op_type() == "Constant" ||
+                       (node.op_type() == "Identity" && node.input_size() == 1 && node.input(0) == body.input(1).name());
+    return false;
+}
+
+// A Loop whose trip count or condition is known only when the model runs: a run-time Loop node
+// holding the body (control_flow.hpp); an absent trip count is the largest i64, an absent
+// condition true (the node's MAX_LOOP_ITERATIONS bounds a loop that nothing ends).
+Outputs loop_at_run_time(NodeContext& ctx, const ::onnx::GraphProto& body, size_t carried) {
+    std::vector<Output> inputs{ctx.has_input(0) ? ctx.input(0) : ctx.scalar_i64(std::numeric_limits<int64_t>::max()),
+                               ctx.has_input(1) ? ctx.input(1) : ctx.scalar_of(ElementType::boolean, 1)};
+    std::vector<ops::PortInfo> body_ports{{ElementType::i64, {}}, {ElementType::boolean, {}}};
+    for (size_t i = 0; i < carried; ++i) {
+        inputs.push_back(ctx.input(i + 2));
+        body_ports.push_back({ctx.type(ctx.input(i + 2)), ctx.shape(ctx.input(i + 2))});
+    }
+    SubgraphInliner inliner(ctx);
+    std::vector<std::string> captured;
+    for (const std::string& name : outer_scope_names(ctx.proto())) {
+        const Output v = inliner.outer(name);
+        if (ctx.value(v)) continue;
+        captured.push_back(name);
+        inputs.push_back(v);
+    }
+    std::vector<std::shared_ptr<Model>> bodies{inliner.translate_body(body, body_ports, captured, "body")};
+    Attributes attrs;
+    attrs.set("carried", static_cast<int64_t>(carried));
+    // ONNX: without a cond input, the body's condition output is ignored.
+    if (!ctx.has_input(1)) attrs.set("ignore_body_condition", true);
+    return ctx.control_flow("Loop", "opset5", std::move(inputs), std::move(bodies), std::move(attrs));
+}
+
 // Loop(M, cond, v_initial...) runs body(iteration, cond, v...) -> (cond, v..., scan...) while
 // iteration < M (when given) and cond (when given) hold; it returns the final v... and each scan
-// output stacked over the iterations.
+// output stacked over the iterations. Unrolled when every iteration's trip count and condition are
+// known when the model is read and the unrolled nodes stay within the limit; else run-time.
 Outputs loop(NodeContext& ctx) {
     const ::onnx::GraphProto& body = graph_attr(ctx, "body");
     check_tensor_outputs(ctx, body, "the body");
@@ -170,6 +256,9 @@ Outputs loop(NodeContext& ctx) {
                  std::to_string(carried) + " loop-carried values");
     const size_t scans = static_cast<size_t>(body.output_size()) - carried - 1;
 
+    const bool known_trip_count = !ctx.has_input(0) || ctx.value(ctx.input(0));
+    const bool known_condition = !ctx.has_input(1) || (ctx.value(ctx.input(1)) && condition_is_fixed(body));
+    if (!known_trip_count || !known_condition) return loop_at_run_time(ctx, body, carried);
     std::optional<int64_t> trip_count;
     if (ctx.has_input(0)) {
         const std::vector<int64_t> m = ctx.const_ints(0, "trip count M");
@@ -187,6 +276,9 @@ Outputs loop(NodeContext& ctx) {
     SubgraphInliner inliner(ctx);
     const int64_t body_nodes = std::max(1, body.node_size());
     const int64_t per_iteration = body_nodes + kIterationNodes + kStackNodes * static_cast<int64_t>(scans);
+    // Too long to unroll: run it.
+    if (keep_going && (!trip_count || *trip_count > (kMaxUnrolledNodes - ctx.builder().unrolled_nodes()) / per_iteration))
+        return loop_at_run_time(ctx, body, carried);
     for (int64_t i = 0; keep_going && (!trip_count || i < *trip_count); ++i) {
         charge_unrolled(ctx, per_iteration,
                         "unrolling more than " + std::to_string(i) + " iterations of a " + std::to_string(body_nodes) +

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""OpenVINO IR with control flow, and OpenVINO's outputs for it: If, Loop and TensorIterator.
+
+    python3 make_ir_control_flow_models.py OUT_DIR
+
+writes OUT_DIR/ir_control_flow/{if,loop,tensor_iterator}.xml (+ .bin), built with OpenVINO's
+opsets (If-8, Loop-5, TensorIterator-1) and saved by ov.save_model, and for each model two cases
+OUT_DIR/ir_control_flow/<model>_case_<k>/<input or output name>.npy computed by OpenVINO's CPU
+plugin in f32:
+  if: y = cond ? x * 2 + 1 : concat(x, x) - 1 (the branches give different shapes), at both conditions;
+  loop: n iterations (an input) of acc = acc * 0.5 + x, the final value and every iteration's
+    value concatenated along axis 0, at n = 3 and n = 6;
+  tensor_iterator: an RNN cell h = tanh(h W + x_t) over axis 1 of x [1, T, 4] (T dynamic), the
+    last h and every h concatenated along axis 1, at T = 5 and T = 9.
+Needs OpenVINO's Python package (scripts/install_python_tools.sh installs it).
+"""
+import os
+import sys
+
+import numpy as np
+import openvino as ov
+import openvino.opset8 as o
+
+
+def if_model():
+    x = o.parameter([2, 3], np.float32, name="x")
+    cond = o.parameter([], np.bool_, name="cond")
+    tx = o.parameter([2, 3], np.float32, name="tx")
+    then_body = ov.Model([o.result(o.add(o.multiply(tx, o.constant(np.float32(2))), o.constant(np.float32(1))))],
+                         [tx], "then")
+    ex = o.parameter([2, 3], np.float32, name="ex")
+    else_body = ov.Model([o.result(o.subtract(o.concat([ex, ex], 0), o.constant(np.float32(1))))], [ex], "else")
+    node = o.if_op(cond)
+    node.set_then_body(then_body)
+    node.set_else_body(else_body)
+    node.set_input(x.output(0), tx, ex)
+    y = node.set_output(then_body.get_results()[0], else_body.get_results()[0])
+    y.get_tensor().set_names({"y"})
+    x_value = np.arange(6, dtype=np.float32).reshape(2, 3) / 4
+    cases = [{"x": x_value, "cond": np.array(True)}, {"x": x_value, "cond": np.array(False)}]
+    return ov.Model([y], [x, cond], "if_model"), cases
+
+
+def loop_model():
+    n = o.parameter([], np.int64, name="n")
+    x = o.parameter([1, 4], np.float32, name="x")
+    iteration = o.parameter([], np.int64, name="iteration")
+    acc_in = o.parameter([1, 4], np.float32, name="acc_in")
+    x_in = o.parameter([1, 4], np.float32, name="x_in")
+    acc_out = o.add(o.multiply(acc_in, o.constant(np.float32(0.5))), x_in)
+    body = ov.Model([o.result(o.constant(True)), o.result(acc_out)], [iteration, acc_in, x_in], "body")
+    node = o.loop(n, o.constant(True))
+    node.set_function(body)
+    node.set_special_body_ports([0, 0])
+    node.set_merged_input(acc_in, o.constant(np.zeros((1, 4), np.float32)).output(0), body.get_results()[1].output(0))
+    node.set_invariant_input(x_in, x.output(0))
+    final = node.get_iter_value(body.get_results()[1].output(0), -1)
+    every = node.get_concatenated_slices(body.get_results()[1].output(0), 0, 1, 1, -1, 0)
+    final.get_tensor().set_names({"final"})
+    every.get_tensor().set_names({"every"})
+    x_value = np.array([[1, 2, 3, 4]], np.float32)
+    cases = [{"n": np.array(3, np.int64), "x": x_value}, {"n": np.array(6, np.int64), "x": x_value}]
+    return ov.Model([final, every], [n, x], "loop_model"), cases
+
+
+def tensor_iterator_model():
+    x = o.parameter([1, -1, 4], np.float32, name="x")
+    h0 = o.parameter([1, 4], np.float32, name="h0")
+    x_t = o.parameter([1, 1, 4], np.float32, name="x_t")
+    h_in = o.parameter([1, 4], np.float32, name="h_in")
+    w = o.constant((np.random.default_rng(3).standard_normal((4, 4)) * 0.5).astype(np.float32))
+    step = o.reshape(x_t, o.constant(np.array([1, 4], np.int64)), False)
+    h_out = o.tanh(o.add(o.matmul(h_in, w, False, False), step))
+    body = ov.Model([o.result(h_out), o.result(o.unsqueeze(h_out, o.constant(np.array([1], np.int64))))],
+                    [x_t, h_in], "cell")
+    node = o.tensor_iterator()
+    node.set_body(body)
+    node.set_sliced_input(x_t, x.output(0), 0, 1, 1, -1, 1)
+    node.set_merged_input(h_in, h0.output(0), body.get_results()[0].output(0))
+    last = node.get_iter_value(body.get_results()[0].output(0), -1)
+    every = node.get_concatenated_slices(body.get_results()[1].output(0), 0, 1, 1, -1, 1)
+    last.get_tensor().set_names({"last"})
+    every.get_tensor().set_names({"every"})
+    rng = np.random.default_rng(5)
+    cases = [{"x": rng.uniform(-1, 1, (1, t, 4)).astype(np.float32), "h0": np.zeros((1, 4), np.float32)}
+             for t in (5, 9)]
+    return ov.Model([last, every], [x, h0], "tensor_iterator_model"), cases
+
+
+def main():
+    folder = os.path.join(sys.argv[1], "ir_control_flow")
+    os.makedirs(folder, exist_ok=True)
+    core = ov.Core()
+    for name, build in (("if", if_model), ("loop", loop_model), ("tensor_iterator", tensor_iterator_model)):
+        model, cases = build()
+        path = os.path.join(folder, name + ".xml")
+        ov.save_model(model, path, compress_to_fp16=False)
+        # f32 throughout: on CPUs with bf16 units OpenVINO's CPU plugin computes in bf16 by default.
+        compiled = core.compile_model(core.read_model(path), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+        for k, inputs in enumerate(cases):
+            case = os.path.join(folder, f"{name}_case_{k}")
+            os.makedirs(case, exist_ok=True)
+            results = compiled(inputs)
+            for key, value in inputs.items():
+                np.save(os.path.join(case, key + ".npy"), value)
+            for out in compiled.outputs:
+                np.save(os.path.join(case, out.get_any_name() + ".npy"), results[out])
+    open(os.path.join(folder, "done"), "w").close()
+
+
+if __name__ == "__main__":
+    main()
