@@ -172,6 +172,7 @@ struct Concatenated {
     Node* result;   // replaced when the body's ports are put in order
     Shape slice;    // one iteration's value
     int64_t axis, stride;
+    bool squeezed = false;  // the body gives the value without its axis of 1
 };
 
 // Checks a sliced input's or concatenated output's entry; returns its axis, made non-negative.
@@ -334,6 +335,18 @@ std::vector<Output> add_loop(Model& model, ControlFlowLayer& layer) {
     inputs.insert(inputs.end(), carried_init.begin(), carried_init.end());
     inputs.insert(inputs.end(), captured_values.begin(), captured_values.end());
 
+    // A value whose axis is 1 long (the usual row of a sequence) is given without it, so that the
+    // stacked values are the concatenation once the iterations' axis is moved there: nothing to
+    // reshape, and a Loop that Mosaic writes (rows stacked along axis 0) reads back as it was.
+    for (Concatenated& cat : concatenated) {
+        if (cat.slice.empty() || cat.slice[static_cast<size_t>(cat.axis)] != 1) continue;
+        const std::string name = cat.result->get_friendly_name() + "/row";
+        const Output row = add_op(body, "Squeeze", "opset1",
+                                  {cat.result->input(0), i64_constant(body, {cat.axis}, {1}, name + "/axis")}, {}, name);
+        cat.result = body.add_result(row, unique_name(body, name + "/result"));
+        cat.squeezed = true;
+    }
+
     std::vector<Node*> params{number, condition_in};
     params.insert(params.end(), carried_params.begin(), carried_params.end());
     params.insert(params.end(), captured_params.begin(), captured_params.end());
@@ -359,6 +372,15 @@ std::vector<Output> add_loop(Model& model, ControlFlowLayer& layer) {
                              {}, name + "/reversed");
         const Shape& slice = cat.slice;
         const int64_t rank = static_cast<int64_t>(slice.size());
+        if (cat.squeezed) {
+            // Stacked [n, s without the axis]: the iterations' axis moved to the axis.
+            std::vector<int64_t> perm;
+            for (int64_t d = 0; d < rank; ++d) perm.push_back(d < cat.axis ? d + 1 : d == cat.axis ? 0 : d);
+            out[cat.output] = cat.axis == 0 ? stacked
+                                            : add_op(model, "Transpose", "opset1",
+                                                     {stacked, i64_constant(model, perm, {rank}, name + "/perm")}, {}, name);
+            continue;
+        }
         std::vector<int64_t> perm, target;
         for (int64_t d = 0; d < rank + 1; ++d) perm.push_back(d < cat.axis ? d + 1 : d == cat.axis ? 0 : d);
         for (int64_t d = 0; d < rank; ++d) {
