@@ -76,13 +76,7 @@ void CompiledModel::Impl::compile_bodies(Impl& impl, const StagedModel& staged, 
     impl.max_loop_iterations_ = options.max_loop_iterations;
     for (size_t b = 0; b < staged.bodies.size(); ++b) {
         std::string why;
-        std::vector<ops::PortInfo> inputs = body_inputs(staged.type, node_inputs);
-        std::shared_ptr<Model> body;
-        if (staged.bodies[b])
-            body = staged.type == "Loop"
-                       ? loop_body_at(*staged.bodies[b], inputs, static_cast<size_t>(staged.attrs.get_int("carried")), why)
-                       : body_at(*staged.bodies[b], inputs, why);
-        if (!staged.bodies[b]) why = staged.attrs.get_string("invalid_body_" + std::to_string(b), "it could not be read");
+        std::shared_ptr<Model> body = body_for(staged.type, staged.attrs, staged.bodies, b, node_inputs, why);
         impl.bodies_.push_back(nullptr);
         impl.body_errors_.push_back(why);
         if (!body) continue;

@@ -8,11 +8,6 @@ namespace {
     throw ModelError("node '" + node.get_friendly_name() + "' (" + node.type_and_version() + "): " + message);
 }
 
-std::string why_invalid(const Node& node, size_t index) {
-    const std::string* why = node.attrs().find("invalid_body_" + std::to_string(index));
-    return why ? *why : "it could not be built when the model was read";
-}
-
 }  // namespace
 
 bool is_control_flow(const Node& node) {
@@ -35,10 +30,24 @@ std::vector<ops::PortInfo> body_inputs(const std::string& type, const std::vecto
     return inputs;
 }
 
-std::vector<ops::PortInfo> body_inputs(const Node& node) {
+std::shared_ptr<Model> body_for(const std::string& type, const Attributes& attrs,
+                                const std::vector<std::shared_ptr<Model>>& bodies, size_t index,
+                                const std::vector<ops::PortInfo>& node_inputs, std::string& why) {
+    if (!bodies.at(index)) {
+        const std::string* reason = attrs.find("invalid_body_" + std::to_string(index));
+        why = reason ? *reason : "it could not be built when the model was read";
+        return nullptr;
+    }
+    std::vector<ops::PortInfo> inputs = body_inputs(type, node_inputs);
+    if (type == "Loop")
+        return loop_body_at(*bodies[index], inputs, static_cast<size_t>(attrs.get_int("carried", 0)), why);
+    return body_at(*bodies[index], inputs, why);
+}
+
+std::shared_ptr<Model> body_for(const Node& node, size_t index, std::string& why) {
     std::vector<ops::PortInfo> inputs;
     for (const Output& in : node.inputs()) inputs.push_back({in.get_element_type(), in.get_partial_shape()});
-    return body_inputs(node.get_type_name(), inputs);
+    return body_for(node.get_type_name(), node.attrs(), node.bodies(), index, inputs, why);
 }
 
 std::shared_ptr<Model> body_at(const Model& body, const std::vector<ops::PortInfo>& inputs, std::string& why) {
@@ -85,11 +94,13 @@ std::vector<ops::PortInfo> infer_loop(const Node& node) {
     check_one(node, 0, ElementType::i64, "trip count M");
     check_one(node, 1, ElementType::boolean, "condition");
     std::string why;
-    std::vector<ops::PortInfo> inputs = body_inputs(node);
-    std::shared_ptr<Model> body = loop_body_at(*node.bodies()[0], inputs, static_cast<size_t>(carried), why);
+    std::shared_ptr<Model> body = body_for(node, 0, why);
     if (!body) fail(node, "the body does not hold at its input shapes: " + why);
-    const std::vector<Output> outs = body->outputs();
-    std::vector<ops::PortInfo> result(inputs.begin() + 2, inputs.begin() + 2 + carried);
+    // The carried values leave at the shapes the body takes them (widened where it changes them).
+    std::vector<ops::PortInfo> result;
+    const std::vector<Output> params = body->inputs(), outs = body->outputs();
+    for (size_t k = 0; k < static_cast<size_t>(carried); ++k)
+        result.push_back({params[2 + k].get_element_type(), params[2 + k].get_partial_shape()});
     for (size_t s = 1 + static_cast<size_t>(carried); s < outs.size(); ++s) {
         Shape stacked{-1};
         for (int64_t d : outs[s].get_partial_shape()) stacked.push_back(d);
@@ -145,15 +156,13 @@ std::vector<ops::PortInfo> infer_control_flow(const Node& node) {
     if (node.bodies().size() != 2) fail(node, "an If holds two bodies (then, else), this one " + std::to_string(node.bodies().size()));
     if (node.input_count() < 1) fail(node, "an If takes its condition as input 0");
     check_one(node, 0, ElementType::boolean, "condition");
-    const std::vector<ops::PortInfo> inputs = body_inputs(node);
 
     std::vector<ops::PortInfo> merged;
     bool any = false;
     std::string reasons;
     for (size_t b = 0; b < 2; ++b) {
         std::string why;
-        std::shared_ptr<Model> body = node.bodies()[b] ? body_at(*node.bodies()[b], inputs, why) : nullptr;
-        if (!node.bodies()[b]) why = why_invalid(node, b);
+        std::shared_ptr<Model> body = body_for(node, b, why);
         if (!body) {
             reasons += (reasons.empty() ? "" : "; ") + body_label(node.get_type_name(), b) + ": " + why;
             continue;

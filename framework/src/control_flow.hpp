@@ -51,7 +51,15 @@ std::shared_ptr<Model> loop_body_at(const Model& body, std::vector<ops::PortInfo
 // The types and shapes of the body inputs of an op of `type` whose inputs have `node_inputs` (an
 // If's condition is not passed on; a Loop's body takes its iteration number and condition first).
 std::vector<ops::PortInfo> body_inputs(const std::string& type, const std::vector<ops::PortInfo>& node_inputs);
-std::vector<ops::PortInfo> body_inputs(const Node& node);
+
+// Body `index` of a control-flow op (its type, attributes and bodies) whose inputs have
+// `node_inputs`, at the shapes they give: an If's branch through body_at, a Loop's body through
+// loop_body_at. nullptr with `why` set when it does not hold there, or was not read (the
+// "invalid_body_<i>" attribute). What shape inference, compiling and the query all go through.
+std::shared_ptr<Model> body_for(const std::string& type, const Attributes& attrs,
+                                const std::vector<std::shared_ptr<Model>>& bodies, size_t index,
+                                const std::vector<ops::PortInfo>& node_inputs, std::string& why);
+std::shared_ptr<Model> body_for(const Node& node, size_t index, std::string& why);
 
 // The outputs of a control-flow node. An If's are those of the branches that hold at its input
 // shapes, merged (a dimension on which they differ is dynamic); a Loop's are its carried values'

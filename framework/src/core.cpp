@@ -331,13 +331,12 @@ void query_bodies(Core& core, const Node& node, const std::string& device, const
     // The host runs a control-flow op and its taken body runs on the device: the op is supported
     // when every op of each body that holds at its input shapes is, and the bodies' ops are
     // answered too.
-    const std::vector<ops::PortInfo> inputs = body_inputs(node);
     std::set<std::string> placed;
     std::string refused, summary;
     for (size_t b = 0; b < node.bodies().size(); ++b) {
         const std::string label = body_label(node.get_type_name(), b);
-        std::string why = "it could not be read";
-        std::shared_ptr<Model> body = node.bodies()[b] ? body_at(*node.bodies()[b], inputs, why) : nullptr;
+        std::string why;
+        std::shared_ptr<Model> body = body_for(node, b, why);
         if (!body) {
             summary += (summary.empty() ? "" : "; ") + label + " does not hold at these shapes";
             continue;

@@ -6,6 +6,7 @@
 #include <mosaic/model.hpp>
 
 #include <map>
+#include <string>
 
 namespace mosaic {
 
@@ -14,6 +15,13 @@ inline void replace_uses(Model& model, const Output& from, const Output& to) {
     for (Node* n : model.get_ops())
         for (size_t i = 0; i < n->input_count(); ++i)
             if (n->input(i) == from) n->set_input(i, to);
+}
+
+// `name`, or `name_<k>` when the model has a node of that name (friendly names are unique).
+inline std::string unique_name(const Model& model, const std::string& name) {
+    std::string unique = name;
+    for (int k = 1; model.find_node(unique); ++k) unique = name + "_" + std::to_string(k);
+    return unique;
 }
 
 // Removes the ops no Result depends on; Parameters stay, so the model keeps its inputs in order (an

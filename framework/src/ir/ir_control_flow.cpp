@@ -69,13 +69,6 @@ size_t port_index(const std::vector<uint64_t>& ids, int64_t id, const char* kind
     return 0;
 }
 
-// `name`, or `name_<k>` when the model has a node of that name.
-std::string unique_name(const Model& model, const std::string& name) {
-    std::string unique = name;
-    for (int k = 1; model.find_node(unique); ++k) unique = name + "_" + std::to_string(k);
-    return unique;
-}
-
 // A Parameter of the body that nothing reads yet.
 Node* add_parameter(Model& body, const std::string& name, const ops::PortInfo& port) {
     return body.add_parameter(unique_name(body, name), port.type, port.shape);

@@ -1,6 +1,7 @@
 // IR v11 writer. Layers go out in topological order with the Results last (in model output order),
 // so reading the files back gives the same inputs, outputs and node ids. Layout and spelling follow
 // what OpenVINO writes, so OpenVINO reads our files too.
+#include "graph_edit.hpp"
 #include "ir/ir.hpp"
 #include "ir/ir_format.hpp"
 
@@ -177,11 +178,7 @@ private:
         const size_t carried = static_cast<size_t>(node.attrs().get_int("carried"));
         const std::vector<Node*> params = body->get_parameters();
         std::vector<Node*> results = body->get_results();
-        auto unique = [&](const std::string& name) {
-            std::string u = name;
-            for (int k = 1; body->find_node(u); ++k) u = name + "_" + std::to_string(k);
-            return u;
-        };
+        auto unique = [&](const std::string& name) { return unique_name(*body, name); };
         Node* always = body->add_constant(ElementType::boolean, {}, Buffer::from_vector<uint8_t>({1}),
                                           unique(params[1]->get_friendly_name() + "/true"));
         for (Node* n : body->get_ops())
