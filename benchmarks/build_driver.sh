@@ -6,6 +6,6 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source=$1 bin=$2 build=$3
 if [[ ! -x $bin || $source -nt $bin ]]; then
-    g++ -std=c++17 -O2 -I"$root/framework/include" -I"$root/plugin_sdk/include" -o "$bin" \
+    g++ -std=c++17 -O2 -I"$root/framework/include" -I"$root/plugin_sdk/include" -I"$root/benchmarks" -o "$bin" \
         "$source" -L"$build/lib" -lmosaic -Wl,-rpath,"$build/lib"
 fi

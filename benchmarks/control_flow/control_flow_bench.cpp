@@ -7,13 +7,14 @@
 //   is the outer If's cost: a cut of the model and a request of its own. Alternating rounds; medians.
 //   Loop: the counted loop of the loop model at trip counts 1 and 101: the cost of one iteration
 //   (the body's inference on its request, the host's copies of the carried and stacked values).
+#include "common/machine.hpp"
+
 #include <mosaic/mosaic.hpp>
 #include <mosaic/onnx.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -21,19 +22,6 @@ using namespace mosaic;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-std::string first_line(const char* path, const char* key) {
-    std::ifstream in(path);
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind(key, 0) == 0) return line.substr(line.find(':') + 2);
-    return "?";
-}
-
-std::string load_average() {
-    std::string load;
-    std::getline(std::ifstream("/proc/loadavg"), load);
-    return load;
-}
 
 // Mean milliseconds per inference over `n`.
 double timed(InferRequest& r, int n) {
@@ -63,7 +51,7 @@ int main(int argc, char** argv) {
     const std::string dir = argv[1], device = argv[2];
     const int iterations = argc > 3 ? std::stoi(argv[3]) : 200, rounds = argc > 4 ? std::stoi(argv[4]) : 5;
     std::printf("cpu: %s; load before: %s\ndevice: %s, %d rounds of %d inferences each way\n",
-                first_line("/proc/cpuinfo", "model name").c_str(), load_average().c_str(), device.c_str(), rounds,
+                bench::cpu_model().c_str(), bench::load_average().c_str(), device.c_str(), rounds,
                 iterations);
     Core core;
 
@@ -118,6 +106,6 @@ int main(int argc, char** argv) {
     const double t1 = median(one), t101 = median(many);
     std::printf("Loop (8-wide MatMul + Tanh body): 1 iteration %.4f ms, %d iterations %.4f ms per inference: "
                 "%.2f us per iteration\n", t1, long_count, t101, (t101 - t1) * 1000 / (long_count - 1));
-    std::printf("load after: %s\n", load_average().c_str());
+    std::printf("load after: %s\n", bench::load_average().c_str());
     return 0;
 }

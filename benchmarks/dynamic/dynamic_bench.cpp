@@ -2,12 +2,13 @@
 // specialization per input shape, cached) and compiled static at one shape, inferred side by side
 // in alternating rounds; and the first inference at a new shape (which compiles it). Prints figures;
 // asserts nothing. See run.sh beside it.
+#include "common/machine.hpp"
+
 #include <mosaic/mosaic.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -31,13 +32,6 @@ double timed(InferRequest& r, int n) {
     return ms_since(t0) / n;
 }
 
-std::string first_line(const char* path, const char* key) {
-    std::ifstream in(path);
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind(key, 0) == 0) return line.substr(line.find(':') + 2);
-    return "?";
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -47,10 +41,8 @@ int main(int argc, char** argv) {
     }
     const std::string path = argv[1], device = argv[2];
     const int iterations = argc > 3 ? std::atoi(argv[3]) : 20, rounds = argc > 4 ? std::atoi(argv[4]) : 5;
-    std::string load;
-    std::getline(std::ifstream("/proc/loadavg"), load);
     std::printf("cpu: %s; load before: %s\nmodel: %s on %s, %d rounds of %d inferences each way\n",
-                first_line("/proc/cpuinfo", "model name").c_str(), load.c_str(), path.c_str(), device.c_str(), rounds,
+                bench::cpu_model().c_str(), bench::load_average().c_str(), path.c_str(), device.c_str(), rounds,
                 iterations);
     Core core;
     const Shape shape = {1, 3, 224, 224};
@@ -83,7 +75,6 @@ int main(int argc, char** argv) {
         std::printf("new shape %s: first inference %.1f ms, then %.2f ms\n", to_string(other).c_str(), first,
                     timed(dynamic, 5));
     }
-    std::getline(std::ifstream("/proc/loadavg"), load);
-    std::printf("load after: %s\n", load.c_str());
+    std::printf("load after: %s\n", bench::load_average().c_str());
     return 0;
 }

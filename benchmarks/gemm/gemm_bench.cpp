@@ -18,6 +18,7 @@
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include "clblast_tuning.hpp"
+#include "common/machine.hpp"
 #include "tiled_gemm.hpp"
 
 #include <CL/opencl.hpp>
@@ -116,22 +117,10 @@ Options parse_args(int argc, char** argv) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Machine
+// Machine (common/machine.hpp)
 
-std::string cpu_model() {  // what lscpu prints as "Model name" on x86
-    std::ifstream in("/proc/cpuinfo");
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-    return "unknown";
-}
-
-std::string load_average() {
-    double l[3] = {0, 0, 0};
-    if (getloadavg(l, 3) != 3) return "unknown";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f %.2f %.2f", l[0], l[1], l[2]);
-    return buf;
-}
+using bench::cpu_model;
+using bench::load_average;
 
 // ------------------------------------------------------------------------------------------------
 // Timing

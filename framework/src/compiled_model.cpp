@@ -1,9 +1,11 @@
 #include "compiled_model_impl.hpp"
+#include "infer_request_impl.hpp"
 #include "control_flow.hpp"
 #include "shape_folding.hpp"
 #include "memory_guard.hpp"
 #include "plugin_values.hpp"
 #include "port_lookup.hpp"
+#include "runtime/runners.hpp"
 
 #include <mosaic/sdk/status.hpp>
 
@@ -67,25 +69,23 @@ std::vector<PortDesc> ports_from_json(const nlohmann::json& j) {
 
 }  // namespace
 
-void CompiledModel::Impl::compile_bodies(Impl& impl, const StagedModel& staged, const nlohmann::json& properties,
-                                         const Options& options) {
-    if (staged.bodies.empty()) return;
+void CompiledModel::Impl::compile_bodies(const nlohmann::json& properties, const Options& options) {
+    const CutModel& op = cut_->model;
     // The op's inputs are the prefix's outputs; the bodies take them at the shapes it gives.
     std::vector<ops::PortInfo> node_inputs;
-    for (const PortDesc& p : impl.prefix_->outputs()) node_inputs.push_back({p.type, p.shape});
-    impl.max_loop_iterations_ = options.max_loop_iterations;
-    for (size_t b = 0; b < staged.bodies.size(); ++b) {
+    for (const PortDesc& p : cut_->prefix->outputs()) node_inputs.push_back({p.type, p.shape});
+    cut_->max_loop_iterations = options.max_loop_iterations;
+    for (size_t b = 0; b < op.bodies.size(); ++b) {
         std::string why;
-        std::shared_ptr<Model> body = body_for(staged.type, staged.attrs, staged.bodies, b, node_inputs, why);
-        impl.bodies_.push_back(nullptr);
-        impl.body_errors_.push_back(why);
+        std::shared_ptr<Model> body = body_for(op.type, op.attrs, op.bodies, b, node_inputs, why);
+        cut_->bodies.push_back(nullptr);
+        cut_->body_errors.push_back(why);
         if (!body) continue;
-        const std::string label = body_label(staged.type, b);
         try {
-            impl.bodies_.back() = create(impl.device_, *body, properties, impl.device_string_, options);
+            cut_->bodies.back() = create(device_, *body, properties, device_string_, options);
         } catch (const std::exception& e) {
-            throw std::runtime_error(staged.type + " '" + staged.name + "': its " + label + " does not compile on '" +
-                                     impl.device_string_ + "': " + sdk::describe(e));
+            throw std::runtime_error(op.type + " '" + op.name + "': its " + body_label(op.type, b) +
+                                     " does not compile on '" + device_string_ + "': " + sdk::describe(e));
         }
     }
 }
@@ -94,7 +94,10 @@ CompiledModel::Impl::Impl(std::shared_ptr<DeviceHandle> device, std::unique_ptr<
                           mosaic_compiled_model* compiled, std::string device_string, std::vector<PortDesc> inputs,
                           std::vector<PortDesc> outputs)
     : device_(std::move(device)), graph_(std::move(graph)), compiled_(compiled),
-      device_string_(std::move(device_string)), inputs_(std::move(inputs)), outputs_(std::move(outputs)) {
+      device_string_(std::move(device_string)), inputs_(std::move(inputs)), outputs_(std::move(outputs)),
+      runner_factory_([](const std::shared_ptr<Impl>& model, std::vector<VariableValue>&) {
+          return make_device_runner(model);
+      }) {
     if (graph_) {
         inputs_ = describe_inputs(graph_->model());
         outputs_ = describe_outputs(graph_->model());
@@ -111,35 +114,68 @@ CompiledModel::Impl::~Impl() {
 std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr<DeviceHandle> device, const Model& model,
                                                                  const nlohmann::json& properties,
                                                                  const std::string& device_string, const Options& options) {
-    if (std::optional<StatelessModel> stateless = make_stateless(model)) {
-        // The graph compiled has the variables' ports after the model's; applications see the model's.
-        std::shared_ptr<Impl> impl = create(device, *stateless->model, properties, device_string, options);
-        const size_t hidden_in = 2 * stateless->variables.size(), hidden_out = stateless->variables.size();
-        impl->inputs_.resize(impl->graph_inputs_.size() - hidden_in);
-        impl->outputs_.resize(impl->graph_outputs_.size() - hidden_out);
-        impl->variables_ = std::move(stateless->variables);
-        return impl;
-    }
-    if (!has_dynamic_input(model)) {
-        if (std::optional<StagedModel> staged = split_at_data_dependent_op(model)) {
-            auto impl = std::make_shared<Impl>(device, nullptr, nullptr, device_string, describe_inputs(model),
-                                               describe_outputs(model));
-            impl->prefix_ = create(device, *staged->prefix, properties, device_string, options);
-            compile_bodies(*impl, *staged, properties, options);
-            impl->suffix_ = create(device, *staged->suffix, properties, device_string, options);
-            impl->staged_ = std::make_shared<const StagedModel>(std::move(*staged));
-            impl->network_name_ = model.get_friendly_name();
-            return impl;
-        }
-        check_tensor_sizes(model, options.max_tensor_bytes);
-        std::shared_ptr<Model> folded = model.clone();
-        fold_shape_computations(*folded);
-        auto graph = std::make_unique<HostGraph>(std::move(folded));
-        mosaic_compiled_model* compiled = device->compile(graph->view(), properties);
-        return std::make_shared<Impl>(device, std::move(graph), compiled, device_string);
-    }
-    // A dynamic model: nothing is compiled until an inference brings shapes. The model is kept
-    // (weights shared, not copied) to be reshaped for each of them.
+    if (std::optional<StatelessModel> stateless = make_stateless(model))
+        return create_stateful(std::move(device), std::move(*stateless), properties, device_string, options);
+    if (has_dynamic_input(model)) return create_dynamic(std::move(device), model, properties, device_string, options);
+    if (std::optional<CutModel> cut = cut_at_data_dependent_op(model))
+        return create_cut(std::move(device), model, std::move(*cut), properties, device_string, options);
+    check_tensor_sizes(model, options.max_tensor_bytes);
+    std::shared_ptr<Model> folded = model.clone();
+    fold_shape_computations(*folded);
+    auto graph = std::make_unique<HostGraph>(std::move(folded));
+    mosaic_compiled_model* compiled = device->compile(graph->view(), properties);
+    return std::make_shared<Impl>(device, std::move(graph), compiled, device_string);
+}
+
+std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create_stateful(std::shared_ptr<DeviceHandle> device,
+                                                                          StatelessModel stateless,
+                                                                          const nlohmann::json& properties,
+                                                                          const std::string& device_string,
+                                                                          const Options& options) {
+    // The graph compiled has the variables' ports after the model's; applications see the model's.
+    std::shared_ptr<Impl> impl = create(std::move(device), *stateless.model, properties, device_string, options);
+    const size_t hidden_in = 2 * stateless.variables.size(), hidden_out = stateless.variables.size();
+    impl->inputs_.resize(impl->graph_inputs_.size() - hidden_in);
+    impl->outputs_.resize(impl->graph_outputs_.size() - hidden_out);
+    impl->variables_ = std::move(stateless.variables);
+    impl->runner_factory_ = [inner = std::move(impl->runner_factory_)](const std::shared_ptr<Impl>& model,
+                                                                        std::vector<VariableValue>& state) {
+        return make_stateful_runner(model, state, inner(model, state));
+    };
+    return impl;
+}
+
+std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create_cut(std::shared_ptr<DeviceHandle> device,
+                                                                     const Model& model, CutModel cut,
+                                                                     const nlohmann::json& properties,
+                                                                     const std::string& device_string,
+                                                                     const Options& options) {
+    auto impl = std::make_shared<Impl>(device, nullptr, nullptr, device_string, describe_inputs(model),
+                                       describe_outputs(model));
+    impl->network_name_ = model.get_friendly_name();
+    impl->cut_ = std::make_unique<Cut>();
+    impl->cut_->prefix = create(device, *cut.prefix, properties, device_string, options);
+    impl->cut_->model = std::move(cut);
+    impl->compile_bodies(properties, options);
+    impl->cut_->suffix = create(device, *impl->cut_->model.suffix, properties, device_string, options);
+    // The op the host runs between the parts is chosen here, once.
+    const CutModel& at = impl->cut_->model;
+    const OpRunnerFactory op = at.bodies.empty() ? make_data_dependent_op_runner
+                        : at.type == "Loop" ? make_loop_runner
+                                            : make_if_runner;
+    impl->runner_factory_ = [op](const std::shared_ptr<Impl>& model, std::vector<VariableValue>& state) {
+        return make_cut_runner(model, op(model, state), state);
+    };
+    return impl;
+}
+
+std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create_dynamic(std::shared_ptr<DeviceHandle> device,
+                                                                         const Model& model,
+                                                                         const nlohmann::json& properties,
+                                                                         const std::string& device_string,
+                                                                         const Options& options) {
+    // Nothing is compiled until an inference brings shapes. The model is kept (weights shared, not
+    // copied) to be reshaped for each of them.
     std::shared_ptr<const Model> source = model.clone();
     auto impl = std::make_shared<Impl>(device, nullptr, nullptr, device_string, describe_inputs(*source),
                                        describe_outputs(*source));
@@ -162,13 +198,16 @@ std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr
     };
     impl->specializer_ = std::make_unique<ShapeSpecializer<Impl>>(compile, options.shape_cache_size);
     impl->network_name_ = source->get_friendly_name();
+    impl->runner_factory_ = [](const std::shared_ptr<Impl>& model, std::vector<VariableValue>& state) {
+        return make_dynamic_runner(model, state);
+    };
     return impl;
 }
 
 PropertyValue CompiledModel::Impl::property(const std::string& key) const {
     if (key == "SUPPORTED_PROPERTIES")
         return nlohmann::json::array({"OPTIMAL_NUMBER_OF_INFER_REQUESTS", "EXECUTION_DEVICES", "NETWORK_NAME"});
-    if (staged_) return key == "NETWORK_NAME" ? PropertyValue(network_name_) : suffix_->property(key);
+    if (cut_) return key == "NETWORK_NAME" ? PropertyValue(network_name_) : cut_->suffix->property(key);
     if (specializer_) {
         if (key == kShapeCacheSizeKey) return specializer_->capacity();
         // The device's answers come from a specialization once one is compiled.
@@ -195,9 +234,9 @@ void CompiledModel::Impl::export_to(std::ostream& out) const {
     if (specializer_)
         throw std::runtime_error("a model compiled with dynamic input shapes cannot be exported; reshape it to static "
                                  "shapes (Model::reshape) and compile that to export it");
-    if (staged_)
-        throw std::runtime_error("a model whose shapes depend on values computed when it runs (" + staged_->type + " '" +
-                                 staged_->name + "') cannot be exported; compile it from the model");
+    if (cut_)
+        throw std::runtime_error("a model whose shapes depend on values computed when it runs (" + cut_->model.type +
+                                 " '" + cut_->model.name + "') cannot be exported; compile it from the model");
     if (!variables_.empty())
         throw std::runtime_error("a stateful model (ReadValue / Assign) cannot be exported yet; compile it from the model");
     if (!device_->library().has_export())

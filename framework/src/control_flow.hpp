@@ -2,7 +2,7 @@
 // only when the model runs is a node that holds its bodies (Node::bodies), models of their own.
 // Shape inference checks which of an If's branches hold at the node's input shapes (a branch may
 // be valid only for its own condition value, as in models that pick a path by sample rate) and
-// gives the outputs their merged shapes. The compiled model is cut at the node (staged_model.hpp),
+// gives the outputs their merged shapes. The compiled model is cut at the node (cut_model.hpp),
 // the bodies compile on the device, and each inference runs only the branch its condition takes,
 // or the Loop's body as many times as its trip count and condition say.
 //

@@ -3,7 +3,7 @@
 #include "core_impl.hpp"
 #include "logging.hpp"
 #include "plugin_values.hpp"
-#include "sync_request.hpp"
+#include "runtime/sync_only_request.hpp"
 
 #include <mosaic/sdk/cost_model.hpp>
 #include <mosaic/sdk/status.hpp>
@@ -28,7 +28,7 @@ struct mosaic_host_request_impl {
     std::shared_ptr<HostCompiledModel> model;  // declared first: released last
     std::shared_ptr<DeviceHandle> device;
     mosaic_infer_request* request = nullptr;
-    std::unique_ptr<sdk::detail::RequestHolder> fallback;  // async for plugins without start_async
+    std::unique_ptr<SyncOnlyRequest> fallback;  // async for plugins without start_async
     ~mosaic_host_request_impl() {
         fallback.reset();  // joins its worker before the request goes
         if (request) device->api().release_request(request);
@@ -114,10 +114,10 @@ mosaic_host_api make_core_host_api(HostContext* context) {
         if (device.library().has_start_async())
             return device.api().start_async(req->request, in, n_in, out, n_out, done, user_data);
         // No asynchronous path in that plugin: a worker thread runs its infer(), as the ABI promises.
-        return sdk::guard([&] {
-            if (!req->fallback) req->fallback = make_sync_only_worker(device.api(), req->request);
-            req->fallback->start(in, n_in, out, n_out, done, user_data);
+        mosaic_status* failed = sdk::guard([&] {
+            if (!req->fallback) req->fallback = std::make_unique<SyncOnlyRequest>(device.api(), req->request);
         });
+        return failed ? failed : req->fallback->start(in, n_in, out, n_out, done, user_data);
     };
     h.request_profiling = [](void*, mosaic_host_request* r, mosaic_profiling_sink sink) {
         return request(r)->device->api().profiling(request(r)->request, sink);

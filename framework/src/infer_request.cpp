@@ -1,10 +1,9 @@
-#include "compiled_model_impl.hpp"
+// The infer request: what applications give it checked against the model's ports, then handed to
+// the runner stack (runtime/runner.hpp); waiting, callbacks and the request's lifetime around an
+// asynchronous inference.
+#include "infer_request_impl.hpp"
 #include "logging.hpp"
 #include "request_reaper.hpp"
-#include "sync_request.hpp"
-
-#include <mosaic/sdk/plugin.hpp>
-#include <mosaic/sdk/status.hpp>
 
 #include <algorithm>
 #include <stdexcept>
@@ -13,42 +12,53 @@ namespace mosaic {
 
 namespace {
 
-std::string status_text(mosaic_status* status) {
-    std::string message = status->message ? status->message : "(no message)";
-    status->release(status);
-    return message;
-}
-
-}  // namespace
-
-namespace {
 // A dynamic port's tensor before one is set or computed: its dynamic dimensions are 0, as OpenVINO's.
 Shape placeholder_shape(const Shape& shape) {
     Shape s = shape;
     for (auto& d : s) d = std::max<int64_t>(d, 0);
     return s;
 }
+
+// A tensor for `port`: its type, and its shape when static, else one inside the input's ranges
+// (an output's dimensions are known only once the inputs are: its rank is checked here, the
+// dimensions when the inference runs).
+void check_tensor(const PortDesc& port, bool is_input, const Tensor& t) {
+    const std::string what = std::string(is_input ? "input '" : "output '") + port.name + "'";
+    const std::string given = std::string(to_string(t.get_element_type())) + " " + to_string(t.get_shape());
+    if (is_static(port.shape)) {
+        if (t.get_element_type() != port.type || t.get_shape() != port.shape)
+            throw std::invalid_argument(what + " expects " + to_string(port.type) + " " + to_string(port.shape) +
+                                        " but the tensor is " + given);
+    } else {
+        if (t.get_element_type() != port.type)
+            throw std::invalid_argument(what + " expects " + to_string(port.type) + " but the tensor is " + given);
+        const bool fits = is_input ? port.bounds.contains(t.get_shape()) : t.get_shape().size() == port.shape.size();
+        if (!fits)
+            throw std::invalid_argument(what + " accepts shapes " + port.bounds.to_string() + " but the tensor is " +
+                                        to_string(t.get_shape()) +
+                                        (is_input ? "; give a tensor inside the declared ranges, or reshape the model" : ""));
+    }
+    if (!t.data() && t.get_byte_size()) throw std::invalid_argument("tensor for '" + port.name + "' has no data");
+}
+
 }  // namespace
 
 InferRequest::Impl::Impl(std::shared_ptr<CompiledModel::Impl> model) : model_(std::move(model)) {
-    if (model_->raw())
-        model_->device().check(model_->device().api().create_request(model_->raw(), &request_), "creating an infer request");
-    for (const auto& p : model_->graph_inputs()) inputs_.emplace_back(p.type, placeholder_shape(p.shape));
-    for (const auto& p : model_->graph_outputs()) outputs_.emplace_back(p.type, placeholder_shape(p.shape));
-    input_set_.assign(inputs_.size(), false);
-    output_set_.assign(outputs_.size(), false);
     for (const Variable& v : model_->variables()) state_.push_back({Tensor(v.type, v.shape), true});
-    if (model_->is_staged()) init_stages();
+    // A port of static shape has its buffer from the start, written in place; a dynamic port's
+    // tensor comes from the application or from the inference.
+    for (const PortDesc& p : model_->inputs()) tensors_.inputs.push_back(is_static(p.shape) ? Tensor(p.type, p.shape) : Tensor());
+    for (const PortDesc& p : model_->outputs()) {
+        output_given_.push_back(is_static(p.shape));
+        tensors_.outputs.push_back(output_given_.back() ? Tensor(p.type, p.shape) : Tensor());
+    }
+    runner_ = CompiledModel::Impl::make_runner(model_, state_);
 }
 
 InferRequest::Impl::~Impl() {
     // An inference still running owns the request; let it finish first (its error is dropped).
-    {
-        std::unique_lock<std::mutex> lock(mutex_);
-        done_cv_.wait(lock, [&] { return !running_ && callbacks_running_ == 0; });
-    }
-    fallback_.reset();  // joins its worker
-    if (request_) model_->device().api().release_request(request_);
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_cv_.wait(lock, [&] { return !running_ && callbacks_running_ == 0; });
 }
 
 void InferRequest::Impl::check_idle(const char* what) const {
@@ -69,79 +79,46 @@ std::pair<size_t, bool> InferRequest::Impl::find(const std::string& name) const 
     throw std::invalid_argument("the model has no input or output named '" + name + "' (it has: " + known + ")");
 }
 
-Tensor& InferRequest::Impl::tensor(size_t index, bool is_input) {
-    // The model's own ports; a variable's come after them and are the request's business.
-    const size_t count = (is_input ? model_->inputs() : model_->outputs()).size();
-    if (index >= count)
+Tensor InferRequest::Impl::tensor(size_t index, bool is_input) const {
+    const auto& ports = is_input ? model_->inputs() : model_->outputs();
+    if (index >= ports.size())
         throw std::out_of_range(std::string(is_input ? "input" : "output") + " index " + std::to_string(index) +
-                                " is out of range; the model has " + std::to_string(count));
-    return (is_input ? inputs_ : outputs_)[index];
+                                " is out of range; the model has " + std::to_string(ports.size()));
+    const Tensor& t = (is_input ? tensors_.inputs : tensors_.outputs)[index];
+    return t ? t : Tensor(ports[index].type, placeholder_shape(ports[index].shape));
 }
 
 void InferRequest::Impl::set_tensor(size_t index, bool is_input, const Tensor& t) {
     check_idle("set_tensor");
-    Tensor& slot = tensor(index, is_input);
-    const PortDesc& port = (is_input ? model_->inputs() : model_->outputs())[index];
-    if (model_->is_dynamic()) {
-        check_dynamic_tensor(index, is_input, t);
-        (is_input ? input_set_ : output_set_)[index] = true;
-        slot = t;
-        return;
-    }
-    if (t.get_element_type() != port.type || t.get_shape() != port.shape)
-        throw std::invalid_argument(std::string(is_input ? "input '" : "output '") + port.name + "' expects " +
-                                    to_string(port.type) + " " + to_string(port.shape) + " but the tensor is " +
-                                    to_string(t.get_element_type()) + " " + to_string(t.get_shape()));
-    if (!t.data() && t.get_byte_size()) throw std::invalid_argument("tensor for '" + port.name + "' has no data");
-    slot = t;
+    tensor(index, is_input);  // the index check
+    check_tensor((is_input ? model_->inputs() : model_->outputs())[index], is_input, t);
+    (is_input ? tensors_.inputs : tensors_.outputs)[index] = t;
+    if (!is_input) output_given_[index] = true;
 }
 
-void InferRequest::Impl::build_descriptors() {
-    in_desc_.clear();
-    out_desc_.clear();
-    for (auto& t : inputs_) in_desc_.push_back(descriptor(t.get_element_type(), t.get_shape(), t.data()));
-    for (auto& t : outputs_) out_desc_.push_back(descriptor(t.get_element_type(), t.get_shape(), t.data()));
+void InferRequest::Impl::prepare_outputs() {
+    for (size_t i = 0; i < output_given_.size(); ++i)
+        if (!output_given_[i]) tensors_.outputs[i] = Tensor();
 }
 
 void InferRequest::Impl::infer() {
     check_idle("infer");
-    feed_state();
-    if (model_->is_staged()) {
-        infer_staged();
-        take_state();
-        return;
-    }
-    if (model_->is_dynamic()) {
-        std::shared_ptr<Impl> specialized = specialization();
-        specialized->infer();
-        collect_outputs(*specialized);
-        take_state();
-        return;
-    }
-    build_descriptors();
-    const auto& api = model_->device().api();
-    mosaic_status* status = api.infer(request_, in_desc_.data(), in_desc_.size(), out_desc_.data(), out_desc_.size());
-    if (status)
-        throw std::runtime_error("inference on device '" + model_->device().name() + "' failed: " + status_text(status));
-    take_state();
+    prepare_outputs();
+    runner_->run(tensors_);
 }
 
-void InferRequest::Impl::complete(mosaic_status* status) noexcept {
-    std::exception_ptr error;
-    if (status) {
-        const std::string message = status_text(status);
-        try {
-            error = std::make_exception_ptr(
-                std::runtime_error("inference on device '" + model_->device().name() + "' failed: " + message));
-        } catch (...) {
-            error = std::current_exception();
-        }
+void InferRequest::Impl::start_async() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (running_) throw std::logic_error("start_async: the request is already running; wait() for it first");
+        running_ = true;
+        error_ = nullptr;
     }
-    finish(std::move(error));
+    prepare_outputs();
+    runner_->start(tensors_, [this](std::exception_ptr error) { finish(std::move(error)); });
 }
 
 void InferRequest::Impl::finish(std::exception_ptr error) noexcept {
-    if (!error) take_state();
     std::function<void(std::exception_ptr)> callback;
     std::shared_ptr<Impl> self;
     {
@@ -183,35 +160,6 @@ void InferRequest::Impl::finish(std::exception_ptr error) noexcept {
     }
 }
 
-void InferRequest::Impl::start_async() {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (running_) throw std::logic_error("start_async: the request is already running; wait() for it first");
-        running_ = true;
-        error_ = nullptr;
-    }
-    feed_state();
-    if (model_->is_staged()) return start_staged();
-    if (model_->is_dynamic()) return start_dynamic();
-    build_descriptors();
-    const auto& api = model_->device().api();
-    if (model_->device().library().has_start_async()) {
-        mosaic_status* status = api.start_async(
-            request_, in_desc_.data(), in_desc_.size(), out_desc_.data(), out_desc_.size(),
-            [](void* self, mosaic_status* s) { static_cast<Impl*>(self)->complete(s); }, this);
-        if (status) complete(status);
-        return;
-    }
-    // No asynchronous path in the plugin: the SDK's request worker runs its synchronous infer().
-    if (!fallback_) fallback_ = make_sync_only_worker(api, request_);
-    try {
-        fallback_->start(in_desc_.data(), in_desc_.size(), out_desc_.data(), out_desc_.size(),
-                         [](void* self, mosaic_status* s) { static_cast<Impl*>(self)->complete(s); }, this);
-    } catch (const std::exception& e) {
-        complete(sdk::make_status(MOSAIC_ERROR_GENERAL, e.what()));
-    }
-}
-
 bool InferRequest::Impl::wait_for(std::chrono::milliseconds timeout, bool forever) {
     std::unique_lock<std::mutex> lock(mutex_);
     auto idle = [&] { return !running_ && callbacks_running_ == 0; };
@@ -234,38 +182,7 @@ void InferRequest::Impl::set_callback(std::function<void(std::exception_ptr)> ca
 
 std::vector<ProfilingInfo> InferRequest::Impl::profiling() const {
     check_idle("get_profiling_info");
-    if (model_->is_dynamic()) return current_ ? current_->profiling() : std::vector<ProfilingInfo>{};
-    if (model_->is_staged()) {
-        std::vector<ProfilingInfo> out = prefix_request_->profiling();
-        // The op the host ran between the stages; for control flow, the body it took and its ops.
-        const StagedModel& staged = model_->staged();
-        ProfilingInfo host{staged.name, staged.type, "host", ProfilingInfo::Status::executed, host_time_, host_time_};
-        if (!staged.bodies.empty()) host.exec_type = host_exec_type();
-        out.push_back(host);
-        if (taken_) {
-            std::vector<ProfilingInfo> body = body_requests_[*taken_]->profiling();
-            out.insert(out.end(), body.begin(), body.end());
-        }
-        std::vector<ProfilingInfo> rest = suffix_request_->profiling();
-        out.insert(out.end(), rest.begin(), rest.end());
-        return out;
-    }
-    std::vector<ProfilingInfo> out;
-    mosaic_profiling_sink sink{&out, [](void* ctx, const mosaic_profiling_record* r) {
-                                   ProfilingInfo p;
-                                   p.node_name = r->node_name ? r->node_name : "";
-                                   p.node_type = r->node_type ? r->node_type : "";
-                                   p.exec_type = r->exec_type ? r->exec_type : "";
-                                   p.status = r->status == MOSAIC_PROFILING_NOT_RUN ? ProfilingInfo::Status::not_run
-                                              : r->status == MOSAIC_PROFILING_OPTIMIZED_OUT
-                                                  ? ProfilingInfo::Status::optimized_out
-                                                  : ProfilingInfo::Status::executed;
-                                   p.real_time = std::chrono::microseconds(r->real_time_us);
-                                   p.cpu_time = std::chrono::microseconds(r->cpu_time_us);
-                                   static_cast<std::vector<ProfilingInfo>*>(ctx)->push_back(std::move(p));
-                               }};
-    model_->device().check(model_->device().api().profiling(request_, sink), "reading profiling records");
-    return out;
+    return runner_->profiling();
 }
 
 // ---- public wrapper ----

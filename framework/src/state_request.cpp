@@ -1,41 +1,10 @@
-// The infer request's side of stateful models (state.hpp): before each inference every variable's
-// value and reset flag go in as the graph's extra inputs; after a successful one the value written
-// comes back as the next state, by swapping tensors rather than copying them.
-#include "compiled_model_impl.hpp"
+// The infer request's side of stateful models (state.hpp): each variable's value, read and set
+// by applications between inferences (the stateful runner feeds and takes it around them).
+#include "infer_request_impl.hpp"
 
 #include <stdexcept>
 
 namespace mosaic {
-
-void InferRequest::Impl::feed_state() {
-    const auto& variables = model_->variables();
-    for (size_t k = 0; k < variables.size(); ++k) {
-        Tensor reset(ElementType::boolean, {});
-        *reset.data<uint8_t>() = state_[k].reset ? 1 : 0;
-        inputs_[variables[k].state_input] = state_[k].value;
-        inputs_[variables[k].reset_input] = reset;
-        input_set_[variables[k].state_input] = input_set_[variables[k].reset_input] = true;
-    }
-}
-
-void InferRequest::Impl::take_state() noexcept {
-    const auto& variables = model_->variables();
-    for (size_t k = 0; k < variables.size(); ++k) {
-        Tensor& written = outputs_[variables[k].state_output];
-        if (request_) {
-            // The device wrote into our tensor: it becomes the state, the old state the next buffer.
-            std::swap(state_[k].value, written);
-        } else {
-            // A dynamic model's outputs belong to its specialization's request, which reuses them.
-            try {
-                state_[k].value = written.clone();
-            } catch (...) {
-                continue;  // out of memory: the variable keeps its previous value
-            }
-        }
-        state_[k].reset = false;
-    }
-}
 
 const Variable& InferRequest::Impl::variable(size_t index) const {
     if (index >= state_.size())

@@ -213,7 +213,7 @@ TEST(Model, BroadcastToATargetOfAbsurdLengthIsRejected) {
 // Values computed when the model runs (a shape fed as an input, or one computed from a dynamic
 // input's shape): every op whose output shape depends on them answers with the rank it can tell
 // and dynamic dimensions, so the model reads; it then runs in stages around the first such op
-// (staged_model.hpp), equal to the same ops with the values given as constants.
+// (cut_model.hpp), equal to the same ops with the values given as constants.
 TEST(Model, OpsOfValuesComputedWhenTheModelRunsGiveDynamicDimensionsAndRun) {
     struct Case {
         const char* type;

@@ -1,5 +1,5 @@
 // Shapes that depend on values computed when the model runs: NonZero of computed data, TopK with a
-// k given as an input. The model runs in stages around the op (staged_model.hpp), each inference
+// k given as an input. The model runs in stages around the op (cut_model.hpp), each inference
 // at the shapes its data gives, on every device.
 #include "common/test_checks.hpp"
 #include <mosaic/mosaic.hpp>

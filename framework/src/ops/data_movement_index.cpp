@@ -180,7 +180,7 @@ std::vector<PortInfo> infer_non_zero(const InferContext& ctx) {
     const KnownValue* value = ctx.input_value(0);
     const int64_t rank = static_cast<int64_t>(ctx.input_shape(0).size());
     // The number of non-zeros of data computed when the model runs is known then: the framework
-    // runs the model in stages around the op (staged_model.hpp).
+    // runs the model in stages around the op (cut_model.hpp).
     if (!value) return {{type, Shape{rank, kDynamicDim}}};
     return {{type, Shape{rank, count_non_zero(*value)}}};
 }

@@ -45,7 +45,7 @@ std::vector<int64_t> const_list(const InferContext& ctx, size_t i, std::string_v
 // not known yet: with the rank it can tell and dynamic dimensions. Once the model's input shapes
 // are set (Model::reshape, a dynamic model's specialization) the values fold and the shape is
 // exact; where they depend on data, the framework runs the model in stages around the op
-// (staged_model.hpp). So reading never fails because a dimension is dynamic.
+// (cut_model.hpp). So reading never fails because a dimension is dynamic.
 
 // The most dimensions a shape given by a computed list may have: far above any model's, far below
 // an allocation that fails (a declared length of 2^31 would be allocated as that many dimensions).

@@ -27,7 +27,7 @@ std::vector<PortInfo> infer_topk(const InferContext& ctx, bool v11) {
 
     int64_t& dim = out[static_cast<size_t>(axis)];
     // A k computed when the model runs: the axis is known then (the framework runs the model in
-    // stages around such an op, staged_model.hpp).
+    // stages around such an op, cut_model.hpp).
     if (!ctx.input_value(1)) {
         dim = kDynamicDim;
         return {{ctx.input_type(0), out}, {index_type, out}};

@@ -18,6 +18,7 @@
 #include <mosaic/sdk/graph.hpp>
 #include <mosaic/sdk/properties.hpp>
 #include <mosaic/sdk/status.hpp>
+#include <mosaic/sdk/worker.hpp>
 #include <mosaic/tensor_view.hpp>
 
 #include <nlohmann/json.hpp>
@@ -136,19 +137,15 @@ inline ConstTensorView to_view(const mosaic_tensor& t) {
 }
 
 // A request and how start_async runs on it: the request's own start() where the device completes
-// by itself, else infer() on a worker thread of the holder.
+// by itself, else infer() on the holder's worker thread.
 class RequestHolder {
 public:
     explicit RequestHolder(std::unique_ptr<InferRequest> impl) : impl_(std::move(impl)) {}
     ~RequestHolder() {
-        std::unique_lock<std::mutex> lock(mutex_);
-        stop_ = true;
-        cv_.notify_all();
         // A started inference ends before the request goes: the host waits for it, but a completion
-        // may still be returning from the host's callback.
-        cv_.wait(lock, [&] { return state_ == State::idle && completing_ == 0; });
-        lock.unlock();
-        if (worker_.joinable()) worker_.join();
+        // may still be returning from the host's callback. The worker (destroyed first) then joins.
+        std::unique_lock<std::mutex> lock(mutex_);
+        idle_.wait(lock, [&] { return !running_ && completing_ == 0; });
     }
 
     InferRequest& impl() { return *impl_; }
@@ -175,38 +172,26 @@ public:
         job.user_data = user_data;
         {
             std::lock_guard<std::mutex> lock(mutex_);
-            if (state_ != State::idle) throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "request is already running");
+            if (running_) throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "request is already running");
             job_ = std::move(job);
-            state_ = State::started;
+            running_ = true;
         }
         // The job's descriptors stay where they are until it completes.
         std::vector<ConstTensorView> in;
         std::vector<TensorView> out;
         views(job_.inputs.data(), job_.inputs.size(), job_.outputs.data(), job_.outputs.size(), in, out);
-        bool by_itself = false;
         try {
-            by_itself = impl_->start(in, out, [this](std::exception_ptr error) { complete(error); });
+            if (impl_->start(in, out, [this](std::exception_ptr error) { complete(error); })) return;
+            worker_.post([this] { run(); });
         } catch (...) {
-            idle();
+            std::lock_guard<std::mutex> lock(mutex_);
+            running_ = false;
+            idle_.notify_all();
             throw;
         }
-        if (by_itself) return;
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (!worker_.joinable()) {
-            try {
-                worker_ = std::thread([this] { run(); });
-            } catch (...) {
-                state_ = State::idle;
-                cv_.notify_all();
-                throw;
-            }
-        }
-        state_ = State::queued;
-        cv_.notify_all();
     }
 
 private:
-    enum class State { idle, started, queued };
     struct Job {
         std::vector<mosaic_tensor> inputs, outputs;
         std::vector<std::vector<int64_t>> dims;
@@ -223,12 +208,6 @@ private:
         }
     }
 
-    void idle() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        state_ = State::idle;
-        cv_.notify_all();
-    }
-
     // Ends the running job: the request is idle before the host hears of it, so the host's callback
     // may start it again.
     void complete(std::exception_ptr error) {
@@ -237,41 +216,33 @@ private:
         {
             std::lock_guard<std::mutex> lock(mutex_);
             job = std::move(job_);
-            state_ = State::idle;
+            running_ = false;
             ++completing_;
         }
         job.done(job.user_data, status);
         std::lock_guard<std::mutex> lock(mutex_);
         --completing_;
-        cv_.notify_all();
+        idle_.notify_all();
     }
 
+    // The worker's job: the started inference, computed synchronously.
     void run() {
-        std::unique_lock<std::mutex> lock(mutex_);
-        while (true) {
-            cv_.wait(lock, [&] { return stop_ || state_ == State::queued; });
-            if (state_ != State::queued) return;  // stopping, nothing queued
-            state_ = State::started;
-            lock.unlock();
-            std::exception_ptr error;
-            try {
-                infer(job_.inputs.data(), job_.inputs.size(), job_.outputs.data(), job_.outputs.size());
-            } catch (...) {
-                error = std::current_exception();
-            }
-            complete(error);
-            lock.lock();
+        std::exception_ptr error;
+        try {
+            infer(job_.inputs.data(), job_.inputs.size(), job_.outputs.data(), job_.outputs.size());
+        } catch (...) {
+            error = std::current_exception();
         }
+        complete(error);
     }
 
     std::unique_ptr<InferRequest> impl_;
     std::mutex mutex_;
-    std::condition_variable cv_;
-    std::thread worker_;
+    std::condition_variable idle_;
     Job job_;
-    State state_ = State::idle;
+    bool running_ = false;
     int completing_ = 0;
-    bool stop_ = false;
+    Worker worker_;  // last: it joins before the rest goes
 };
 
 template <typename T, typename H> T* unwrap(H* handle) { return reinterpret_cast<T*>(handle); }
