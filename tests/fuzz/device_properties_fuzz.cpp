@@ -4,12 +4,11 @@
 #include "fuzz_scratch.hpp"
 #include "fuzz_targets.hpp"
 
-#include "registry.hpp"
-
 #include <mosaic/core.hpp>
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
@@ -17,11 +16,16 @@ namespace mosaic::fuzz {
 
 namespace {
 
-// A registry of one device, REFERENCE, backed by the plugin built beside libmosaic. The plugin is
-// also opened here and never closed, so each input's Core finds it loaded instead of loading it.
+// A registry of one device, REFERENCE, backed by the build's plugin: beside the registry that
+// MOSAIC_PLUGINS names (ctest and scripts/fuzz.sh set it; this target links libmosaic's objects, so
+// there is no libmosaic beside which to look). The plugin is also opened here and never closed, so
+// each input's Core finds it loaded instead of loading it.
 std::string reference_registry() {
-    const std::filesystem::path plugin = std::filesystem::path(default_registry_path()).parent_path() / "plugins" /
-                                         "libmosaic_reference_plugin.so";
+    const char* build_registry = std::getenv("MOSAIC_PLUGINS");
+    if (!build_registry || !*build_registry)
+        throw std::logic_error("set MOSAIC_PLUGINS to the build's registry (BUILD/lib/mosaic/plugins.json)");
+    const std::filesystem::path plugin =
+        std::filesystem::path(build_registry).parent_path() / "plugins" / "libmosaic_reference_plugin.so";
     if (!dlopen(plugin.c_str(), RTLD_NOW))
         throw std::logic_error("cannot load " + plugin.string() + " (build mosaic_reference_plugin): " + dlerror());
     const nlohmann::json doc = {{"version", 1}, {"plugins", {{{"device", "REFERENCE"}, {"library", plugin.string()}}}}};

@@ -4,7 +4,7 @@
 #include "fuzz_scratch.hpp"
 #include "fuzz_targets.hpp"
 
-#include "ir/ir.hpp"
+#include "readers/ir/ir.hpp"
 
 #include <stdexcept>
 

@@ -7,7 +7,7 @@
 #include "fuzz_scratch.hpp"
 #include "fuzz_targets.hpp"
 
-#include "memory_guard.hpp"
+#include "runtime/memory_guard.hpp"
 
 #include <mosaic/mosaic.hpp>
 #include <mosaic/onnx.hpp>

@@ -3,7 +3,7 @@
 #include "fuzz_scratch.hpp"
 #include "fuzz_targets.hpp"
 
-#include "registry.hpp"
+#include "registry/registry.hpp"
 
 #include <filesystem>
 #include <stdexcept>

@@ -38,7 +38,7 @@ TEST(GpuFolding, ShapeComputationsRunAtCompileTimeAndTheGraphStaysOnTheGpu) {
 
     CompiledModel gpu = shared_core().compile_model(model, "GPU");
     // w/transposed; the framework folds what is computed from x's shape (shape, half/broadcast,
-    // batch, flat_shape) before any device sees the graph (framework/src/shape_folding.hpp).
+    // batch, flat_shape) before any device sees the graph (framework/src/graph/shape_folding.hpp).
     EXPECT_EQ(gpu.get_property("GPU_FOLDED_NODES").get<size_t>(), 1u);
     json kernels = gpu.get_property("GPU_EXECUTORS");
     for (const auto& e : kernels) EXPECT_NE(e.at("type"), "ShapeOf") << kernels.dump(1);

@@ -1,7 +1,7 @@
 // Under ThreadSanitizer only: keeps every plugin library these tests use loaded for the whole run.
 //
 // Why: when a test ends, the last handle of an infer request may be dropped on a device thread
-// (framework/src/infer_request.cpp hands it to a detached thread), which then releases the compiled
+// (framework/src/runtime/infer_request.cpp hands it to a detached thread), which then releases the compiled
 // model, the device and, with the last Core gone, dlclose()s the plugin. The next test's Core
 // dlopen()s the same library, usually at the same address. ld.so unmaps the old copy without going
 // through the interceptors TSan uses to forget an address range's history, so TSan pairs the new

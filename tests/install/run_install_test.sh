@@ -55,6 +55,32 @@ if grep -n "mosaic_ops" "$cmakedir"/MosaicTargets*.cmake; then fail "the export 
 for target in Mosaic::runtime Mosaic::plugin_sdk Mosaic::reference_kernels; do
   grep -q "add_library($target " "$cmakedir/MosaicTargets.cmake" || fail "the export does not define $target"
 done
+# libmosaic exports its public API and nothing else: every exported symbol belongs to a class or
+# function the installed headers mark MOSAIC_API (include/mosaic/export.hpp).
+step "checking libmosaic's exported symbols"
+nm -DC --defined-only "$libdir/libmosaic.so" > "$work/exports.txt" || fail "nm cannot read libmosaic.so"
+python3 - "$work/exports.txt" "$prefix/include/mosaic" <<'PY' || fail "libmosaic exports symbols outside its public API"
+import glob, re, sys
+exports, include = sys.argv[1], sys.argv[2]
+public = set()
+for header in glob.glob(include + "/*.hpp"):
+    text = open(header).read()
+    public |= set(re.findall(r"\b(?:class|struct) MOSAIC_API (\w+)", text))
+    public |= set(re.findall(r"^MOSAIC_API [^(]*?(\w+)\(", text, re.M))
+names = [line.split(" ", 2)[2].strip() for line in open(exports) if line.count(" ") >= 2]
+bad = []
+for name in names:
+    bare = re.sub(r"^(typeinfo name for|typeinfo for|vtable for|VTT for|(non-)?virtual thunk to|guard variable for) ", "", name)
+    m = re.match(r"mosaic::(?:onnx::)?(\w+)", bare)
+    if not m or m.group(1) not in public:
+        bad.append(name)
+for name in bad[:20]:
+    print("  not public:", name)
+print(f"libmosaic exports {len(names)} symbols; {len(names) - len(bad)} of the public API "
+      f"({len(public)} classes and functions marked MOSAIC_API), {len(bad)} outside it")
+sys.exit(1 if bad or not names else 0)
+PY
+
 # The test plugins are never installed.
 if find "$prefix" -name 'libmosaic_test_*' -o -name 'libbroken.so' | grep .; then fail "test plugins were installed"; fi
 

@@ -1,6 +1,6 @@
 // The small conventions of the IR format: dims, shape attributes, tensor-name lists, op type
 // spellings and precision names.
-#include "ir/ir_format.hpp"
+#include "readers/ir/ir_format.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // check that a call throws a ModelError carrying given pieces of text.
 #pragma once
 
-#include "ir/ir.hpp"
+#include "readers/ir/ir.hpp"
 
 #include <gtest/gtest.h>
 

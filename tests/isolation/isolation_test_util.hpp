@@ -37,7 +37,7 @@ inline nlohmann::json isolated_entry(TempRegistry& registry, const std::string& 
 }
 
 // Sanitizers reserve terabytes of address space, so the memory cap is not applied under them
-// (plugin_host_process.cpp) and a leaking plugin would take the machine's memory instead.
+// (framework/src/isolation/host_process.cpp) and a leaking plugin would take the machine's memory instead.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr bool kSanitized = true;
 #else

@@ -1,7 +1,7 @@
 // The shared memory an isolated plugin's weights, tensors and exported blobs travel in: what one
 // process writes the other reads, and a peer that announces more bytes than its region holds is
 // refused when the region is mapped, not crashed on (SIGBUS) when the missing pages are touched.
-#include "shared_memory.hpp"
+#include "isolation/shared_memory.hpp"
 
 #include <gtest/gtest.h>
 

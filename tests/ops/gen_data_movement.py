@@ -577,7 +577,7 @@ def gen_broadcast():
                       [tensor(data([3]), "f32"), ints([2, 4]), ints([1])], attrs={"mode": "explicit"},
                       error="of a different size"))
     # A target given when the model runs is no longer an error: the model runs in stages around the
-    # op (framework/src/staged_model.hpp, tests/runtime/data_dependent_test.cpp).
+    # op (framework/src/graph/cut_model.hpp, tests/runtime/data_dependent_test.cpp).
 
     for name, shape, repeats, type_ in (("same_rank", [2, 3], [2, 2], "f32"), ("more_repeats", [3], [2, 1, 2], "i32"),
                                         ("fewer_repeats", [2, 1, 3], [3], "u8"), ("zero", [2, 2], [0, 3], "f32"),

@@ -486,7 +486,7 @@ def gen_non_zero():
         cases.append(case("non_zero_" + name, "NonZero", "opset3", [tensor(x, type_, const=True)],
                           [tensor(expected, out_type)], attrs))
     # NonZero of data computed when the model runs is no longer an error: the model runs in stages
-    # around it (framework/src/staged_model.hpp, tests/runtime/data_dependent_test.cpp).
+    # around it (framework/src/graph/cut_model.hpp, tests/runtime/data_dependent_test.cpp).
     cases.append(case("non_zero_error_output_type", "NonZero", "opset3", [tensor(data([2]), "f32", const=True)],
                       attrs={"output_type": "f32"}, error="output_type 'f32' is not supported"))
     return cases

@@ -2,9 +2,9 @@
 //
 // Runs one plugin library for an isolated registry entry ("isolation": "process"), serving the
 // application's proxy over the socket it finds on descriptor 3. Started and watched by libmosaic
-// (framework/src/plugin_host_process.cpp), never by hand: if this process crashes, aborts, runs
+// (framework/src/isolation/host_process.cpp), never by hand: if this process crashes, aborts, runs
 // out of memory or hangs, the application gets an error naming the device and goes on.
-#include "host_server.hpp"
+#include "isolation/host_server.hpp"
 
 #include <mosaic/sdk/status.hpp>
 

@@ -1,6 +1,8 @@
 // A model compiled for one device. Thread-safe: requests may be created from several threads.
 #pragma once
 
+#include <mosaic/export.hpp>
+
 #include <mosaic/element_type.hpp>
 #include <mosaic/infer_request.hpp>
 #include <mosaic/partial_shape.hpp>
@@ -28,7 +30,7 @@ struct PortDesc {
     const Shape& get_partial_shape() const { return shape; }
 };
 
-class CompiledModel {
+class MOSAIC_API CompiledModel {
 public:
     CompiledModel() = default;
 
@@ -55,7 +57,7 @@ public:
 
     explicit operator bool() const { return impl_ != nullptr; }
 
-    class Impl;
+    class MOSAIC_INTERNAL Impl;
     explicit CompiledModel(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 private:

@@ -2,6 +2,8 @@
 // Thread-safe: every member may be called from several threads.
 #pragma once
 
+#include <mosaic/export.hpp>
+
 #include <mosaic/compiled_model.hpp>
 #include <mosaic/model.hpp>
 #include <mosaic/properties.hpp>
@@ -47,7 +49,7 @@ struct PluginInfo {
     std::vector<std::string> optional_members;
 };
 
-class Core {
+class MOSAIC_API Core {
 public:
     // Reads the registry named by $MOSAIC_PLUGINS, else the installed one beside libmosaic
     // (<libdir>/mosaic/plugins.json). A registry that is not valid JSON throws, naming the file.
@@ -116,7 +118,7 @@ public:
     }
     CompiledModel import_model(std::istream& blob, const std::string& device, const AnyMap& properties = {});
 
-    class Impl;
+    class MOSAIC_INTERNAL Impl;
 
 private:
     std::shared_ptr<Impl> impl_;

@@ -3,6 +3,8 @@
 // run concurrently from different threads.
 #pragma once
 
+#include <mosaic/export.hpp>
+
 #include <mosaic/tensor.hpp>
 
 #include <chrono>
@@ -29,7 +31,7 @@ struct ProfilingInfo {
 
 class VariableState;
 
-class InferRequest {
+class MOSAIC_API InferRequest {
 public:
     InferRequest() = default;
 
@@ -65,7 +67,7 @@ public:
 
     explicit operator bool() const { return impl_ != nullptr; }
 
-    class Impl;
+    class MOSAIC_INTERNAL Impl;
     explicit InferRequest(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 private:
@@ -75,7 +77,7 @@ private:
 // One variable of a stateful model (ReadValue / Assign) in one infer request, as OpenVINO's
 // ov::VariableState: its value carries from one inference to the next. Not to be used while the
 // request runs.
-class VariableState {
+class MOSAIC_API VariableState {
 public:
     // The variable_id.
     const std::string& get_name() const;

@@ -7,6 +7,8 @@
 // snapshot of what it needs, so a model may be edited after compile_model() returns.
 #pragma once
 
+#include <mosaic/export.hpp>
+
 #include <mosaic/any.hpp>
 #include <mosaic/attributes.hpp>
 #include <mosaic/element_type.hpp>
@@ -27,14 +29,14 @@ class Model;
 class ShapeInference;
 
 // Thrown for an invalid model; the message names the node (friendly name, type and version).
-class ModelError : public std::runtime_error {
+class MOSAIC_API ModelError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
 // Immutable bytes of a Constant. Either owned or a window into memory kept alive by `owner`
 // (for instance a memory-mapped .bin), so weights are never copied when a model is read.
-class Buffer {
+class MOSAIC_API Buffer {
 public:
     static std::shared_ptr<const Buffer> copy_of(const void* data, size_t size);
     static std::shared_ptr<const Buffer> view(const void* data, size_t size, std::shared_ptr<const void> owner);
@@ -54,7 +56,7 @@ private:
 
 // An output port of a node (OpenVINO's ov::Output<ov::Node>). Model::inputs() are the Parameters'
 // ports, Model::outputs() the Results'.
-struct Output {
+struct MOSAIC_API Output {
     Node* node = nullptr;
     size_t index = 0;
 
@@ -74,7 +76,7 @@ struct Output {
     bool operator!=(const Output& o) const { return !(*this == o); }
 };
 
-class Node {
+class MOSAIC_API Node {
 public:
     // The op type, "Convolution".
     const std::string& get_type_name() const { return type_; }
@@ -144,7 +146,7 @@ private:
     std::vector<std::shared_ptr<Model>> bodies_;
 };
 
-class Model {
+class MOSAIC_API Model {
 public:
     explicit Model(std::string name = "model") : name_(std::move(name)) {}
     Model(const Model&) = delete;
@@ -237,7 +239,7 @@ private:
 //   auto y = b.op("Convolution", {x, w}, {{"strides", "1,1"}, ...});
 //   b.result(b.op("Relu", {y}), "out");
 //   std::shared_ptr<Model> m = b.build();   // validated
-class ModelBuilder {
+class MOSAIC_API ModelBuilder {
 public:
     explicit ModelBuilder(std::string name = "model");
     ~ModelBuilder();

@@ -6,6 +6,8 @@
 // copied once out of the protobuf (or the external-data file) into Constant buffers.
 #pragma once
 
+#include <mosaic/export.hpp>
+
 #include <mosaic/model.hpp>
 #include <mosaic/tensor.hpp>
 
@@ -18,7 +20,7 @@ namespace mosaic::onnx {
 // An ONNX node that Mosaic cannot translate (an unknown op, an op from an unsupported domain, an
 // attribute value or input form it does not handle). The message names the model, the node, the
 // op type and the opset. Tools report such models as "unsupported" rather than failed.
-class UnsupportedError : public ModelError {
+class MOSAIC_API UnsupportedError : public ModelError {
 public:
     using ModelError::ModelError;
 };
@@ -39,14 +41,14 @@ struct ReadOptions {
 
 // Reads an ONNX model file (external-data files are looked up beside it). Throws ModelError
 // (UnsupportedError for untranslatable nodes) naming the file and the node.
-std::shared_ptr<Model> read_onnx(const std::string& path, const ReadOptions& options = {});
+MOSAIC_API std::shared_ptr<Model> read_onnx(const std::string& path, const ReadOptions& options = {});
 
 // Reads a serialized onnx.TensorProto, as the backend tests' input_N.pb / output_N.pb files hold.
 // `name` receives the tensor's name (may be empty). Throws ModelError naming the file.
-Tensor read_tensor_file(const std::string& path, std::string* name = nullptr);
+MOSAIC_API Tensor read_tensor_file(const std::string& path, std::string* name = nullptr);
 
 // Whether the file is to be read as ONNX: its first bytes look like a serialized onnx.ModelProto
 // (or it ends in .onnx) and it is not XML.
-bool is_onnx_file(const std::string& path);
+MOSAIC_API bool is_onnx_file(const std::string& path);
 
 }  // namespace mosaic::onnx

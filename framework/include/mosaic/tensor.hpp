@@ -2,6 +2,8 @@
 // (handle semantics, like ov::Tensor); clone() copies the data.
 #pragma once
 
+#include <mosaic/export.hpp>
+
 #include <mosaic/element_type.hpp>
 
 #include <algorithm>
@@ -16,7 +18,7 @@
 
 namespace mosaic {
 
-class Tensor {
+class MOSAIC_API Tensor {
 public:
     Tensor() = default;
 

@@ -3,7 +3,7 @@
 // on runners of their own compiled models (made on first use, kept for the next inference).
 #include "runtime/runners.hpp"
 
-#include "compiled_model_impl.hpp"
+#include "runtime/compiled_model_impl.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -4,7 +4,7 @@
 // completed the prefix.
 #include "runtime/runners.hpp"
 
-#include "compiled_model_impl.hpp"
+#include "runtime/compiled_model_impl.hpp"
 
 #include <chrono>
 

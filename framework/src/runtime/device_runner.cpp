@@ -4,7 +4,7 @@
 // (sync_only_request.hpp).
 #include "runtime/runners.hpp"
 
-#include "compiled_model_impl.hpp"
+#include "runtime/compiled_model_impl.hpp"
 #include "runtime/sync_only_request.hpp"
 
 #include <mosaic/sdk/status.hpp>

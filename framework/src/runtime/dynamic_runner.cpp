@@ -4,7 +4,7 @@
 // specialization's, so after an inference they have its shapes.
 #include "runtime/runners.hpp"
 
-#include "compiled_model_impl.hpp"
+#include "runtime/compiled_model_impl.hpp"
 
 #include <list>
 #include <stdexcept>

@@ -4,7 +4,7 @@
 // place, and the tensors are swapped afterwards: the state is never copied.
 #include "runtime/runners.hpp"
 
-#include "compiled_model_impl.hpp"
+#include "runtime/compiled_model_impl.hpp"
 
 namespace mosaic {
 

@@ -1,0 +1,49 @@
+#include "readers/ir/weights_file.hpp"
+
+#include <mosaic/model.hpp>
+
+#include <boost/interprocess/file_mapping.hpp>
+#include <boost/interprocess/mapped_region.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+
+namespace mosaic::ir {
+
+namespace bip = boost::interprocess;
+
+struct WeightsFile::Mapping {
+    bip::file_mapping file;
+    bip::mapped_region region;
+};
+
+WeightsFile::~WeightsFile() = default;
+
+std::shared_ptr<const WeightsFile> WeightsFile::open(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw ModelError(path + ": cannot open the weights file (" + std::strerror(errno) +
+                         "); the model has Constants, so its .bin must be next to the .xml or passed as bin_path");
+    if (!S_ISREG(st.st_mode))
+        throw ModelError(path + ": the weights file is not a regular file; pass the model's .bin as bin_path");
+
+    std::shared_ptr<WeightsFile> w(new WeightsFile());
+    w->path_ = path;
+    w->size_ = static_cast<uint64_t>(st.st_size);
+    if (w->size_ == 0) return w;  // every Constant that needs bytes will be reported as out of range
+    try {
+        auto m = std::make_unique<Mapping>();
+        m->file = bip::file_mapping(path.c_str(), bip::read_only);
+        m->region = bip::mapped_region(m->file, bip::read_only);
+        w->data_ = static_cast<const uint8_t*>(m->region.get_address());
+        w->size_ = m->region.get_size();
+        w->mapping_ = std::move(m);
+    } catch (const bip::interprocess_exception& e) {
+        throw ModelError(path + ": cannot memory-map the weights file (" + e.what() +
+                         "); check that it is readable and not being truncated");
+    }
+    return w;
+}
+
+}  // namespace mosaic::ir
