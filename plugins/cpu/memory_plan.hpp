@@ -1,7 +1,7 @@
 // Where each intermediate tensor of a compiled model lives during an inference. Lifetimes run
 // from the executor that writes a tensor to the last one that reads it; tensors whose lifetimes do
-// not overlap share a buffer (greedy, best fit, in execution order), and a fused residual Add
-// writes its result over the residual's buffer when the residual dies there. Graph inputs and
+// not overlap share a buffer (the SDK's plan_buffers: greedy best fit in execution order), and a
+// fused residual Add writes its result over the residual's buffer when the residual dies there. Graph inputs and
 // outputs are the caller's tensors and constants the host's memory: neither gets a buffer. Every
 // infer request allocates the buffers once, as one arena.
 #pragma once
