@@ -6,7 +6,7 @@
 //              [--clblast-defaults | --params FILE | --tune S [--fraction F] [--save-params FILE]]
 //
 // CLBlast runs with the parameters the GPU plugin gives it for the device (its table in
-// plugins/gpu/clblast_tuning.cpp), or CLBlast's own with --clblast-defaults, or those of a file with
+// plugins/gpu/gemm/clblast_tuning.cpp), or CLBlast's own with --clblast-defaults, or those of a file with
 // --params; --tune runs CLBlast's Xgemm tuner first, prints the table entry it found and, with
 // --save-params, writes it as a file --params reads, so that one run can tune and later ones check.
 //
@@ -17,9 +17,9 @@
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
-#include "clblast_tuning.hpp"
+#include "gemm/clblast_tuning.hpp"
 #include "common/machine.hpp"
-#include "tiled_gemm.hpp"
+#include "gemm/tiled_gemm.hpp"
 
 #include <CL/opencl.hpp>
 #include <clblast.h>
@@ -145,7 +145,7 @@ struct Timings {
 // ------------------------------------------------------------------------------------------------
 // CLBlast
 
-// The GPU plugin's choice (plugins/gpu/cl_discovery.cpp): the first GPU or accelerator device of any
+// The GPU plugin's choice (plugins/gpu/opencl/cl_discovery.cpp): the first GPU or accelerator device of any
 // platform, else the first CPU-type device (PoCL's, on a machine without a GPU).
 cl::Device pick_opencl_device() {
     std::vector<cl::Platform> platforms;
@@ -197,7 +197,7 @@ std::string trimmed(const std::string& s) {
 }
 
 // Runs CLBlast's own Xgemm tuner on `device` at size^3, trying `fraction` of its search space; prints
-// the parameters as an entry of plugins/gpu/clblast_tuning.cpp's table, writes them to --save-params'
+// the parameters as an entry of plugins/gpu/gemm/clblast_tuning.cpp's table, writes them to --save-params'
 // file before anything else can fail, and gives them to CLBlast.
 //
 // CLBlast's TuneXgemm (1.5.3, and 1.7.0 alike) searches the standard kernel (GEMMK=0), then the 2-D
@@ -218,7 +218,7 @@ std::string tune_xgemm(const cl::Device& device, const std::string& name, const 
     std::snprintf(origin, sizeof origin, "CLBlast's Xgemm tuner, f32, on %s (%s, driver %s): %zu^3, fraction %g, in %.1f s",
                   name.c_str(), device.getInfo<CL_DEVICE_VERSION>().c_str(), device.getInfo<CL_DRIVER_VERSION>().c_str(),
                   o.tune_size, o.tune_fraction, ms_since(t0) / 1e3);
-    std::printf("tuned:     %s; entry for plugins/gpu/clblast_tuning.cpp:\n"
+    std::printf("tuned:     %s; entry for plugins/gpu/gemm/clblast_tuning.cpp:\n"
                 "           {\"<prefix of '%s'>\", \"<where>\",\n            {", origin, name.c_str());
     const char* sep = "";
     for (const auto& [key, value] : params) std::printf("%s{\"%s\", %zu}", std::exchange(sep, ", "), key.c_str(), value);
@@ -333,7 +333,7 @@ private:
 };
 
 // ------------------------------------------------------------------------------------------------
-// Mosaic's tiled kernel, through the GPU plugin's own TiledGemm (plugins/gpu/tiled_gemm.cpp) on a
+// Mosaic's tiled kernel, through the GPU plugin's own TiledGemm (plugins/gpu/gemm/tiled_gemm.cpp) on a
 // program built from kernels/00_common.cl (its epilogue) and kernels/gemm.cl with the plugin's options. Neither operand is a constant, so
 // every call packs both (as a MatMul of two activations does; the plugin packs a constant operand
 // once, at compile time, which makes a call cheaper than measured here).

@@ -295,7 +295,7 @@ inline int walk_offset(const Walk* w, int i, const int* strides) {
     return offset;
 }
 
-// The offset of flat output index `i` in a broadcast operand, by its indexing mode (kernel_structs.hpp's
+// The offset of flat output index `i` in a broadcast operand, by its indexing mode (kernel_args.hpp's
 // OperandIndex): most broadcasts need one division or none, not the walk's one per dimension.
 #define OPERAND_SAME 1
 #define OPERAND_TRAILING 2
@@ -340,7 +340,7 @@ inline float16 load_row16(__global const real* row, int iw0, int stride, int wid
 // The input values of one row that a block of sixteen outputs of a window op reads: win[j] =
 // row[iw0 + j] for j < len, `fill` outside the row, as a run of fill, one copy (by vectors) and a
 // run of fill, with no test per element. Loaded once, the row serves every tap along it
-// (window_taps16). At most WINDOW_MAX values (kernel_structs.hpp).
+// (window_taps16). At most WINDOW_MAX values (kernel_args.hpp).
 inline void load_window(__global const real* row, int iw0, int len, int width, float fill, float* win) {
     const int lo = clamp(-iw0, 0, len), hi = clamp(width - iw0, lo, len);
     for (int j = 0; j < lo; ++j) win[j] = fill;

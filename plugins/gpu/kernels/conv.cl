@@ -183,7 +183,7 @@ __kernel void depthwise_conv16_f32(__global const real* x, __global const real* 
 // and every tap of every output row takes its sixteen values from there: the row-at-a-time kernel
 // above gathers each tap apart from the image, which on 14- and 7-wide planes (every block at an
 // edge) cost several times the arithmetic. Global size: (image, channel) times blocks along the
-// row times bands. WINDOW_MAX and RING_MAX: kernel_structs.hpp.
+// row times bands. WINDOW_MAX and RING_MAX: kernel_args.hpp.
 __kernel void depthwise_column16_f32(__global const real* x, __global const real* w, __global real* y, ConvShape s,
                                      __global const real* bias, __global const real* residual, Epilogue e, int rows) {
     const int blocks = (s.out_w + 15) / 16, bands = (s.out_h + rows - 1) / rows;
