@@ -9,13 +9,11 @@ namespace mosaic::gpu_plugin {
 
 namespace {
 
-// Rows of a register tile: 2 * 8 accumulators of 16 floats leave AVX-512's other 16 registers for
-// the operands (measured against 4, 6, 12 and 14 rows: docs/benchmarks.md).
-constexpr size_t kTileRows = 8;
-constexpr size_t kPanelColumns = 32;  // gemm.cl's GEMM_NR: two float16
-// Tiles of A per work item: enough work per item that scheduling is noise, and few enough that a
-// small GEMM still gives every core work items.
-constexpr size_t kTilesPerItem = 4;
+// The kernels' tile sizes (kernels/kernel_interface.h says why these): the host packs operands
+// into the tiles gemm.cl reads.
+constexpr size_t kTileRows = GEMM_MR;
+constexpr size_t kPanelColumns = GEMM_NR;
+constexpr size_t kTilesPerItem = GEMM_MT;
 // The deepest B read in place (reads_b_in_place): measured no slower than packed up to 256 (1x1
 // convolutions of 56x56 and 64x64 images on 2 cores, 4 KiB-aliased rows included), and 20-30%
 // faster at k of 16 to 64, where packing costs as much as the multiply.
@@ -31,11 +29,6 @@ cl_int as_int(size_t v, const char* what) {
 }
 
 }  // namespace
-
-std::string tiled_gemm_options() {
-    return "-DGEMM_MR=" + std::to_string(kTileRows) + " -DGEMM_NR=" + std::to_string(kPanelColumns) +
-           " -DGEMM_MT=" + std::to_string(kTilesPerItem);
-}
 
 size_t TiledGemm::Packing::elements() const { return tiles * tile; }  // times k by the caller
 

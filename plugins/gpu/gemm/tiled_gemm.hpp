@@ -11,10 +11,6 @@
 
 namespace mosaic::gpu_plugin {
 
-// The program's build options that fix the kernels' tile sizes (GEMM_MR rows per register tile,
-// GEMM_MT tiles per work item); the host packs with the same values.
-std::string tiled_gemm_options();
-
 class TiledGemm {
 public:
     explicit TiledGemm(const GemmShape& s);

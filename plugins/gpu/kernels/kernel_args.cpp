@@ -60,8 +60,4 @@ Walk make_walk(const Shape& dims, const std::vector<int64_t>& in, const std::vec
     return w;
 }
 
-std::string window_options() {
-    return "-DWINDOW_MAX=" + std::to_string(kWindowMax) + " -DRING_MAX=" + std::to_string(kRingMax);
-}
-
 }  // namespace mosaic::gpu_plugin

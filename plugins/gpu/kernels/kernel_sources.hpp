@@ -1,4 +1,5 @@
-// The text of every OpenCL C kernel of the plugin (kernels/*.cl), built as one program per device.
+// The text of every OpenCL C kernel of the plugin (kernels/prelude.txt's pieces, then kernels/*.cl),
+// built as one program per device.
 #pragma once
 
 namespace mosaic::gpu_plugin {

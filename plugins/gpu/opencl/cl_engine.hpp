@@ -32,8 +32,8 @@ public:
 
     // A read-only device buffer initialised with `bytes` as they are.
     cl::Buffer upload(const void* data, size_t bytes) const;
-    // A read-only device buffer of `count` floats as kernels read a real tensor (00_common.cl):
-    // narrowed to f16 (round to nearest even) when `half`.
+    // A read-only device buffer of `count` floats as kernels read a real tensor
+    // (kernels/common/storage.cl): narrowed to f16 (round to nearest even) when `half`.
     cl::Buffer upload_floats(const float* data, size_t count, bool half) const;
 
 private:

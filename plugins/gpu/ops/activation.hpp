@@ -1,5 +1,5 @@
-// Ops that are one activation (kernels/00_common.cl's ACT_* codes), standalone or fused after a
-// convolution or MatMul: Relu, Clamp, Sigmoid, ..., and arithmetic by a scalar constant (linear).
+// Ops that are one activation (kernels/kernel_interface.h's ACT_* codes), standalone or fused after
+// a convolution or MatMul: Relu, Clamp, Sigmoid, ..., and arithmetic by a scalar constant (linear).
 #pragma once
 
 #include "kernels/kernel_args.hpp"
@@ -10,11 +10,11 @@
 
 namespace mosaic::gpu_plugin {
 
-enum ActivationKind : cl_int {
-    ACT_NONE = 0, ACT_RELU, ACT_CLAMP, ACT_SIGMOID, ACT_TANH, ACT_ELU, ACT_GELU_ERF, ACT_GELU_TANH, ACT_SWISH,
-    ACT_HSWISH, ACT_HSIGMOID, ACT_MISH, ACT_SOFTPLUS, ACT_EXP, ACT_LOG, ACT_SQRT, ACT_ABS, ACT_NEGATIVE, ACT_ERF,
-    ACT_FLOOR, ACT_CEIL, ACT_LINEAR, ACT_SIN, ACT_COS, ACT_RECIPROCAL, ACT_SIGN, ACT_LEAKY, ACT_HARD_SIGMOID, ACT_SELU, ACT_SQUARE, ACT_POW,
-    ACT_TAN, ACT_ASIN, ACT_ACOS, ACT_ATAN, ACT_SINH, ACT_COSH, ACT_ASINH, ACT_ACOSH, ACT_ATANH, ACT_ROUND_EVEN, ACT_ROUND_AWAY
+// One activation as kernels take it: a kind and its parameters (unary_f32's kind, a, b; an
+// epilogue's act1, act1_a, act1_b).
+struct Activation {
+    cl_int kind = ACT_NONE;
+    cl_float a = 0, b = 0;
 };
 
 // The activation node `n` computes on its input 0 (f32), or nothing: a unary activation op, or an

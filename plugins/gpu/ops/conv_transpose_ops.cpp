@@ -1,7 +1,7 @@
 // ConvolutionBackpropData and GroupConvolutionBackpropData, 2-D, f32, constant filters: per image a
 // GEMM of each group's filters, transposed, by its input channels (the columns: every output
 // channel's and tap's contribution from every input position, in the request's scratch buffer),
-// then col2im (conv.cl) gathering each output element's taps from them, with the bias and
+// then col2im (conv_transpose.cl) gathering each output element's taps from them, with the bias and
 // activations after it fused (fusion.hpp). The window's padding is the reference's own
 // (reference/convolution.hpp): same_upper and same_lower with an output_shape pad to reach it.
 // Decoders upsample so (segmentation heads, generators), which would otherwise leave the GPU.

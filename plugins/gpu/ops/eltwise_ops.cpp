@@ -74,8 +74,6 @@ private:
     bool wide_;
 };
 
-enum BinaryOp : cl_int { BIN_ADD = 0, BIN_SUB, BIN_MUL, BIN_DIV, BIN_MAX, BIN_MIN, BIN_POW, BIN_SQDIFF, BIN_PRELU, BIN_MOD, BIN_FLOORMOD };
-
 cl_int binary_code(const std::string& t) {
     if (t == "Add") return BIN_ADD;
     if (t == "Subtract") return BIN_SUB;

@@ -1,7 +1,7 @@
 // Ops that pick elements by indices computed at run time, any element type of 1, 2, 4 or 8 bytes
 // (moved as words of its stored size: f32 under the f16 hint is 2 bytes), i32 or i64 indices:
 // Gather (batch_dims 0) and GatherElements (negative indices count from the end; one out of range
-// gives 0), and OneHot (data_movement.cl).
+// gives 0), and OneHot (gather.cl).
 #include "ops/copy_executor.hpp"
 #include "kernels/kernel_args.hpp"
 #include "ops/op_registry.hpp"

@@ -13,15 +13,6 @@ namespace mosaic::gpu_plugin {
 
 namespace {
 
-// The mirror of interpolate.cl's Taps.
-struct TapsArgs {
-    cl_int rank = 0;
-    cl_int dims[kMaxRank] = {};
-    cl_int in_strides[kMaxRank] = {};
-    cl_int count[kMaxRank] = {};
-    cl_int offset[kMaxRank] = {};
-};
-
 // The node's taps, from the reference (throws std::runtime_error where it has none).
 std::vector<reference::AxisTaps> taps_of(const sdk::GraphView& g, size_t n) {
     const Attributes attrs = g.attributes(n);

@@ -5,6 +5,7 @@
 #include <mosaic/sdk/decomposed_patterns.hpp>
 
 #include <algorithm>
+#include <utility>
 
 namespace mosaic::gpu_plugin {
 
@@ -163,10 +164,13 @@ std::unique_ptr<Executor> layer_norm(BuildContext& ctx, size_t node) {
 }
 
 cl_int reduce_code(const std::string& t) {
-    static const char* names[] = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2"};
-    for (cl_int i = 0; i < 7; ++i)
-        if (t == names[i]) return i;
-    return 0;
+    static const std::pair<const char*, ReduceOp> ops[] = {{"ReduceSum", REDUCE_SUM}, {"ReduceMean", REDUCE_MEAN},
+                                                           {"ReduceMax", REDUCE_MAX}, {"ReduceMin", REDUCE_MIN},
+                                                           {"ReduceProd", REDUCE_PROD}, {"ReduceL1", REDUCE_L1},
+                                                           {"ReduceL2", REDUCE_L2}};
+    for (const auto& [name, op] : ops)
+        if (t == name) return op;
+    return REDUCE_SUM;
 }
 
 std::string check_reduce(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {

@@ -1,6 +1,6 @@
 // Pad-1 and Pad-12, any 1-, 2-, 4- or 8-byte type, constant pads, every pad_mode (constant, edge,
 // reflect, symmetric), negative pads cropping: one kernel mapping each output element to its
-// input element (data_movement.cl's pad_*), as the reference does. An explicit Pad before a
+// input element (pad.cl's pad_*), as the reference does. An explicit Pad before a
 // convolution or pooling (TensorFlow's exports, reflection padding in image models) so stays on
 // the GPU.
 #include "ops/copy_executor.hpp"
@@ -15,20 +15,12 @@ namespace mosaic::gpu_plugin {
 
 namespace {
 
-// The mirror of data_movement.cl's PadShape.
-struct PadShape {
-    cl_int rank = 0, mode = 0;
-    cl_int out_dims[kMaxRank] = {};
-    cl_int in_dims[kMaxRank] = {};
-    cl_int in_strides[kMaxRank] = {};
-    cl_int begin[kMaxRank] = {};
-};
-
+// The kernel's PadMode for a pad_mode, or -1 for one it has none for.
 cl_int mode_code(const std::string& mode) {
-    if (mode == "constant") return 0;
-    if (mode == "edge") return 1;
-    if (mode == "reflect") return 2;
-    if (mode == "symmetric") return 3;
+    if (mode == "constant") return PAD_CONSTANT;
+    if (mode == "edge") return PAD_EDGE;
+    if (mode == "reflect") return PAD_REFLECT;
+    if (mode == "symmetric") return PAD_SYMMETRIC;
     return -1;
 }
 

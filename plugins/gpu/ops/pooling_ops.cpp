@@ -9,11 +9,6 @@ namespace mosaic::gpu_plugin {
 
 namespace {
 
-struct PoolShape {
-    cl_int in_h, in_w, out_h, out_w, kernel_h, kernel_w, stride_h, stride_w, pad_top, pad_left, pad_bottom, pad_right,
-        dilation_h, dilation_w, count_padding;
-};
-
 std::string check_pool(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
     if (auto r = first_of({check_types(g, n, {ElementType::f32, ElementType::i64, ElementType::i32}), check_static_nonempty(g, n)});
         !r.empty())

@@ -13,8 +13,6 @@ namespace mosaic::gpu_plugin {
 
 namespace {
 
-enum PredicateOp : cl_int { PRED_EQ = 0, PRED_NE, PRED_LT, PRED_LE, PRED_GT, PRED_GE, PRED_AND, PRED_OR, PRED_XOR };
-
 const std::map<std::string, PredicateOp>& predicate_ops() {
     static const std::map<std::string, PredicateOp> ops{
         {"Equal", PRED_EQ},      {"NotEqual", PRED_NE},   {"Less", PRED_LT},     {"LessEqual", PRED_LE},

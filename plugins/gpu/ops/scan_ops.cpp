@@ -1,5 +1,5 @@
 // CumSum: running sums along an axis known at compile time, f32 (real), i32 or i64; exclusive and
-// reverse (normalization.cl's cumsum_*: one work item a line along the axis).
+// reverse (scan.cl's cumsum_*: one work item a line along the axis).
 #include "ops/copy_executor.hpp"  // axis_of
 #include "kernels/kernel_args.hpp"
 #include "ops/op_registry.hpp"

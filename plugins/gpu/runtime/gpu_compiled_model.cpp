@@ -2,8 +2,6 @@
 
 #include "runtime/executor_builder.hpp"
 #include "runtime/gpu_infer_request.hpp"
-#include "kernels/kernel_args.hpp"
-#include "gemm/tiled_gemm.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -37,8 +35,8 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     // Denormal floats flushed to zero: on an OpenCL CPU device each operation on one costs a
     // microcode assist, and a 1x1 convolution over denormal inputs ran 84 ms instead of 0.73 on
     // PoCL. Values below 1.2e-38 are far inside every tolerance REFERENCE is held to.
-    // Under the f16 hint the same kernels load and store halves (00_common.cl's `real`).
-    program_ = engine_->program("-cl-std=CL1.2 -cl-denorms-are-zero " + tiled_gemm_options() + " " + window_options() +
+    // Under the f16 hint the same kernels load and store halves (kernels/common/storage.cl's `real`).
+    program_ = engine_->program(std::string("-cl-std=CL1.2 -cl-denorms-are-zero") +
                                     (values_.half_floats() ? " -DMOSAIC_HALF" : "") +
                                     (values_.half_floats() && half_by_bits(config, device) ? " -DMOSAIC_HALF_BY_BITS" : ""),
                                 config_.cache_dir);

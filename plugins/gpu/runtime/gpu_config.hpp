@@ -12,7 +12,7 @@ namespace mosaic::gpu_plugin {
 struct GpuConfig {
     bool perf_count = false;
     std::string precision = "f32";  // INFERENCE_PRECISION_HINT
-    std::string half_conversions = "AUTO";  // GPU_HALF_CONVERSIONS: AUTO, BUILTIN or BITS (00_common.cl)
+    std::string half_conversions = "AUTO";  // GPU_HALF_CONVERSIONS: AUTO, BUILTIN or BITS (common/storage.cl)
     std::string cache_dir;          // CACHE_DIR: program binaries; "" keeps none
     std::string device_id = "0";    // DEVICE_ID: which instance (GPU.1 sets "1")
     bool allow_cpu_fallback = true; // GPU_ALLOW_CPU_FALLBACK

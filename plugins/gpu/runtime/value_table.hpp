@@ -11,8 +11,9 @@
 // kernel and never split a HETERO graph.
 //
 // Under INFERENCE_PRECISION_HINT f16 the device stores f32 values as f16 (`stored`): kernels load
-// and store halves and compute in float (00_common.cl's `real`). The graph keeps its f32 types, and
-// so do the caller's tensors and the host's constants: uploads narrow, the requests convert.
+// and store halves and compute in float (kernels/common/storage.cl's `real`). The graph keeps its
+// f32 types, and so do the caller's tensors and the host's constants: uploads narrow, the requests
+// convert.
 #pragma once
 
 #include <mosaic/sdk/graph.hpp>
