@@ -6,7 +6,7 @@
 //              [--clblast-defaults | --params FILE | --tune S [--fraction F] [--save-params FILE]]
 //
 // CLBlast runs with the parameters the GPU plugin gives it for the device (its table in
-// plugins/gpu/clblast_tuning.cpp), or CLBlast's own with --clblast-defaults, or those of a file with
+// plugins/gpu/gemm/clblast_tuning.cpp), or CLBlast's own with --clblast-defaults, or those of a file with
 // --params; --tune runs CLBlast's Xgemm tuner first, prints the table entry it found and, with
 // --save-params, writes it as a file --params reads, so that one run can tune and later ones check.
 //
@@ -17,9 +17,9 @@
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
-#include "clblast_tuning.hpp"
+#include "gemm/clblast_tuning.hpp"
 #include "common/machine.hpp"
-#include "tiled_gemm.hpp"
+#include "gemm/tiled_gemm.hpp"
 
 #include <CL/opencl.hpp>
 #include <clblast.h>
@@ -40,6 +40,7 @@
 #include <utility>
 #include <random>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -145,7 +146,7 @@ struct Timings {
 // ------------------------------------------------------------------------------------------------
 // CLBlast
 
-// The GPU plugin's choice (plugins/gpu/cl_discovery.cpp): the first GPU or accelerator device of any
+// The GPU plugin's choice (plugins/gpu/opencl/cl_discovery.cpp): the first GPU or accelerator device of any
 // platform, else the first CPU-type device (PoCL's, on a machine without a GPU).
 cl::Device pick_opencl_device() {
     std::vector<cl::Platform> platforms;
@@ -197,7 +198,7 @@ std::string trimmed(const std::string& s) {
 }
 
 // Runs CLBlast's own Xgemm tuner on `device` at size^3, trying `fraction` of its search space; prints
-// the parameters as an entry of plugins/gpu/clblast_tuning.cpp's table, writes them to --save-params'
+// the parameters as an entry of plugins/gpu/gemm/clblast_tuning.cpp's table, writes them to --save-params'
 // file before anything else can fail, and gives them to CLBlast.
 //
 // CLBlast's TuneXgemm (1.5.3, and 1.7.0 alike) searches the standard kernel (GEMMK=0), then the 2-D
@@ -218,7 +219,7 @@ std::string tune_xgemm(const cl::Device& device, const std::string& name, const 
     std::snprintf(origin, sizeof origin, "CLBlast's Xgemm tuner, f32, on %s (%s, driver %s): %zu^3, fraction %g, in %.1f s",
                   name.c_str(), device.getInfo<CL_DEVICE_VERSION>().c_str(), device.getInfo<CL_DRIVER_VERSION>().c_str(),
                   o.tune_size, o.tune_fraction, ms_since(t0) / 1e3);
-    std::printf("tuned:     %s; entry for plugins/gpu/clblast_tuning.cpp:\n"
+    std::printf("tuned:     %s; entry for plugins/gpu/gemm/clblast_tuning.cpp:\n"
                 "           {\"<prefix of '%s'>\", \"<where>\",\n            {", origin, name.c_str());
     const char* sep = "";
     for (const auto& [key, value] : params) std::printf("%s{\"%s\", %zu}", std::exchange(sep, ", "), key.c_str(), value);
@@ -333,10 +334,11 @@ private:
 };
 
 // ------------------------------------------------------------------------------------------------
-// Mosaic's tiled kernel, through the GPU plugin's own TiledGemm (plugins/gpu/tiled_gemm.cpp) on a
-// program built from kernels/00_common.cl (its epilogue) and kernels/gemm.cl with the plugin's options. Neither operand is a constant, so
-// every call packs both (as a MatMul of two activations does; the plugin packs a constant operand
-// once, at compile time, which makes a call cheaper than measured here).
+// Mosaic's tiled kernel, through the GPU plugin's own TiledGemm (plugins/gpu/gemm/tiled_gemm.cpp) on a
+// program built as the plugin begins its own (the pieces kernels/prelude.txt lists, its epilogue
+// among them) followed by kernels/gemm.cl. Neither operand is a constant, so every call packs both
+// (as a MatMul of two activations does; the plugin packs a constant operand once, at compile time,
+// which makes a call cheaper than measured here).
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path);
@@ -344,15 +346,25 @@ std::string read_file(const std::string& path) {
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// The prelude's files in its order, then gemm.cl: the plugin's program without the other op groups.
+std::string tiled_gemm_program() {
+    const std::string dir = MOSAIC_GEMM_KERNELS;
+    std::istringstream prelude(read_file(dir + "/prelude.txt"));
+    std::string text, line;
+    while (std::getline(prelude, line))
+        if (!line.empty() && line[0] != '#') text += read_file(dir + "/" + line);
+    return text + read_file(dir + "/gemm.cl");
+}
+
 class TiledGemmRun {
 public:
     TiledGemmRun(const cl::Device& device, const Options& o, const std::vector<float>& a, const std::vector<float>& b)
         : o_(o), context_(device), queue_(context_, device, CL_QUEUE_PROFILING_ENABLE),
-          program_(context_, read_file(MOSAIC_GEMM_KERNELS "/00_common.cl") + read_file(MOSAIC_GEMM_KERNELS "/gemm.cl")),
+          program_(context_, tiled_gemm_program()),
           a_(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.size() * sizeof(float), const_cast<float*>(a.data())),
           b_(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.size() * sizeof(float), const_cast<float*>(b.data())),
           c_(context_, CL_MEM_READ_WRITE, o.m * o.n * sizeof(float)), gemm_(shape(o)) {
-        const std::string options = "-cl-std=CL1.2 " + mosaic::gpu_plugin::tiled_gemm_options();
+        const std::string options = "-cl-std=CL1.2";
         try {
             program_.build({device}, options.c_str());
         } catch (const cl::Error&) {
@@ -556,8 +568,9 @@ int main(int argc, char** argv) try {
     std::printf("CLBlast:   Xgemm with %s: %s\n", tuning.c_str(), clblast_parameters_used(device, o).c_str());
     std::printf("oneDNN:    %d.%d.%d, %s, %d OpenMP threads\n", v->major, v->minor, v->patch, dnnl.implementation().c_str(),
                 omp_get_max_threads());
-    std::printf("Tiled:     Mosaic's gemm_tiled_f32 (%s), both operands packed in every call\n",
-                mosaic::gpu_plugin::tiled_gemm_options().c_str());
+    std::printf("Tiled:     Mosaic's gemm_tiled_f32 (GEMM_MR=%d GEMM_NR=%d GEMM_MT=%d: kernel_interface.h), both "
+                "operands packed in every call\n",
+                GEMM_MR, GEMM_NR, GEMM_MT);
     std::printf("setup:     CLBlast first call %.1f ms (kernel compilation included); Tiled first call %.1f ms; oneDNN "
                 "primitive creation %.1f ms, first call %.1f ms\n",
                 tb.setup_ms, tt.setup_ms, td.setup_ms, td.first_call_ms);

@@ -21,10 +21,11 @@ done
 
 mkdir -p "$out"
 gpu=$(cd "$here/../../plugins/gpu" && pwd)
-tuning=$gpu/clblast_tuning.cpp  # the GPU plugin's CLBlast parameters, applied as it does
-tiled=$gpu/tiled_gemm.cpp       # the GPU plugin's tiled GEMM, enqueued as it does
-if [[ ! -x $bin || $here/gemm_bench.cpp -nt $bin || $tuning -nt $bin || $tiled -nt $bin || $gpu/tiled_gemm.hpp -nt $bin ||
-      $gpu/gemm.hpp -nt $bin || $here/../common/machine.hpp -nt $bin ]]; then
+tuning=$gpu/gemm/clblast_tuning.cpp  # the GPU plugin's CLBlast parameters, applied as it does
+tiled=$gpu/gemm/tiled_gemm.cpp       # the GPU plugin's tiled GEMM, enqueued as it does
+# kernel_interface.h: the tile sizes the host packs with, compiled in (the kernels are read at run time).
+if [[ ! -x $bin || $here/gemm_bench.cpp -nt $bin || $tuning -nt $bin || $tiled -nt $bin || $gpu/gemm/tiled_gemm.hpp -nt $bin ||
+      $gpu/gemm/gemm.hpp -nt $bin || $gpu/kernels/kernel_interface.h -nt $bin || $here/../common/machine.hpp -nt $bin ]]; then
     # -fopenmp: oneDNN on Debian 12 uses OpenMP threads (DNNL_CPU_RUNTIME OMP), set with omp_set_num_threads.
     g++ -std=c++17 -O2 -fopenmp -Wall -Wextra -I"$gpu" -I"$here/.." -I"$here/../../plugin_sdk/include" \
         -DMOSAIC_GEMM_KERNELS="\"$gpu/kernels\"" -o "$bin" "$here/gemm_bench.cpp" "$tuning" "$tiled" \

@@ -16,7 +16,7 @@
 # 3. GEMM GFLOP/s: CLBlast and Mosaic's tiled kernel on the GPU against oneDNN on all CPU cores;
 #    `tune`: CLBlast's Xgemm tuner on this GPU, its parameters saved to OUT_DIR/tune/xgemm.params,
 #    then checked at sizes that are no multiple of any tile and timed on BERT-base's GEMMs and 4096^3
-#    beside CLBlast's own (200 s at most), for an entry of plugins/gpu/clblast_tuning.cpp;
+#    beside CLBlast's own (200 s at most), for an entry of plugins/gpu/gemm/clblast_tuning.cpp;
 # 4. the architectures of tools/models/make_onnx_models.py (made here with this machine's torch) on
 #    GPU and HETERO:GPU,CPU against torch's outputs;
 # 5. latency of ResNet-50, MobileNetV2 and BERT-base on CPU, GPU and HETERO:GPU,CPU; ResNet-50's

@@ -22,7 +22,7 @@ cp -L "$build/lib/libmosaic.so.0" "$stage/build/lib/"
 # The GEMM benchmark reads the plugin's kernels from the repository, relative to where it runs.
 gpu=$root/plugins/gpu
 g++ -std=c++17 -O2 -fopenmp -I"$gpu" -I"$root/plugin_sdk/include" -DMOSAIC_GEMM_KERNELS='"plugins/gpu/kernels"' \
-    -o "$stage/bench/gemm_bench" "$root/benchmarks/gemm/gemm_bench.cpp" "$gpu/clblast_tuning.cpp" "$gpu/tiled_gemm.cpp" \
+    -o "$stage/bench/gemm_bench" "$root/benchmarks/gemm/gemm_bench.cpp" "$gpu/gemm/clblast_tuning.cpp" "$gpu/gemm/tiled_gemm.cpp" \
     -lclblast -lOpenCL -ldnnl
 
 # Every library the programs and plugins load, but the C/C++ runtime the other machine has newer.

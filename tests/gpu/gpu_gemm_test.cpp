@@ -1,4 +1,4 @@
-// The GPU's two GEMMs (plugins/gpu/gemm.hpp), each forced with GPU_GEMM_KERNEL, against REFERENCE:
+// The GPU's two GEMMs (plugins/gpu/gemm/gemm.hpp), each forced with GPU_GEMM_KERNEL, against REFERENCE:
 // sizes that are no multiple of any tile (the tiled kernel pads its packed operands to whole
 // tiles; CLBlast's parameters must hold at every size, not only the tuned one: clblast_tuning.cpp),
 // down to one row; operands computed or constant (a constant is packed once at compile time),

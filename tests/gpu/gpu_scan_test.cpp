@@ -1,4 +1,4 @@
-// CumSum on the GPU (normalization.cl's cumsum_*): x computed at run time, every axis and each
+// CumSum on the GPU (scan.cl's cumsum_*): x computed at run time, every axis and each
 // combination of exclusive and reverse, f32 within the f32 tolerance of REFERENCE and i64
 // bit-identical, wrapping past its range as the reference does.
 #include "gpu/gpu_test_util.hpp"

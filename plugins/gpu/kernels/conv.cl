@@ -1,13 +1,4 @@
-// Convolution pieces: im2col (feeding a CLBlast GEMM) and a direct depthwise convolution.
-
-typedef struct {
-    int channels, in_h, in_w;      // of one group's input
-    int out_h, out_w;
-    int kernel_h, kernel_w;
-    int stride_h, stride_w;
-    int dilation_h, dilation_w;
-    int pad_top, pad_left;
-} ConvShape;
+// Convolution pieces (ops/conv_ops.cpp): im2col (feeding a GEMM) and a direct depthwise convolution.
 
 // col[(c * KH + kh) * KW + kw][oh * OW + ow] = x[c][oh * SH - PT + kh * DH][ow * SW - PL + kw * DW] (0 outside).
 __kernel void im2col_f32(__global const real* x, int x_offset, __global real* col, ConvShape s) {
@@ -138,9 +129,9 @@ __kernel void im2col_packed_f32(__global const real* x, int x_offset, __global r
 }
 
 // Sixteen results of one output row of a depthwise convolution from flat index i on, with the
-// epilogue `e` (00_common.cl's apply_epilogue, its bias `bias_value`: one channel's), stored where
+// epilogue `e` (common/epilogue.cl's apply_epilogue, its bias `bias_value`: one channel's), stored where
 // they lie in the row (`lanes_left` of them, store16; the residual read there too).
-inline void store_epilogue16(Epilogue e, int i, int lanes_left, float16 acc, float bias_value,
+inline void store_epilogue16(EpilogueArgs e, int i, int lanes_left, float16 acc, float bias_value,
                              __global const real* residual, __global real* y) {
     acc += bias_value;
     activate_rows16(e.act1, e.act1_a, e.act1_b, &acc, 1);
@@ -156,7 +147,7 @@ inline void store_epilogue16(Epilogue e, int i, int lanes_left, float16 acc, flo
 // vector load, any other a gather (load_row16). depthwise_column16_f32 below takes the strides
 // and windows it can (conv_ops.cpp); this kernel the others.
 __kernel void depthwise_conv16_f32(__global const real* x, __global const real* w, __global real* y, ConvShape s,
-                                   __global const real* bias, __global const real* residual, Epilogue e) {
+                                   __global const real* bias, __global const real* residual, EpilogueArgs e) {
     const int blocks = (s.out_w + 15) / 16;
     const int row = get_global_id(0) / blocks, ow0 = (get_global_id(0) % blocks) * 16;
     const int oh = row % s.out_h, nc = row / s.out_h, c = nc % s.channels;
@@ -183,9 +174,10 @@ __kernel void depthwise_conv16_f32(__global const real* x, __global const real* 
 // and every tap of every output row takes its sixteen values from there: the row-at-a-time kernel
 // above gathers each tap apart from the image, which on 14- and 7-wide planes (every block at an
 // edge) cost several times the arithmetic. Global size: (image, channel) times blocks along the
-// row times bands. WINDOW_MAX and RING_MAX: kernel_structs.hpp.
+// row times bands. WINDOW_MAX and RING_MAX: kernel_interface.h.
 __kernel void depthwise_column16_f32(__global const real* x, __global const real* w, __global real* y, ConvShape s,
-                                     __global const real* bias, __global const real* residual, Epilogue e, int rows) {
+                                     __global const real* bias, __global const real* residual, EpilogueArgs e,
+                                     int rows) {
     const int blocks = (s.out_w + 15) / 16, bands = (s.out_h + rows - 1) / rows;
     const int id = get_global_id(0), band = id % bands, column = id / bands;
     const int nc = column / blocks, ow0 = (column % blocks) * 16, c = nc % s.channels;
@@ -218,7 +210,7 @@ __kernel void depthwise_column16_f32(__global const real* x, __global const real
 
 // One output element per work item; `s.channels` is the total channel count, one filter each.
 __kernel void depthwise_conv_f32(__global const real* x, __global const real* w, __global real* y, ConvShape s,
-                                 __global const real* bias, __global const real* residual, Epilogue e) {
+                                 __global const real* bias, __global const real* residual, EpilogueArgs e) {
     const int i = get_global_id(0);
     const int ow = i % s.out_w, oh = (i / s.out_w) % s.out_h, nc = i / (s.out_w * s.out_h);
     const int c = nc % s.channels;
@@ -234,28 +226,4 @@ __kernel void depthwise_conv_f32(__global const real* x, __global const real* w,
         }
     }
     STORE(y, i, apply_epilogue(e, i, acc, bias, residual));
-}
-
-// col2im of a transposed convolution (conv_transpose_ops.cpp): output element (c, oh, ow) of one
-// image sums the columns' values of every tap that lands on it, the columns being, per group, the
-// filters' transpose times the image: row (co * kernel_h + kh) * kernel_w + kw, column ih * in_w +
-// iw. A tap lands on oh where oh + pad_top - kh * dilation_h is stride_h times an input row. Then
-// the fused epilogue, at the element's index in the whole output.
-__kernel void col2im_f32(__global const real* cols, __global real* y, int y_offset, ConvShape s,
-                         __global const real* bias, __global const real* residual, Epilogue e) {
-    const int i = get_global_id(0);
-    const int ow = i % s.out_w, oh = (i / s.out_w) % s.out_h, c = i / (s.out_w * s.out_h);
-    const int spatial = s.in_h * s.in_w;
-    __global const real* col = cols + c * s.kernel_h * s.kernel_w * spatial;  // groups' rows follow each other
-    float acc = 0.0f;
-    for (int kh = 0; kh < s.kernel_h; ++kh) {
-        const int row = oh + s.pad_top - kh * s.dilation_h;
-        if (row < 0 || row % s.stride_h != 0 || row / s.stride_h >= s.in_h) continue;
-        for (int kw = 0; kw < s.kernel_w; ++kw) {
-            const int column = ow + s.pad_left - kw * s.dilation_w;
-            if (column < 0 || column % s.stride_w != 0 || column / s.stride_w >= s.in_w) continue;
-            acc += LOAD(col, (kh * s.kernel_w + kw) * spatial + (row / s.stride_h) * s.in_w + column / s.stride_w);
-        }
-    }
-    STORE(y, y_offset + i, apply_epilogue(e, y_offset + i, acc, bias, residual));
 }

@@ -1,22 +1,10 @@
-// Element-wise ops: activations, binary arithmetic with numpy broadcasting, comparisons and logical
-// ops, Select, the epilogue pass.
+// Element-wise arithmetic (ops/eltwise_ops.cpp): the activations alone, and binary arithmetic with
+// numpy broadcasting (an activation after it fused), f32 and i32/i64.
 
 __kernel void unary_f32(__global const real* x, __global real* y, int kind, float a, float b) {
     const int i = get_global_id(0);
     STORE(y, i, activate(kind, LOAD(x, i), a, b));
 }
-
-#define BIN_ADD 0
-#define BIN_SUB 1
-#define BIN_MUL 2
-#define BIN_DIV 3
-#define BIN_MAX 4
-#define BIN_MIN 5
-#define BIN_POW 6
-#define BIN_SQDIFF 7
-#define BIN_PRELU 8   // x < 0 ? slope * x : x
-#define BIN_MOD 9     // fmod: the sign follows the dividend
-#define BIN_FLOORMOD 10  // the sign follows the divisor (Python's %)
 
 // binary_op() on one float and binary_op16() on 16, from one definition (select picks per lane).
 #define MOSAIC_DEFINE_BINARY(NAME, T)                                      \
@@ -138,69 +126,4 @@ __kernel void binary16_f32(__global const real* a, __global const real* b, __glo
     const int i = get_global_id(0);
     const float16 v = binary_op16(op, operand16(a, a_mode, a_inner, i), operand16(b, b_mode, b_inner, i));
     STORE16(activate16(act, v, act_a, act_b), y + 16 * i);
-}
-
-// Select(cond, a, b) with numpy broadcasting of all three: `wc` walks the condition (in_strides)
-// and a (other_strides), `wb` walks b (in_strides); modes as operand_offset's. It only picks, so
-// one kernel for each element size moves any type as words (f32 under the f16 hint: 2 bytes).
-#define SELECT_BCAST(NAME, T)                                                                              \
-    __kernel void NAME(__global const uchar* cond, __global const T* a, __global const T* b, __global T* y, \
-                       Walk wc, Walk wb, int c_mode, int c_inner, int a_mode, int a_inner, int b_mode,       \
-                       int b_inner) {                                                                     \
-        const int i = get_global_id(0);                                                                   \
-        y[i] = cond[operand_offset(c_mode, c_inner, i, &wc, wc.in_strides)]                               \
-                   ? a[operand_offset(a_mode, a_inner, i, &wc, wc.other_strides)]                         \
-                   : b[operand_offset(b_mode, b_inner, i, &wb, wb.in_strides)];                           \
-    }
-SELECT_BCAST(select_bcast_u8, uchar)
-SELECT_BCAST(select_bcast_u16, ushort)
-SELECT_BCAST(select_bcast_u32, uint)
-SELECT_BCAST(select_bcast_u64, ulong)
-
-// Comparisons and logical ops with numpy broadcasting, to a boolean (one byte, 0 or 1): one
-// kernel for each element type of the operands, from one definition.
-#define PRED_EQ 0
-#define PRED_NE 1
-#define PRED_LT 2
-#define PRED_LE 3
-#define PRED_GT 4
-#define PRED_GE 5
-#define PRED_AND 6
-#define PRED_OR 7
-#define PRED_XOR 8
-#define MOSAIC_DEFINE_PREDICATE(SUFFIX)                                                                               \
-    __kernel void predicate_bcast_##SUFFIX(__global const T_##SUFFIX* a, __global const T_##SUFFIX* b,            \
-                                           __global uchar* y, int op, Walk w, int a_mode, int a_inner, int b_mode, \
-                                           int b_inner) {                                                          \
-        const int i = get_global_id(0);                                                                            \
-        const V_##SUFFIX va = GET_##SUFFIX(a, operand_offset(a_mode, a_inner, i, &w, w.in_strides));              \
-        const V_##SUFFIX vb = GET_##SUFFIX(b, operand_offset(b_mode, b_inner, i, &w, w.other_strides));           \
-        bool r = false;                                                                                            \
-        switch (op) {                                                                                              \
-            case PRED_EQ: r = va == vb; break;                                                                     \
-            case PRED_NE: r = va != vb; break;                                                                     \
-            case PRED_LT: r = va < vb; break;                                                                      \
-            case PRED_LE: r = va <= vb; break;                                                                     \
-            case PRED_GT: r = va > vb; break;                                                                      \
-            case PRED_GE: r = va >= vb; break;                                                                     \
-            case PRED_AND: r = va != 0 && vb != 0; break;                                                          \
-            case PRED_OR: r = va != 0 || vb != 0; break;                                                           \
-            case PRED_XOR: r = (va != 0) != (vb != 0); break;                                                      \
-        }                                                                                                          \
-        y[i] = r ? 1 : 0;                                                                                          \
-    }
-MOSAIC_DEFINE_PREDICATE(f32)
-MOSAIC_DEFINE_PREDICATE(i32)
-MOSAIC_DEFINE_PREDICATE(i64)
-MOSAIC_DEFINE_PREDICATE(u8)
-
-__kernel void logical_not_u8(__global const uchar* x, __global uchar* y) {
-    const int i = get_global_id(0);
-    y[i] = x[i] ? 0 : 1;
-}
-
-// The epilogue of a GEMM-based convolution or MatMul, in place over its result.
-__kernel void epilogue_f32(__global real* y, __global const real* bias, __global const real* residual, Epilogue e) {
-    const int i = get_global_id(0);
-    STORE(y, i, apply_epilogue(e, i, LOAD(y, i), bias, residual));
 }

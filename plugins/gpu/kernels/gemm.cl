@@ -9,8 +9,8 @@
 // edge cases; only the store checks the matrix's edges.
 //
 // GEMM_MR (rows per tile), GEMM_NR (columns per panel of B: 32, two float16) and GEMM_MT (tiles
-// per work item) come from the build options (tiled_gemm.cpp holds the values, so the host and the
-// kernels cannot disagree). conv.cl's im2col_packed_f32 and gemm_conv.cl write B in this packed
+// per work item) are kernel_interface.h's, which gemm/tiled_gemm.cpp packs and launches with, so
+// the host and the kernels cannot disagree. conv.cl's im2col_packed_f32 and gemm_conv.cl write B in this packed
 // form directly.
 
 // Packs A (element (i, kk) at a[a_offset + i * tile_stride + kk * k_stride], so either layout) into tiles of
@@ -43,13 +43,13 @@ __kernel void gemm_pack_b_f32(__global const real* b, int b_offset, int b_batch,
 }
 
 // Stores a register tile (its first `rows` rows and `cols` columns from flat index c_at of C, rows
-// ldc apart) with the epilogue `e` (00_common.cl's apply_epilogue, none when all zero) applied in
+// ldc apart) with the epilogue `e` (common/epilogue.cl's apply_epilogue, none when all zero) applied in
 // registers, one step at a time over the whole tile. The bias is one value a row (a convolution's
 // output channel, inner == n) or one run of columns every row shares (e.bias_per_column: a MatMul's
 // last axis, channels == n == ldc); TiledGemm::applies_epilogue checks which. Reads and stores stop at
 // the tile's edge (load16_lanes, store16).
 inline void gemm_store_tile(__global real* c, int c_at, int ldc, int rows, int cols, float16* lo, float16* hi,
-                            Epilogue e, __global const real* bias, __global const real* residual) {
+                            EpilogueArgs e, __global const real* bias, __global const real* residual) {
     rows = min(rows, GEMM_MR);
     const int lo_lanes = min(cols, 16), hi_lanes = cols - 16;
     if (e.has_bias) {
@@ -98,7 +98,7 @@ inline void gemm_store_tile(__global real* c, int c_at, int ldc, int rows, int c
 // tiles use them measured no faster on 1 or 2 cores.) One definition for B in global memory
 // (gemm_tile_f32) and in local memory (gemm_tile_local_f32: gemm_conv.cl's panel, float: B_T its
 // element type, B_LOAD16 its vector load).
-// A's GEMM_MR values of one k step: where halves convert by integer arithmetic (00_common.cl), one
+// A's GEMM_MR values of one k step: where halves convert by integer arithmetic (common/storage.cl), one
 // vector conversion of the 8 rather than one conversion a row.
 #if defined(MOSAIC_HALF_BY_BITS) && GEMM_MR == 8
 #define GEMM_A_STEP(a)     \
@@ -111,7 +111,7 @@ inline void gemm_store_tile(__global real* c, int c_at, int ldc, int rows, int c
 #endif
 #define MOSAIC_DEFINE_GEMM_TILE(NAME, SPACE, B_T, B_LOAD16)                                                   \
     inline void NAME(__global const real* a, SPACE const B_T* b, int b_step, int k, __global real* c,         \
-                     int c_at, int ldc, int rows, int cols, Epilogue e, __global const real* bias,            \
+                     int c_at, int ldc, int rows, int cols, EpilogueArgs e, __global const real* bias,        \
                      __global const real* residual) {                                                        \
         float16 lo[GEMM_MR], hi[GEMM_MR];                                                                    \
         for (int r = 0; r < GEMM_MR; ++r) lo[r] = hi[r] = 0.0f;                                              \
@@ -140,7 +140,7 @@ MOSAIC_DEFINE_GEMM_TILE(gemm_tile_local_f32, __local, float, MOSAIC_VLOAD16)
 // floats), which stays in the core's L2 while the tiles of A stream past it.
 __kernel void gemm_tiled_f32(__global const real* ap, int ap_offset, int ap_batch, __global const real* bp,
                              int bp_offset, int bp_batch, __global real* c, int c_offset, int c_batch, int ldc, int m,
-                             int n, int k, __global const real* bias, __global const real* residual, Epilogue e,
+                             int n, int k, __global const real* bias, __global const real* residual, EpilogueArgs e,
                              int b_panel_stride, int b_step) {
     const int batch = get_global_id(2), panel = get_global_id(1);
     const int tiles = (m + GEMM_MR - 1) / GEMM_MR, first = get_global_id(0) * GEMM_MT;

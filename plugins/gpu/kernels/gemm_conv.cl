@@ -11,7 +11,7 @@
 __kernel void conv_gemm_tiled_f32(__global const real* x, int x_offset, ConvShape s, __global const real* ap,
                                   int ap_offset, int ap_batch, __global real* bp, int bp_offset, int bp_batch,
                                   __global real* c, int c_offset, int c_batch, int ldc, int m, int n, int k,
-                                  __global const real* bias, __global const real* residual, Epilogue e,
+                                  __global const real* bias, __global const real* residual, EpilogueArgs e,
                                   int b_panel_stride, int b_step, __local float* panel_b) {
     const int panel = get_global_id(0), group = get_global_id(1);
     const int n0 = panel * GEMM_NR, oh0 = n0 / s.out_w, ow0 = n0 - oh0 * s.out_w;

@@ -1,19 +1,12 @@
-// Interpolate in its separable modes (nearest, linear_onnx, cubic): per data axis, each output coordinate
-// reads `count` source coordinates from a tap table (index, weight), computed on the host with the
-// reference's coordinate mapping (reference/interpolation.hpp). An output element sums, over every
-// choice of one tap per axis, the product of the weights times the element they pick.
-typedef struct {
-    int rank;
-    int dims[8];        // output dims
-    int in_strides[8];  // input strides
-    int count[8];       // taps per output coordinate of each axis (1, 2 or 4)
-    int offset[8];      // where each axis's table starts
-} Taps;
-
+// Interpolate in its separable modes (nearest, linear_onnx, cubic; ops/interpolate_ops.cpp): per
+// data axis, each output coordinate reads `count` source coordinates from a tap table (index,
+// weight), computed on the host with the reference's coordinate mapping (reference/interpolation.hpp).
+// An output element sums, over every choice of one tap per axis, the product of the weights times
+// the element they pick.
 __kernel void interpolate_f32(__global const real* x, __global real* y, __global const int* index,
-                              __global const float* weight, Taps t) {
+                              __global const float* weight, TapsArgs t) {
     const int i = get_global_id(0);
-    int coord[8];
+    int coord[MOSAIC_MAX_RANK];
     int rest = i, choices = 1;
     for (int d = t.rank - 1; d >= 0; --d) {
         coord[d] = rest % t.dims[d];

@@ -1,16 +1,9 @@
-// Softmax, MVN and the reductions give each row (or output) a work group: its work items take every
-// group-size-th element and combine their partial results in local memory, halving each step (the
-// group size is a power of two). A GPU needs a row spread over many work items: with one per row,
-// LayerNorm's means over 768 channels of 128 tokens kept 128 work items busy and took 60% of
-// BERT-base's time on an H200, and its attention's Softmax (1536 rows of 128) 12%.
-
-#define REDUCE_SUM 0
-#define REDUCE_MEAN 1
-#define REDUCE_MAX 2
-#define REDUCE_MIN 3
-#define REDUCE_PROD 4
-#define REDUCE_L1 5
-#define REDUCE_L2 6
+// Softmax, LogSoftmax, MVN and the reductions (ops/normalization_ops.cpp). Each gives each row (or
+// output) a work group: its work items take every group-size-th element and combine their partial
+// results in local memory, halving each step (the group size is a power of two). A GPU needs a row
+// spread over many work items: with one per row, LayerNorm's means over 768 channels of 128 tokens
+// kept 128 work items busy and took 60% of BERT-base's time on an H200, and its attention's
+// Softmax (1536 rows of 128) 12%.
 
 // How partial results combine, for one value and for sixteen: sums, means and both norms add.
 #define MOSAIC_DEFINE_REDUCE_COMBINE(name, T)      \
@@ -211,45 +204,3 @@ __kernel void reduce_trailing16_f32(__global const real* x, __global real* y, in
     for (; k < count; ++k) acc = reduce_combine(op, acc, REDUCE_TERM(op, LOAD(xp, k)));
     STORE(y, i, reduce_finish(op, acc, count));
 }
-
-// y = x * scale[c] + shift[c] over channels of `inner` elements (BatchNormInference, its
-// parameters folded on the host), then the fused epilogue.
-__kernel void scale_shift_f32(__global const real* x, __global real* y, __global const real* scale,
-                              __global const real* shift, int channels, int inner, __global const real* bias,
-                              __global const real* residual, Epilogue e) {
-    const int i = get_global_id(0), c = (i / inner) % channels;
-    STORE(y, i, apply_epilogue(e, i, fma(LOAD(x, i), LOAD(scale, c), LOAD(shift, c)), bias, residual));
-}
-
-// BatchNormInference with its parameters computed at run time: (x - mean) * gamma / sqrt(variance +
-// epsilon) + beta per channel, as the reference computes it, then the fused epilogue.
-__kernel void batch_norm_f32(__global const real* x, __global real* y, __global const real* gamma,
-                             __global const real* beta, __global const real* mean, __global const real* variance,
-                             float epsilon, int channels, int inner, __global const real* bias,
-                             __global const real* residual, Epilogue e) {
-    const int i = get_global_id(0), c = (i / inner) % channels;
-    const float v = (LOAD(x, i) - LOAD(mean, c)) * LOAD(gamma, c) / sqrt(LOAD(variance, c) + epsilon) + LOAD(beta, c);
-    STORE(y, i, apply_epilogue(e, i, v, bias, residual));
-}
-
-// CumSum: running sums along an axis of `length` elements `inner` apart, one work item a line, as
-// the reference sums (integers wrapping, in the unsigned type); exclusive stores the sum before
-// each element, reverse runs from the end. One definition for each element tag (00_common.cl)
-// and the sum's type.
-#define MOSAIC_DEFINE_CUMSUM(SUFFIX, ACC)                                                                    \
-    __kernel void cumsum_##SUFFIX(__global const T_##SUFFIX* x, __global T_##SUFFIX* y, int length, int inner, \
-                                  int exclusive, int reverse) {                                             \
-        const int line = get_global_id(0);                                                                  \
-        const int base = (line / inner) * length * inner + line % inner;                                    \
-        ACC sum = 0;                                                                                        \
-        for (int step = 0; step < length; ++step) {                                                         \
-            const int at = base + (reverse ? length - 1 - step : step) * inner;                             \
-            const ACC v = (ACC)GET_##SUFFIX(x, at);                                                         \
-            if (exclusive) PUT_##SUFFIX(y, at, sum);                                                        \
-            sum += v;                                                                                       \
-            if (!exclusive) PUT_##SUFFIX(y, at, sum);                                                       \
-        }                                                                                                   \
-    }
-MOSAIC_DEFINE_CUMSUM(f32, float)
-MOSAIC_DEFINE_CUMSUM(i32, uint)
-MOSAIC_DEFINE_CUMSUM(i64, ulong)

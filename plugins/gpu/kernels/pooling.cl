@@ -1,12 +1,4 @@
-// Max and average pooling over the two trailing dims of an N, C, H, W tensor.
-
-typedef struct {
-    int in_h, in_w, out_h, out_w;
-    int kernel_h, kernel_w, stride_h, stride_w;
-    int pad_top, pad_left, pad_bottom, pad_right;
-    int dilation_h, dilation_w;
-    int count_padding;  // average: divide by the whole kernel size (padding included and present)
-} PoolShape;
+// Max and average pooling over the two trailing dims of an N, C, H, W tensor (ops/pooling_ops.cpp).
 
 __kernel void max_pool_f32(__global const real* x, __global real* y, PoolShape s) {
     const int i = get_global_id(0);

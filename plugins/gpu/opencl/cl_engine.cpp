@@ -1,0 +1,103 @@
+#include "opencl/cl_engine.hpp"
+
+#include "gemm/clblast_tuning.hpp"
+
+#include "kernels/kernel_sources.hpp"
+#include "opencl/program_cache.hpp"
+
+#include <mosaic/element_type.hpp>
+#include <mosaic/sdk/plugin.hpp>
+
+#include <vector>
+
+namespace mosaic::gpu_plugin {
+
+namespace {
+
+std::string build_log(const cl::Program& program, const cl::Device& device) {
+    try {
+        return program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+    } catch (const cl::Error&) {
+        return "(no build log)";
+    }
+}
+
+// Builds `program`; on failure throws with the compiler's log, which is what a vendor needs.
+void build(cl::Program& program, const ClDeviceInfo& info, const std::string& options, const std::string& what) {
+    try {
+        program.build({info.device}, options.c_str());
+    } catch (const cl::Error& e) {
+        throw sdk::Error(MOSAIC_ERROR_DEVICE, "GPU device '" + info.name + "': building the OpenCL program " + what +
+                                                  " with options '" + options + "' failed (" + cl_status_name(e.err()) +
+                                                  "):\n" + build_log(program, info.device));
+    }
+}
+
+}  // namespace
+
+ClEngine::ClEngine(const ClDeviceInfo& info)
+    : info_(info), context_(std::vector<cl::Device>{info.device}), gemm_tuning_(apply_gemm_tuning(info.device(), info.name)) {}
+
+cl::Program ClEngine::program(const std::string& options, const std::string& cache_dir) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = programs_.find(options);
+    if (found != programs_.end()) return found->second;
+
+    const CacheKey key{info_.cache_identity(), options, kernel_sources()};
+    cl::Program program;
+    bool from_cache = false;
+    if (!cache_dir.empty()) {
+        std::string problem;
+        if (auto binary = read_cached_binary(key, cache_dir, problem)) {
+            try {
+                cl::Program cached(context_, {info_.device}, cl::Program::Binaries{*binary});
+                cached.build({info_.device}, options.c_str());
+                program = cached;
+                from_cache = true;
+            } catch (const cl::Error& e) {
+                problem = "the driver refused the cached binary '" + key.file_in(cache_dir) + "' (" + cl_status_name(e.err()) + ")";
+            }
+        }
+        if (!problem.empty())
+            sdk::Host::log(MOSAIC_LOG_WARNING, "GPU", "program cache: " + problem + "; rebuilding it from source");
+    }
+    if (!from_cache) {
+        program = cl::Program(context_, std::string(kernel_sources()));
+        build(program, info_, options, "of the plugin's kernels");
+        if (!cache_dir.empty()) {
+            const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+            if (!binaries.empty() && !binaries.front().empty()) {
+                const std::string why = write_cached_binary(key, cache_dir, binaries.front());
+                if (!why.empty()) sdk::Host::log(MOSAIC_LOG_WARNING, "GPU", "program cache: " + why);
+            }
+        }
+    }
+    programs_.emplace(options, program);
+    return program;
+}
+
+cl::CommandQueue ClEngine::make_queue(bool profiling) const {
+    return cl::CommandQueue(context_, info_.device, profiling ? CL_QUEUE_PROFILING_ENABLE : 0);
+}
+
+cl::Buffer ClEngine::upload(const void* data, size_t bytes) const {
+    return cl::Buffer(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<void*>(data));
+}
+
+cl::Buffer ClEngine::upload_floats(const float* data, size_t count, bool half) const {
+    if (!half) return upload(data, count * sizeof(float));
+    std::vector<uint16_t> halves(count);
+    for (size_t i = 0; i < count; ++i) halves[i] = f32_to_f16(data[i]);
+    return upload(halves.data(), count * sizeof(uint16_t));
+}
+
+std::shared_ptr<ClEngine> engine_for(const ClDeviceInfo& info) {
+    static std::mutex mutex;
+    static std::map<cl_device_id, std::shared_ptr<ClEngine>> engines;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto& engine = engines[info.device()];
+    if (!engine) engine = std::make_shared<ClEngine>(info);
+    return engine;
+}
+
+}  // namespace mosaic::gpu_plugin

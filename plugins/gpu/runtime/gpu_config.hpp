@@ -1,0 +1,29 @@
+// The properties a GPU compile reads, resolved once from the merged configuration.
+#pragma once
+
+#include "opencl/cl_discovery.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace mosaic::gpu_plugin {
+
+struct GpuConfig {
+    bool perf_count = false;
+    std::string precision = "f32";  // INFERENCE_PRECISION_HINT
+    std::string half_conversions = "AUTO";  // GPU_HALF_CONVERSIONS: AUTO, BUILTIN or BITS (common/storage.cl)
+    std::string cache_dir;          // CACHE_DIR: program binaries; "" keeps none
+    std::string device_id = "0";    // DEVICE_ID: which instance (GPU.1 sets "1")
+    bool allow_cpu_fallback = true; // GPU_ALLOW_CPU_FALLBACK
+    std::string gemm_kernel = "AUTO";  // GPU_GEMM_KERNEL (gemm.hpp)
+    bool zero_copy = true;             // GPU_ZERO_COPY
+
+    static GpuConfig from(const nlohmann::json& config);
+};
+
+// The instance `config` names; throws sdk::Error saying why there is none and what to install, or
+// which ids exist. `device` is the registry name, for messages.
+const ClDeviceInfo& select_instance(const GpuConfig& config, const std::string& device);
+
+}  // namespace mosaic::gpu_plugin
