@@ -1,7 +1,7 @@
 // Where the intermediate tensors of a compiled model live on the device during an inference.
 // A tensor lives from the executor writing it to the last one reading it (through any view of it);
-// tensors whose lifetimes do not overlap share a device buffer (greedy, best fit, in execution
-// order). Graph inputs and outputs are the caller's tensors and constants are uploaded once:
+// tensors whose lifetimes do not overlap share a device buffer (the SDK's plan_buffers: greedy best
+// fit in execution order). Graph inputs and outputs are the caller's tensors and constants are uploaded once:
 // neither gets a buffer. Each infer request allocates the plan's buffers once.
 #pragma once
 
