@@ -1,6 +1,6 @@
 // OpenCL's C++ bindings (Khronos' opencl.hpp) as the plugin uses them: OpenCL 1.2 as the target,
-// so every vendor's driver works, and errors as exceptions (cl::Error), which cl_error.hpp turns
-// into statuses that name the call and the device.
+// so every vendor's driver works, and errors as exceptions (cl::Error), which the plugin turns into
+// statuses that name the call, the device and the status (cl_status_name, cl_status.cpp).
 #pragma once
 
 #ifndef CL_HPP_TARGET_OPENCL_VERSION
