@@ -81,11 +81,7 @@ private:
         for (size_t i = 0; i < tensors.outputs.size(); ++i) tensors.outputs[i] = suffix_tensors_.outputs[i];
     }
 
-    void end(std::exception_ptr error) noexcept {
-        Done done = std::move(done_);
-        done_ = nullptr;
-        done(std::move(error));
-    }
+    void end(std::exception_ptr error) noexcept { Runner::end(done_, std::move(error)); }
 
     std::shared_ptr<CompiledModel::Impl> model_;
     std::unique_ptr<Runner> op_, prefix_, suffix_;

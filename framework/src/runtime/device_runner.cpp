@@ -137,11 +137,7 @@ private:
         end(std::move(error));
     }
 
-    void end(std::exception_ptr error) noexcept {
-        Done done = std::move(done_);
-        done_ = nullptr;
-        done(std::move(error));
-    }
+    void end(std::exception_ptr error) noexcept { Runner::end(done_, std::move(error)); }
 
     std::shared_ptr<CompiledModel::Impl> model_;
     mosaic_infer_request* request_ = nullptr;

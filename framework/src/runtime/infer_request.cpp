@@ -79,19 +79,23 @@ std::pair<size_t, bool> InferRequest::Impl::find(const std::string& name) const 
     throw std::invalid_argument("the model has no input or output named '" + name + "' (it has: " + known + ")");
 }
 
-Tensor InferRequest::Impl::tensor(size_t index, bool is_input) const {
+const PortDesc& InferRequest::Impl::port(size_t index, bool is_input) const {
     const auto& ports = is_input ? model_->inputs() : model_->outputs();
     if (index >= ports.size())
         throw std::out_of_range(std::string(is_input ? "input" : "output") + " index " + std::to_string(index) +
                                 " is out of range; the model has " + std::to_string(ports.size()));
+    return ports[index];
+}
+
+Tensor InferRequest::Impl::tensor(size_t index, bool is_input) const {
+    const PortDesc& p = port(index, is_input);
     const Tensor& t = (is_input ? tensors_.inputs : tensors_.outputs)[index];
-    return t ? t : Tensor(ports[index].type, placeholder_shape(ports[index].shape));
+    return t ? t : Tensor(p.type, placeholder_shape(p.shape));
 }
 
 void InferRequest::Impl::set_tensor(size_t index, bool is_input, const Tensor& t) {
     check_idle("set_tensor");
-    tensor(index, is_input);  // the index check
-    check_tensor((is_input ? model_->inputs() : model_->outputs())[index], is_input, t);
+    check_tensor(port(index, is_input), is_input, t);
     (is_input ? tensors_.inputs : tensors_.outputs)[index] = t;
     if (!is_input) output_given_[index] = true;
 }

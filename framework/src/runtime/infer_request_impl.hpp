@@ -41,6 +41,8 @@ public:
     void reset_state();
 
 private:
+    // The model's port; throws naming the count when `index` is out of range.
+    const PortDesc& port(size_t index, bool is_input) const;
     void check_idle(const char* what) const;
     // The outputs the application gave, in place; the others filled by the runner.
     void prepare_outputs();

@@ -42,6 +42,15 @@ public:
     virtual void start(RunTensors& tensors, Done done) noexcept = 0;
     // The records of the last inference.
     virtual std::vector<ProfilingInfo> profiling() const = 0;
+
+protected:
+    // Ends a started inference through the `done` it was given (kept in `pending`): taken out
+    // first, since `done` may start the runner again and store the next one there.
+    static void end(Done& pending, std::exception_ptr error) noexcept {
+        Done done = std::move(pending);
+        pending = nullptr;
+        done(std::move(error));
+    }
 };
 
 // A runner whose work is the host's own (an op between the parts of a cut model): start runs it

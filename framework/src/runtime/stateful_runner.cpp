@@ -35,9 +35,7 @@ public:
         feed(tensors);
         inner_->start(graph_, [this](std::exception_ptr error) {
             if (!error) take(*outer_);
-            Done done = std::move(done_);
-            done_ = nullptr;
-            done(std::move(error));
+            end(done_, std::move(error));
         });
     }
 
