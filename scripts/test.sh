@@ -21,13 +21,15 @@ export MOSAIC_JOBS=${MOSAIC_JOBS:-$(nproc)}
 export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
 
 total_pass=0 total_fail=0
+failed_names=()  # what failed, stage by stage: repeated after the totals, where a log's tail shows it
 count() {  # count LOG: adds ctest's "N tests failed out of M" to the totals
   local line all fail
   line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$1" | tail -1 || true)
-  if [ -z "$line" ]; then total_fail=$((total_fail + 1)); return; fi
+  if [ -z "$line" ]; then total_fail=$((total_fail + 1)); failed_names+=("$1: no ctest summary (the build failed?)"); return; fi
   all=$(echo "$line" | sed -E 's/.* out of ([0-9]+).*/\1/')
   fail=$(echo "$line" | sed -E 's/.* ([0-9]+) tests failed out of.*/\1/')
   total_pass=$((total_pass + all - fail)); total_fail=$((total_fail + fail))
+  while IFS= read -r t; do failed_names+=("$(basename "$(dirname "$1")"): ${t#"${t%%[![:space:]]*}"}"); done < <(sed -n '/The following tests FAILED:/,/^Errors while running/p' "$1" | grep -E "^\s+[0-9]+ - " || true)
 }
 
 ctest_suite() {  # ctest_suite NAME BUILD_DIR [cmake args...]
@@ -46,11 +48,12 @@ ctest_suite "release" "$root/build"
 count_pytest() {  # count_pytest LOG: adds pytest's final "N passed, N failed, N errors" to the totals
   local line pass fail err
   line=$(grep -E "[0-9]+ (passed|failed|errors?|skipped).* in [0-9.]+s" "$1" 2>/dev/null | tail -1 || true)
-  if [ -z "$line" ]; then total_fail=$((total_fail + 1)); return; fi  # pip or pytest stopped before its summary
+  if [ -z "$line" ]; then total_fail=$((total_fail + 1)); failed_names+=("$1: no pytest summary"); return; fi  # pip or pytest stopped before its summary
   pass=$(echo "$line" | grep -oE "[0-9]+ passed" | grep -oE "[0-9]+" || echo 0)
   fail=$(echo "$line" | grep -oE "[0-9]+ failed" | grep -oE "[0-9]+" || echo 0)
   err=$(echo "$line" | grep -oE "[0-9]+ errors?" | grep -oE "[0-9]+" || echo 0)
   total_pass=$((total_pass + pass)); total_fail=$((total_fail + fail + err))
+  while IFS= read -r t; do failed_names+=("$(basename "$(dirname "$1")"): $t"); done < <(grep -E "^(FAILED|ERROR) " "$1" || true)
 }
 echo "=== python: pip install . and pytest"
 bash "$root/scripts/test_python.sh" "$root/build-venv/pytest.log" || echo "=== python: FAILED"
@@ -103,7 +106,11 @@ for suite in runtime registry hetero cpu gpu stress isolation; do
   pass=$(grep -E "^\[  PASSED  \] [0-9]+ test" "$log" | sed -E 's/.* ([0-9]+) test.*/\1/' || true)
   fail=$(grep -E "^\[  FAILED  \] [0-9]+ tests?, listed below" "$log" | sed -E 's/[^0-9]*([0-9]+).*/\1/' || true)
   fail=${fail:-0}
-  if [ -z "$pass" ] && [ "$fail" -eq 0 ]; then fail=1; fi  # crashed (or a race halted it) before its summary
+  if [ -z "$pass" ] && [ "$fail" -eq 0 ]; then
+    fail=1  # crashed (or a race halted it) before its summary
+    failed_names+=("tsan $suite: stopped in $(grep -E '^\[ RUN      \]' "$log" | tail -1 | sed -E 's/^\[ RUN +\] //')")
+  fi
+  while IFS= read -r t; do failed_names+=("tsan $suite: $t"); done < <(grep -E "^\[  FAILED  \] [A-Za-z]" "$log" | sed -E 's/^\[  FAILED  \] //' | sort -u || true)
   total_pass=$((total_pass + ${pass:-0})); total_fail=$((total_fail + fail))
 done
 
@@ -120,5 +127,9 @@ else
   total_fail=$((total_fail + $(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')))
 fi
 
+if [ "${#failed_names[@]}" -gt 0 ]; then
+  echo "=== what failed:"
+  printf '  %s\n' "${failed_names[@]}"
+fi
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
