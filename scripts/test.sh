@@ -79,7 +79,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTI
 # device's concurrent requests with one thread each and its stream limiter (oneDNN's OpenMP
 # runtime, libgomp, is not instrumented, so only single-threaded inferences are checked), and the
 # GPU device's concurrent requests (PoCL's own threads are not instrumented; the plugin's queues,
-# events and buffers are), and the stress load (8 threads of mixed requests over split models, bit-
+# events and buffers are), HETERO's crossings in device memory over two GPU instances (concurrent
+# requests copying GPU.0 -> GPU.1), and the stress load (8 threads of mixed requests over split models, bit-
 # identical to serial) in a reduced form, 8 x 100 requests, on HETERO:ACCEL,REFERENCE: its release
 # form runs HETERO:CPU,REFERENCE, whose oneDNN OpenMP threads TSan cannot see, and ACCEL is REFERENCE
 # restricted, so every thread of that variant is instrumented. Plugins isolated in their own process
@@ -88,18 +89,22 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTI
 # build registry is built: a registered device whose library is missing is a problem that Core's
 # tests see.
 echo "=== tsan: building in $root/build-tsan"
-MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_gpu_test mosaic_stress_test mosaic_isolation_test mosaic_plugin_host mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_gpu_plugin mosaic_config" \
+MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_gpu_test mosaic_stress_test mosaic_isolation_test mosaic_device_memory_test mosaic_plugin_host mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_gpu_plugin mosaic_config" \
   bash "$root/scripts/build.sh" "$root/build-tsan" -DMOSAIC_SANITIZE=thread "${SAN_FLAGS[@]}"
 # The runtime suite's tests that infer on the CPU device (named .../CPU, .../HETERO_CPU_REFERENCE)
 # run oneDNN's uninstrumented OpenMP threads; the same tests run on REFERENCE here.
 declare -A tsan_filter=([runtime]="*-*/CPU:*/HETERO_CPU_REFERENCE" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*:HeteroSubgraphErrors.*"
                         [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial:CpuStreamLimiter.*:CpuStreams.MoreRequestsThanStreamsOnTwoSingleThreadStreams"
                         [gpu]="GpuThreads.*" [stress]="*/HETERO_ACCEL_REFERENCE"
-                        [isolation]="HealthyPlugins/IsolatedResults.*/0:IsolatedHetero.*:IsolationRegistry.*:IsolatedConcurrency.*")
-for suite in runtime registry hetero cpu gpu stress isolation; do
+                        [isolation]="HealthyPlugins/IsolatedResults.*/0:IsolatedHetero.*:IsolationRegistry.*:IsolatedConcurrency.*"
+                        [device_memory]="HeteroCrossings.*:HostMemory.*")
+for suite in runtime registry hetero cpu gpu stress isolation device_memory; do
   echo "=== tsan: mosaic_${suite}_test"
   log="$root/build-tsan/tsan_$suite.log"
-  MOSAIC_PLUGINS="$root/build-tsan/lib/mosaic/plugins.json" MOSAIC_BUILD_DIR="$root/build-tsan" \
+  # The device-memory suite splits over two GPU instances: two PoCL devices (tests/CMakeLists.txt).
+  suite_env=()
+  [ "$suite" = device_memory ] && suite_env=("POCL_DEVICES=pthread pthread")
+  env "${suite_env[@]}" MOSAIC_PLUGINS="$root/build-tsan/lib/mosaic/plugins.json" MOSAIC_BUILD_DIR="$root/build-tsan" \
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 MOSAIC_STRESS_REQUESTS=100 \
     "$root/build-tsan/bin/mosaic_${suite}_test" --gtest_filter="${tsan_filter[$suite]}" 2>&1 | tee "$log" \
     || echo "=== tsan: $suite FAILED"

@@ -7,8 +7,9 @@
 namespace mosaic::hetero {
 
 HeteroCompiledModel::HeteroCompiledModel(SplitPlan plan, std::vector<std::shared_ptr<HostCompiled>> compiled,
-                                         std::shared_ptr<const std::string> keep_alive)
-    : plan_(std::move(plan)), compiled_(std::move(compiled)), keep_alive_(std::move(keep_alive)) {}
+                                         std::shared_ptr<const std::string> keep_alive, const HostClient& host)
+    : plan_(std::move(plan)), memory_(host.api()), slot_memory_(place_slot_memory(plan_, memory_, plan_.device_transfers)),
+      compiled_(std::move(compiled)), keep_alive_(std::move(keep_alive)) {}
 
 std::unique_ptr<sdk::InferRequest> HeteroCompiledModel::create_request() {
     return std::make_unique<HeteroInferRequest>(*this);

@@ -3,6 +3,7 @@
 // independent ones.
 #pragma once
 
+#include "crossing_memory.hpp"
 #include "host_client.hpp"
 #include "split_plan.hpp"
 
@@ -15,8 +16,9 @@ namespace mosaic::hetero {
 class HeteroCompiledModel : public sdk::CompiledModel {
 public:
     // `keep_alive` owns bytes the plan's constants point into (an imported blob); may be null.
+    // `host` places the crossings' memory (crossing_memory.hpp) and serves the requests' buffers.
     HeteroCompiledModel(SplitPlan plan, std::vector<std::shared_ptr<HostCompiled>> compiled,
-                        std::shared_ptr<const std::string> keep_alive);
+                        std::shared_ptr<const std::string> keep_alive, const HostClient& host);
 
     std::unique_ptr<sdk::InferRequest> create_request() override;
     nlohmann::json property(const std::string& key) const override;
@@ -30,9 +32,13 @@ public:
 
     const SplitPlan& plan() const { return plan_; }
     const std::vector<std::shared_ptr<HostCompiled>>& compiled() const { return compiled_; }
+    const std::vector<SlotMemory>& slot_memory() const { return slot_memory_; }
+    const HostMemory& memory() const { return memory_; }
 
 private:
     SplitPlan plan_;
+    HostMemory memory_;
+    std::vector<SlotMemory> slot_memory_;  // per slot
     std::vector<std::shared_ptr<HostCompiled>> compiled_;  // per subgraph
     std::shared_ptr<const std::string> keep_alive_;
 };

@@ -72,7 +72,10 @@ HeteroDevice::HeteroDevice(const std::string& name)
                     {"HETERO_DUMP_DIR", PropertyKind::string, "", {}, false, 0,
                      "where the dot files go (empty: the working directory)"},
                     {"HETERO_TRANSFER_OVERHEAD_US", PropertyKind::number, 20.0, {}, false, 0,
-                     "MIN_TRANSFER's fixed cost of one tensor crossing devices, in microseconds"}}) {
+                     "MIN_TRANSFER's fixed cost of one tensor crossing devices, in microseconds"},
+                    {"HETERO_DEVICE_TRANSFERS", PropertyKind::boolean, true, {}, false, 0,
+                     "keep a tensor crossing between subgraphs in device memory where its devices allow "
+                     "(device-resident, device-to-device); NO stages every crossing through host memory"}}) {
     properties().forward_unknown_keys(true);
 }
 
@@ -145,7 +148,7 @@ std::unique_ptr<sdk::CompiledModel> HeteroDevice::compile(const sdk::GraphView& 
             }
         }
         if (failed_device.empty())
-            return std::make_unique<HeteroCompiledModel>(std::move(plan), std::move(compiled), nullptr);
+            return std::make_unique<HeteroCompiledModel>(std::move(plan), std::move(compiled), nullptr, host);
     }
 }
 

@@ -50,6 +50,7 @@ namespace {
 void apply_import_properties(SplitPlan& plan, const HostClient& host, const nlohmann::json& config) {
     const bool perf = config.value("PERF_COUNT", false);
     plan.perf_count = plan.perf_count || perf;
+    plan.device_transfers = config.value("HETERO_DEVICE_TRANSFERS", plan.device_transfers);
     const nlohmann::json per_device = config.value("DEVICE_PROPERTIES", nlohmann::json::object());
     for (SubgraphPlan& sub : plan.subgraphs) {
         if (perf && host.device_properties(sub.device).contains("PERF_COUNT")) sub.properties["PERF_COUNT"] = true;
@@ -113,7 +114,7 @@ std::unique_ptr<HeteroCompiledModel> HeteroCompiledModel::import_blob(const void
                                                        ": " + e.what());
         }
     }
-    return std::make_unique<HeteroCompiledModel>(std::move(plan), std::move(compiled), bytes);
+    return std::make_unique<HeteroCompiledModel>(std::move(plan), std::move(compiled), bytes, host);
 }
 
 }  // namespace mosaic::hetero

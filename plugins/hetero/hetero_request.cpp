@@ -8,7 +8,9 @@
 namespace mosaic::hetero {
 
 HeteroInferRequest::HeteroInferRequest(const HeteroCompiledModel& model)
-    : plan_(model.plan()), users_(plan_.subgraphs.size()), buffers_(plan_.slots.size()),
+    : plan_(model.plan()), slot_memory_(model.slot_memory()), memory_(model.memory()),
+      device_buffers_(plan_.slots.size()), produces_(plan_.subgraphs.size()), users_(plan_.subgraphs.size()),
+      buffers_(plan_.slots.size()),
       data_(plan_.slots.size(), nullptr), in_(plan_.subgraphs.size()), out_(plan_.subgraphs.size()),
       pending_(plan_.subgraphs.size(), 0) {
     for (size_t k = 0; k < plan_.subgraphs.size(); ++k) {
@@ -17,17 +19,28 @@ HeteroInferRequest::HeteroInferRequest(const HeteroCompiledModel& model)
         completions_.push_back({this, k});
         if (k > 0 && std::find(deps.begin(), deps.end(), k - 1) == deps.end()) chain_ = false;
     }
-    // Produced slots that no model output backs get a buffer of their own, once.
+    // Produced slots that no model output backs get a buffer of their own, once: in host memory, or
+    // on the producer's device and each device it is copied to.
     for (size_t s = 0; s < plan_.slots.size(); ++s) {
         const Slot& slot = plan_.slots[s];
-        if (slot.kind == Slot::Kind::produced && slot.model_outputs.empty()) buffers_[s].resize(slot.bytes());
+        if (slot.kind != Slot::Kind::produced || !slot.model_outputs.empty()) continue;
+        const SlotMemory& placed = slot_memory_[s];
+        if (placed.home.empty()) {
+            buffers_[s].resize(slot.bytes());
+            continue;
+        }
+        device_buffers_[s].push_back(std::make_unique<DeviceBuffer>(memory_, placed.home, slot.bytes()));
+        for (const std::string& device : placed.replicas)
+            device_buffers_[s].push_back(std::make_unique<DeviceBuffer>(memory_, device, slot.bytes()));
+        if (!placed.replicas.empty()) produces_[slot.subgraph].push_back(s);
+        for (const std::string& device : placed.replicas) copy_us_[{s, device}] = 0;  // fixed keys: no insert races
     }
     for (const auto& compiled : model.compiled()) requests_.push_back(compiled->create_request());
 }
 
 HeteroInferRequest::~HeteroInferRequest() { requests_.clear(); }
 
-mosaic_tensor HeteroInferRequest::descriptor(size_t slot) const {
+mosaic_tensor HeteroInferRequest::descriptor(size_t slot, const std::string& device) const {
     const Slot& s = plan_.slots[slot];
     mosaic_tensor t{};
     t.struct_size = sizeof(t);
@@ -37,7 +50,27 @@ mosaic_tensor HeteroInferRequest::descriptor(size_t slot) const {
     t.data = data_[slot];
     t.byte_size = s.bytes();
     t.memory_kind = MOSAIC_MEMORY_HOST;
+    const auto& on_devices = device_buffers_[slot];
+    if (on_devices.empty()) return t;
+    const DeviceBuffer* buffer = on_devices.front().get();  // the home: what the producer writes
+    for (const auto& b : on_devices)
+        if (b->device() == device) buffer = b.get();
+    t.data = buffer->data();
+    t.memory_kind = MOSAIC_MEMORY_DEVICE;
+    t.memory_device = buffer->device().c_str();
     return t;
+}
+
+void HeteroInferRequest::copy_to_readers(size_t k) {
+    for (size_t s : produces_[k]) {
+        const mosaic_tensor home = descriptor(s, slot_memory_[s].home);
+        for (const std::string& device : slot_memory_[s].replicas) {
+            const auto t0 = std::chrono::steady_clock::now();
+            memory_.copy(home, descriptor(s, device));
+            const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
+            copy_us_.at({s, device}) = static_cast<uint64_t>(us.count());
+        }
+    }
 }
 
 void HeteroInferRequest::infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) {
@@ -67,8 +100,9 @@ void HeteroInferRequest::infer(const std::vector<ConstTensorView>& inputs, const
         for (size_t k = 0; k < plan_.subgraphs.size(); ++k) {
             in_[k].clear();
             out_[k].clear();
-            for (size_t s : plan_.subgraphs[k].inputs) in_[k].push_back(descriptor(s));
-            for (size_t s : plan_.subgraphs[k].outputs) out_[k].push_back(descriptor(s));
+            const std::string& device = plan_.subgraphs[k].device;
+            for (size_t s : plan_.subgraphs[k].inputs) in_[k].push_back(descriptor(s, device));
+            for (size_t s : plan_.subgraphs[k].outputs) out_[k].push_back(descriptor(s, device));
         }
     }
     if (chain_) run_chain();
@@ -84,9 +118,11 @@ void HeteroInferRequest::infer(const std::vector<ConstTensorView>& inputs, const
 }
 
 void HeteroInferRequest::run_chain() {
-    for (size_t k = 0; k < plan_.subgraphs.size(); ++k)
+    for (size_t k = 0; k < plan_.subgraphs.size(); ++k) {
         if (mosaic_status* status = requests_[k]->infer(in_[k], out_[k]))
             throw sdk::Error(MOSAIC_ERROR_GENERAL, failure(k, status));
+        copy_to_readers(k);
+    }
 }
 
 void HeteroInferRequest::run_graph() {
@@ -125,6 +161,15 @@ void HeteroInferRequest::launch(size_t k) {
 }
 
 void HeteroInferRequest::finished(size_t k, mosaic_status* status) {
+    // Its readers start once their copies are made (none when the subgraph failed). Each slot has one
+    // producer, so the copies of different subgraphs finishing at once touch different buffers.
+    if (!status && !produces_[k].empty()) {
+        try {
+            copy_to_readers(k);
+        } catch (const std::exception& e) {
+            status = sdk::make_status(MOSAIC_ERROR_GENERAL, e.what());
+        }
+    }
     std::vector<size_t> next;
     std::unique_lock<std::mutex> lock(mutex_);
     if (status) {
@@ -142,11 +187,14 @@ void HeteroInferRequest::finished(size_t k, mosaic_status* status) {
 }
 
 std::vector<sdk::ProfilingRecord> HeteroInferRequest::profiling() const {
-    // A device that copies a crossing's host tensor into its own memory or out of it (a discrete
-    // GPU) reports the copy as a Transfer record named for its subgraph's Parameter (the tensor) or
-    // Result (the tensor + "/to_host", split_plan.cpp); devices reading host memory report none.
-    // Such records are folded into the crossing's record (its time, "copy"), so that no time is
-    // counted twice; those of the model's own inputs and outputs stay with their subgraph.
+    // Each crossing gets a Transfer record whose exec_type is its path (crossing_memory.hpp):
+    // "device-resident" (nothing moves), "device-to-device" (the time of the copy HETERO asked the
+    // host for), or, through host memory, "host-staged" or "zero-copy". A device that copies a
+    // crossing's host tensor into its own memory or out of it (a discrete GPU) reports the copy as
+    // a Transfer record named for its subgraph's Parameter (the tensor) or Result (the tensor +
+    // "/to_host", split_plan.cpp); devices reading host memory report none. Such records are folded
+    // into the crossing's record ("host-staged", with their time), so that no time is counted
+    // twice; those of the model's own inputs and outputs stay with their subgraph.
     std::map<std::pair<size_t, std::string>, uint64_t> crossing_us;  // by subgraph and node
     for (const Transfer& t : plan_.transfers) {
         const std::string& tensor = plan_.slots[t.slot].tensor;
@@ -170,12 +218,18 @@ std::vector<sdk::ProfilingRecord> HeteroInferRequest::profiling() const {
         for (const Transfer& t : plan_.transfers) {
             const Slot& s = plan_.slots[t.slot];
             const std::pair<size_t, std::string> out{t.from, s.tensor + "/to_host"}, in{t.to, s.tensor};
-            const uint64_t us = crossing_us.at(out) + crossing_us.at(in);
+            const std::string& to = plan_.subgraphs[t.to].device;
+            std::string path = device_path(slot_memory_[t.slot], to);
+            uint64_t us = 0;
+            if (path == "device-to-device") us = copy_us_.at({t.slot, to});  // wall time of the host's copy
+            if (path.empty()) {
+                path = copied.count(out) || copied.count(in) ? "host-staged" : "zero-copy";
+                us = crossing_us.at(out) + crossing_us.at(in);  // device time, as the copies report it
+            }
             records.push_back({"transfer: " + s.tensor + " subgraph" + std::to_string(t.from) + " (" +
-                                   plan_.subgraphs[t.from].device + ") -> subgraph" + std::to_string(t.to) + " (" +
-                                   plan_.subgraphs[t.to].device + "), " + std::to_string(s.bytes()) + " bytes",
-                               "Transfer", copied.count(out) || copied.count(in) ? "copy" : "zero-copy",
-                               MOSAIC_PROFILING_EXECUTED, us, 0});  // device time, as the copies report it
+                                   plan_.subgraphs[t.from].device + ") -> subgraph" + std::to_string(t.to) + " (" + to +
+                                   "), " + std::to_string(s.bytes()) + " bytes",
+                               "Transfer", path, MOSAIC_PROFILING_EXECUTED, us, 0});
         }
     return records;
 }

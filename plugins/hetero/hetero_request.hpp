@@ -10,7 +10,9 @@
 
 #include "hetero_compiled.hpp"
 
+#include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 
 namespace mosaic::hetero {
@@ -33,9 +35,19 @@ private:
     void launch(size_t subgraph);
     void finished(size_t subgraph, mosaic_status* status);
     std::string failure(size_t subgraph, mosaic_status* status) const;  // releases `status`
-    mosaic_tensor descriptor(size_t slot) const;
+    // The slot as `device` reads or writes it: its buffer on that device where it has one
+    // (crossing_memory.hpp), else its home (host memory, or the producer's device).
+    mosaic_tensor descriptor(size_t slot, const std::string& device) const;
+    // After `subgraph` is done: the copies of what it produced to the devices that read them.
+    void copy_to_readers(size_t subgraph);
 
     const SplitPlan& plan_;
+    const std::vector<SlotMemory>& slot_memory_;  // per slot
+    const HostMemory& memory_;
+    // Per slot kept in device memory: its buffers, the home's first, by device.
+    std::vector<std::vector<std::unique_ptr<DeviceBuffer>>> device_buffers_;
+    std::vector<std::vector<size_t>> produces_;  // per subgraph: its slots that have copies to make
+    std::map<std::pair<size_t, std::string>, uint64_t> copy_us_;  // last copy of a slot to a device
     std::vector<std::vector<size_t>> users_;          // per subgraph: subgraphs that read from it
     std::vector<std::vector<uint8_t>> buffers_;       // per slot (empty for slots bound per inference)
     std::vector<void*> data_;                         // per slot, for the running inference

@@ -49,6 +49,27 @@ bool HostCompiled::export_blob(std::string& blob) const {
     return true;
 }
 
+mosaic_copy_path HostMemory::copy_path(const std::string& from, const std::string& to) const {
+    return host_->copy_path(host_->host_context, from.empty() ? nullptr : from.c_str(), to.empty() ? nullptr : to.c_str());
+}
+
+void* HostMemory::allocate(const std::string& device, size_t bytes) const {
+    void* buffer = nullptr;
+    sdk::check(host_->allocate_buffer(host_->host_context, device.c_str(), bytes, &buffer),
+               "allocating " + std::to_string(bytes) + " bytes on " + device);
+    return buffer;
+}
+
+void HostMemory::release(const std::string& device, void* buffer) const {
+    host_->release_buffer(host_->host_context, device.c_str(), buffer);
+}
+
+void HostMemory::copy(const mosaic_tensor& src, const mosaic_tensor& dst) const {
+    sdk::check(host_->copy(host_->host_context, &src, &dst, nullptr, nullptr),
+               std::string("copying a tensor from ") + (src.memory_device ? src.memory_device : "host memory") + " to " +
+                   (dst.memory_device ? dst.memory_device : "host memory"));
+}
+
 HostClient::HostClient(const mosaic_host_api* host) : host_(host) {
     if (!host_ || !MOSAIC_HAS_MEMBER(mosaic_host_api, host_, import_on_device))
         throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED,

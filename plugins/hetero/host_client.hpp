@@ -50,9 +50,43 @@ private:
     mosaic_host_compiled* compiled_;
 };
 
+// Other devices' memory through the host (ABI 1.3): buffers, and copies between them and host
+// memory. `available` is false on an older host, which then stages every crossing through host memory.
+class HostMemory {
+public:
+    explicit HostMemory(const mosaic_host_api* host) : host_(host) {}
+    bool available() const { return host_ && MOSAIC_HAS_MEMBER(mosaic_host_api, host_, copy); }
+    // How bytes go from one device's memory to another's ("" for host memory).
+    mosaic_copy_path copy_path(const std::string& from, const std::string& to) const;
+    void* allocate(const std::string& device, size_t bytes) const;
+    void release(const std::string& device, void* buffer) const;
+    void copy(const mosaic_tensor& src, const mosaic_tensor& dst) const;
+
+private:
+    const mosaic_host_api* host_;
+};
+
+// A buffer in a device's memory, released with the object.
+class DeviceBuffer {
+public:
+    DeviceBuffer(const HostMemory& memory, std::string device, size_t bytes)
+        : memory_(memory), device_(std::move(device)), data_(memory.allocate(device_, bytes)) {}
+    ~DeviceBuffer() { memory_.release(device_, data_); }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    const std::string& device() const { return device_; }
+    void* data() const { return data_; }
+
+private:
+    HostMemory memory_;
+    std::string device_;
+    void* data_;
+};
+
 class HostClient {
 public:
     explicit HostClient(const mosaic_host_api* host);
+    const mosaic_host_api* api() const { return host_; }
 
     // Throws sdk::Error with the host's message (e.g. "device 'X' is not registered ...").
     std::vector<sdk::Device::Support> query(const std::string& device, mosaic_graph_view graph,

@@ -16,6 +16,9 @@ void expect_all_pass(const CliResult& r) {
     // export passes where the plugin exports, and is skipped (saying why) where it declines.
     const std::string exp = line_of(r, "export");
     EXPECT_TRUE(exp.rfind("PASS", 0) == 0 || exp.rfind("SKIP", 0) == 0) << r;
+    // So does memory, where the plugin has no device memory of its own (ABI 1.3).
+    const std::string memory = line_of(r, "memory");
+    EXPECT_TRUE(memory.rfind("PASS", 0) == 0 || memory.rfind("SKIP", 0) == 0) << r;
 }
 
 TEST(CliVerifyPlugin, ReferencePasses) {
@@ -24,9 +27,20 @@ TEST(CliVerifyPlugin, ReferencePasses) {
     EXPECT_TRUE(contains(line_of(r, "export"), "PASS")) << r;  // REFERENCE exports and imports
 }
 
-TEST(CliVerifyPlugin, CpuPasses) { expect_all_pass(run_mosaic({"verify-plugin", "CPU"})); }
+TEST(CliVerifyPlugin, CpuPasses) {
+    const CliResult r = run_mosaic({"verify-plugin", "CPU"});
+    expect_all_pass(r);
+    EXPECT_TRUE(contains(line_of(r, "memory"), "SKIP")) << r;  // the CPU's tensors are host memory
+}
 
-TEST(CliVerifyPlugin, GpuPasses) { expect_all_pass(run_mosaic({"verify-plugin", "GPU"})); }
+TEST(CliVerifyPlugin, GpuPassesAndItsBuffersCarryATensorBetweenSubgraphs) {
+    const CliResult r = run_mosaic({"verify-plugin", "GPU"});
+    expect_all_pass(r);
+    const std::string memory = line_of(r, "memory");
+    EXPECT_EQ(memory.rfind("PASS", 0), 0u) << r;
+    EXPECT_TRUE(contains(memory, "DEVICE_MEMORY {\"available_bytes\"")) << memory;
+    EXPECT_TRUE(contains(memory, "a tensor kept in its buffers between two subgraphs of HETERO:GPU,REFERENCE")) << memory;
+}
 
 TEST(CliVerifyPlugin, HeteroWithADeviceListPasses) {
     expect_all_pass(run_mosaic({"verify-plugin", "HETERO:CPU,REFERENCE"}));

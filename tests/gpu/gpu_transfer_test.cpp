@@ -2,7 +2,7 @@
 // every output read back; on a device sharing host memory (PoCL) the tensors are used in place,
 // unless GPU_ZERO_COPY is off, which takes the discrete GPU's path. Here that path runs in CI:
 // results bit-identical to zero-copy, each copy a Transfer record named for its Parameter or Result,
-// and HETERO's crossing records saying "copy" (with the copies' time) exactly when the GPU copied.
+// and HETERO's crossing records saying "host-staged" (with the copies' time) exactly when the GPU copied.
 #include "gpu/gpu_test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -84,7 +84,7 @@ TEST(GpuTransfers, HeteroCallsACrossingACopyExactlyWhenTheGpuCopiedIt) {
         const std::map<std::string, std::string> transfers = transfers_of(run);
         const std::string crossing = "transfer: a:0 subgraph0 (GPU) -> subgraph1 (CPU), 96 bytes";
         ASSERT_TRUE(transfers.count(crossing)) << "no record '" << crossing << "' among " << transfers.size();
-        EXPECT_EQ(transfers.at(crossing), copies ? "copy" : "zero-copy");
+        EXPECT_EQ(transfers.at(crossing), copies ? "host-staged" : "zero-copy");
         // The GPU's record of reading the crossing back is folded into HETERO's (no time counted
         // twice); its record of writing the model's input stays with its subgraph.
         EXPECT_EQ(transfers.count("subgraph0: a:0/to_host"), 0u);

@@ -25,18 +25,6 @@ CheckResult pass(const std::string& name, const std::string& detail) { return {n
 CheckResult fail(const std::string& name, const std::string& detail) { return {name, Outcome::fail, detail}; }
 CheckResult skip(const std::string& name, const std::string& detail) { return {name, Outcome::skip, detail}; }
 
-// Runs `fn`; returns "" or the message of what it threw.
-std::string error_of(const std::function<void()>& fn) {
-    try {
-        fn();
-        return "";
-    } catch (const std::exception& e) {
-        return std::string(e.what()).empty() ? "(an exception without a message)" : e.what();
-    } catch (...) {
-        return "(an exception that is not a std::exception)";
-    }
-}
-
 // The model the request checks run: x[2,3] -> Relu -> y. Every bundled device runs Relu.
 std::shared_ptr<Model> probe_model() {
     ModelBuilder b("verify_plugin_relu");
@@ -82,6 +70,17 @@ std::string joined(const std::vector<std::string>& items, const std::string& sep
 }
 
 }  // namespace
+
+std::string error_of(const std::function<void()>& fn) {
+    try {
+        fn();
+        return "";
+    } catch (const std::exception& e) {
+        return std::string(e.what()).empty() ? "(an exception without a message)" : e.what();
+    } catch (...) {
+        return "(an exception that is not a std::exception)";
+    }
+}
 
 CheckResult check_abi(Core& core, const VerifyOptions& o) {
     const std::string name = "abi";
@@ -416,7 +415,7 @@ std::vector<CheckResult> run_verify_checks(Core& core, const VerifyOptions& opti
     const std::pair<const char*, Check> rest[] = {{"properties", check_properties}, {"ops", check_ops},
                                                   {"async", check_async},           {"threads", check_threads},
                                                   {"export", check_export},         {"bad-inputs", check_bad_inputs},
-                                                  {"model", check_model}};
+                                                  {"memory", check_memory},         {"model", check_model}};
     for (const auto& [name, check] : rest) {
         if (results.front().outcome == Outcome::fail) {
             results.push_back(skip(name, "the plugin did not pass \"abi\""));

@@ -8,6 +8,7 @@
 #include <mosaic/core.hpp>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,7 @@ namespace mosaic::cli {
 enum class Outcome { pass, fail, skip };
 
 struct CheckResult {
-    std::string name;    // "abi", "properties", "ops", "async", "threads", "export", "bad-inputs", "model"
+    std::string name;    // "abi", "properties", "ops", "async", "threads", "export", "bad-inputs", "memory", "model"
     Outcome outcome = Outcome::fail;
     std::string detail;  // why it failed or was skipped; what was checked when it passed
 };
@@ -40,8 +41,14 @@ CheckResult check_async(Core& core, const VerifyOptions& options);
 CheckResult check_threads(Core& core, const VerifyOptions& options);
 CheckResult check_export(Core& core, const VerifyOptions& options);
 CheckResult check_bad_inputs(Core& core, const VerifyOptions& options);
+// The device-memory members (ABI 1.3): DEVICE_MEMORY consistent, buffers that carry a tensor between
+// two of the device's subgraphs (verify_plugin_memory.cpp).
+CheckResult check_memory(Core& core, const VerifyOptions& options);
 // `mosaic compare`'s comparison of options.model on the device against the reference, as a check.
 CheckResult check_model(Core& core, const VerifyOptions& options);
+
+// Runs `fn`; returns "" or the message of what it threw (a check's way of catching a plugin's fault).
+std::string error_of(const std::function<void()>& fn);
 
 // Every check in the order above; later checks are skipped once "abi" fails (no device to test).
 std::vector<CheckResult> run_verify_checks(Core& core, const VerifyOptions& options);

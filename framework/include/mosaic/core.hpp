@@ -45,7 +45,9 @@ struct PluginInfo {
     unsigned abi_major = 0, abi_minor = 0;
     size_t table_size = 0;               // the table's struct_size
     // The optional members the table fills: device_ids, export_model, import_model, start_async,
-    // estimate_cost (a filled member may still decline at run time with NOT_SUPPORTED).
+    // estimate_cost, and of ABI 1.3 memory_info, compiled_memory, buffers (allocate_buffer with
+    // release_buffer, can_copy and copy) (a filled member may still decline at run time with
+    // NOT_SUPPORTED).
     std::vector<std::string> optional_members;
 };
 
@@ -79,6 +81,10 @@ public:
     void set_property(const std::string& device, Props&&... properties) {
         set_property(device, make_properties(std::forward<Props>(properties)...));
     }
+    // DEVICE_MEMORY, for a device with memory of its own (ABI 1.3), is answered by the host for the
+    // instance named ("GPU.1"): {"buffers": whether it hands out buffers, and where the plugin
+    // reports them "total_bytes", "available_bytes", "used_bytes"}; a device whose tensors are host
+    // memory (CPU) throws saying so.
     PropertyValue get_property(const std::string& device, const std::string& key);
     // Loads the device's plugin if needed; throws as compile_model does when it cannot be loaded.
     PluginInfo get_plugin_info(const std::string& device);

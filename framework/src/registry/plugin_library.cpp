@@ -102,6 +102,12 @@ const mosaic_host_api* process_host_api() {
         h.import_on_device = [](void*, const char*, const void*, size_t, const char*, mosaic_host_compiled**) {
             return no_core();
         };
+        h.memory_info = [](void*, const char*, mosaic_memory_info*) { return no_core(); };
+        h.compiled_memory = [](void*, mosaic_host_compiled*, mosaic_compiled_memory*) { return no_core(); };
+        h.allocate_buffer = [](void*, const char*, size_t, void**) { return no_core(); };
+        h.release_buffer = [](void*, const char*, void*) {};
+        h.copy_path = [](void*, const char*, const char*) { return MOSAIC_COPY_HOST_STAGED; };
+        h.copy = [](void*, const mosaic_tensor*, const mosaic_tensor*, mosaic_completion_fn, void*) { return no_core(); };
         return h;
     }();
     return &api;

@@ -47,6 +47,18 @@ public:
     bool has_estimate_cost() const {
         return MOSAIC_HAS_MEMBER(mosaic_plugin_api, api_, estimate_cost) && api_->estimate_cost != nullptr;
     }
+    // ABI 1.3. Buffers need all four members (allocate, release, can_copy, copy); a plugin may
+    // still decline them at run time (DeviceHandle::has_buffers asks).
+    bool has_memory_info() const {
+        return MOSAIC_HAS_MEMBER(mosaic_plugin_api, api_, memory_info) && api_->memory_info != nullptr;
+    }
+    bool has_compiled_memory() const {
+        return MOSAIC_HAS_MEMBER(mosaic_plugin_api, api_, compiled_memory) && api_->compiled_memory != nullptr;
+    }
+    bool has_buffers() const {
+        return MOSAIC_HAS_MEMBER(mosaic_plugin_api, api_, copy) && api_->allocate_buffer && api_->release_buffer &&
+               api_->can_copy && api_->copy;
+    }
 
     ~PluginLibrary();
 

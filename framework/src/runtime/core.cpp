@@ -265,7 +265,22 @@ void Core::set_property(const std::string& device, const AnyMap& properties) {
 
 PropertyValue Core::get_property(const std::string& device, const std::string& key) {
     DeviceSpec spec = parse_device_spec(device);
-    return impl_->device(spec.name)->get_property(key);
+    const std::shared_ptr<DeviceHandle> handle = impl_->device(spec.name);
+    if (key == "DEVICE_MEMORY") {
+        mosaic_memory_info memory{};
+        const bool figures = handle->memory_info(spec.id, memory), buffers = handle->has_buffers(spec.id);
+        if (!figures && !buffers)
+            throw std::runtime_error("device '" + device + "' has no device memory to report: its tensors are host "
+                                     "memory (its plugin has no ABI 1.3 memory_info or buffers, or declines them)");
+        nlohmann::json j = {{"buffers", buffers}};
+        if (figures) {
+            j["total_bytes"] = memory.total_bytes;
+            j["available_bytes"] = memory.available_bytes;
+            j["used_bytes"] = memory.used_bytes;
+        }
+        return j;
+    }
+    return handle->get_property(key);
 }
 
 PluginInfo Core::get_plugin_info(const std::string& device) {
@@ -283,7 +298,10 @@ PluginInfo Core::get_plugin_info(const std::string& device) {
                                                      {library.has_export(), "export_model"},
                                                      {library.has_import(), "import_model"},
                                                      {library.has_start_async(), "start_async"},
-                                                     {library.has_estimate_cost(), "estimate_cost"}};
+                                                     {library.has_estimate_cost(), "estimate_cost"},
+                                                     {library.has_memory_info(), "memory_info"},
+                                                     {library.has_compiled_memory(), "compiled_memory"},
+                                                     {library.has_buffers(), "buffers"}};
     for (const auto& [present, name] : optional)
         if (present) info.optional_members.push_back(name);
     return info;

@@ -71,6 +71,8 @@ private:
 
 // Host services bound to one Core (host_services.cpp); host_context points at `context`.
 mosaic_host_api make_core_host_api(HostContext* context);
+// The Core behind a host table's context; throws sdk::Error when that Core is gone.
+std::shared_ptr<Core::Impl> core_of(void* host_context);
 
 nlohmann::json to_json(const AnyMap& map);
 

@@ -31,6 +31,46 @@ void DeviceHandle::check(mosaic_status* status, const std::string& context) cons
     throw sdk::Error(code, context + " on device '" + name_ + "': " + message);
 }
 
+bool DeviceHandle::memory_info(const std::string& id, mosaic_memory_info& out) const {
+    if (!library_->has_memory_info()) return false;
+    out = mosaic_memory_info{};
+    out.struct_size = sizeof(out);
+    mosaic_status* status = api().memory_info(device_, id.c_str(), &out);
+    if (status && status->code == MOSAIC_ERROR_NOT_SUPPORTED) {
+        status->release(status);
+        return false;
+    }
+    check(status, "reading the memory of instance '" + id + "'");
+    return true;
+}
+
+bool DeviceHandle::has_buffers(const std::string& id) const {
+    return library_->has_buffers() && api().can_copy(device_, id.c_str(), nullptr) != 0;
+}
+
+void* DeviceHandle::allocate_buffer(const std::string& id, size_t bytes) const {
+    if (!has_buffers(id))
+        throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "device '" + name_ + "' has no memory of its own (its tensors are "
+                                                     "host memory; the plugin offers no allocate_buffer)");
+    void* buffer = nullptr;
+    check(api().allocate_buffer(device_, id.c_str(), bytes, &buffer),
+          "allocating a buffer of " + std::to_string(bytes) + " bytes");
+    if (!buffer) throw sdk::Error(MOSAIC_ERROR_GENERAL, "plugin bug: device '" + name_ + "' allocated a null buffer");
+    return buffer;
+}
+
+void DeviceHandle::release_buffer(const std::string& id, void* buffer) const {
+    if (buffer && library_->has_buffers()) api().release_buffer(device_, id.c_str(), buffer);
+}
+
+bool DeviceHandle::can_copy(const std::string& id, const char* other_memory_device) const {
+    return library_->has_buffers() && api().can_copy(device_, id.c_str(), other_memory_device) != 0;
+}
+
+void DeviceHandle::copy(const std::string& id, const mosaic_tensor& src, const mosaic_tensor& dst) const {
+    check(api().copy(device_, id.c_str(), &src, &dst, nullptr, nullptr), "copying " + std::to_string(src.byte_size) + " bytes");
+}
+
 PluginSender DeviceHandle::sender() const { return {library_->path(), name_}; }
 
 std::vector<std::string> DeviceHandle::ids() const {

@@ -49,6 +49,18 @@ public:
     std::vector<Support> query(mosaic_graph_view graph, size_t node_count, const nlohmann::json& properties) const;
     mosaic_compiled_model* compile(mosaic_graph_view graph, const nlohmann::json& properties) const;
 
+    // Device memory (ABI 1.3) of instance `id` ("" for the default one). memory_info is false where
+    // the plugin has no figure. has_buffers: the table has the buffer members and the plugin says
+    // they reach host memory (can_copy(NULL), which a C++-layer plugin without buffers declines);
+    // when not, the device's tensors are host memory, allocate_buffer throws sdk::Error
+    // NOT_SUPPORTED and can_copy is false.
+    bool memory_info(const std::string& id, mosaic_memory_info& out) const;
+    bool has_buffers(const std::string& id) const;
+    void* allocate_buffer(const std::string& id, size_t bytes) const;
+    void release_buffer(const std::string& id, void* buffer) const;
+    bool can_copy(const std::string& id, const char* other_memory_device) const;
+    void copy(const std::string& id, const mosaic_tensor& src, const mosaic_tensor& dst) const;
+
     // Throws sdk::Error (a std::runtime_error) with the status's code and the message
     // "<context> on device '<name>': <status message>" for an error status.
     void check(mosaic_status* status, const std::string& context) const;

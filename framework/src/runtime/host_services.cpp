@@ -2,6 +2,7 @@
 // HETERO, querying and compiling (sub)graphs on the Core's other devices and running them.
 #include "runtime/core_impl.hpp"
 #include "common/logging.hpp"
+#include "runtime/host_memory.hpp"
 #include "registry/plugin_json_checks.hpp"
 #include "runtime/sync_only_request.hpp"
 
@@ -35,16 +36,18 @@ struct mosaic_host_request_impl {
     }
 };
 
-namespace {
-
-// The Core behind a host table; a device kept alive by a compiled model may outlive it.
-std::shared_ptr<Core::Impl> core(void* ctx) {
+// A device kept alive by a compiled model may outlive the Core behind its host table.
+std::shared_ptr<Core::Impl> core_of(void* ctx) {
     std::shared_ptr<Core::Impl> c = static_cast<HostContext*>(ctx)->core.lock();
     if (!c)
         throw sdk::Error(MOSAIC_ERROR_GENERAL, "the Core that created this device has been destroyed; keep the Core "
                                                "alive while its devices query or compile on others");
     return c;
 }
+
+namespace {
+
+std::shared_ptr<Core::Impl> core(void* ctx) { return core_of(ctx); }
 mosaic_host_compiled_impl* compiled(mosaic_host_compiled* c) { return reinterpret_cast<mosaic_host_compiled_impl*>(c); }
 mosaic_host_request_impl* request(mosaic_host_request* r) { return reinterpret_cast<mosaic_host_request_impl*>(r); }
 
@@ -105,12 +108,14 @@ mosaic_host_api make_core_host_api(HostContext* context) {
     h.release_request = [](void*, mosaic_host_request* r) { delete request(r); };
     h.infer = [](void*, mosaic_host_request* r, const mosaic_tensor* in, size_t n_in, const mosaic_tensor* out,
                  size_t n_out) {
+        if (mosaic_status* refused = check_request_memory(*request(r)->device, in, n_in, out, n_out)) return refused;
         return request(r)->device->api().infer(request(r)->request, in, n_in, out, n_out);
     };
     h.start_async = [](void*, mosaic_host_request* r, const mosaic_tensor* in, size_t n_in, const mosaic_tensor* out,
                        size_t n_out, mosaic_completion_fn done, void* user_data) -> mosaic_status* {
         auto* req = request(r);
         const auto& device = *req->device;
+        if (mosaic_status* refused = check_request_memory(device, in, n_in, out, n_out)) return refused;
         if (device.library().has_start_async())
             return device.api().start_async(req->request, in, n_in, out, n_out, done, user_data);
         // No asynchronous path in that plugin: a worker thread runs its infer(), as the ABI promises.
@@ -177,6 +182,13 @@ mosaic_host_api make_core_host_api(HostContext* context) {
             *out = reinterpret_cast<mosaic_host_compiled*>(new mosaic_host_compiled_impl{std::move(model)});
         });
     };
+    h.compiled_memory = [](void*, mosaic_host_compiled* c, mosaic_compiled_memory* out) -> mosaic_status* {
+        const HostCompiledModel& m = *compiled(c)->model;
+        if (!m.device->library().has_compiled_memory())
+            return host_status(MOSAIC_ERROR_NOT_SUPPORTED, "device '" + m.device->name() + "' reports no memory figures");
+        return m.device->api().compiled_memory(m.compiled, out);
+    };
+    add_memory_services(h);
     return h;
 }
 

@@ -63,8 +63,10 @@ extern "C" {
 
 #define MOSAIC_ABI_VERSION_MAJOR 1
 /* 1.0: the base tables. 1.1: mosaic_plugin_api.estimate_cost (per-op cost, for placement).
- * 1.2: mosaic_host_api.estimate_cost, export_compiled, import_on_device (for orchestrators). */
-#define MOSAIC_ABI_VERSION_MINOR 2
+ * 1.2: mosaic_host_api.estimate_cost, export_compiled, import_on_device (for orchestrators).
+ * 1.3: device memory: mosaic_plugin_api.memory_info, compiled_memory, allocate_buffer, release_buffer,
+ *      can_copy, copy, and tensors in a device's own buffers; the same through mosaic_host_api. */
+#define MOSAIC_ABI_VERSION_MINOR 3
 
 #if defined(_WIN32)
 #define MOSAIC_PLUGIN_EXPORT __declspec(dllexport)
@@ -135,7 +137,10 @@ typedef enum mosaic_element_type {
 
 typedef enum mosaic_memory_kind {
     MOSAIC_MEMORY_HOST = 0,   /* data is a host pointer */
-    MOSAIC_MEMORY_DEVICE = 1  /* data is a device handle (e.g. cl_mem) of the device named in the descriptor */
+    /* data is a buffer that allocate_buffer (ABI 1.3) handed out (an OpenCL plugin's cl_mem), of the
+     * device named by memory_device. Passed to a request only by a host of ABI 1.3 or later, and only
+     * a buffer of the request's own device (see infer). */
+    MOSAIC_MEMORY_DEVICE = 1
 } mosaic_memory_kind;
 
 /* A tensor descriptor. Dense, row-major. The memory is owned by whoever fills the descriptor and
@@ -148,7 +153,9 @@ typedef struct mosaic_tensor {
     void* data;
     size_t byte_size;         /* product(dims) * element size */
     mosaic_memory_kind memory_kind;
-    const char* memory_device; /* for MOSAIC_MEMORY_DEVICE: the device name; else NULL */
+    /* For MOSAIC_MEMORY_DEVICE: the device the buffer was allocated on, as the host named it to
+     * allocate_buffer ("GPU.1", or "GPU" for the default instance); else NULL. */
+    const char* memory_device;
     void* reserved[2];
 } mosaic_tensor;
 
@@ -248,6 +255,35 @@ typedef struct mosaic_op_cost {
     void* reserved[2];
 } mosaic_op_cost;
 
+/* Device memory (ABI 1.3): how much a device has and what compiled models hold, for memory-aware
+ * placement. A figure a device cannot tell is 0. */
+typedef struct mosaic_memory_info {
+    uint32_t struct_size;
+    uint64_t total_bytes;      /* the instance's memory */
+    uint64_t available_bytes;  /* what allocations may still get (OpenCL cannot ask the driver: a GPU
+                                * plugin reports total minus what it holds itself) */
+    uint64_t used_bytes;       /* what this plugin holds on the instance now: weights, requests' buffers,
+                                * allocate_buffer's buffers */
+    void* reserved[2];
+} mosaic_memory_info;
+
+typedef struct mosaic_compiled_memory {
+    uint32_t struct_size;
+    uint64_t model_bytes;    /* held once by the compiled model: weights and constants in device memory */
+    uint64_t request_bytes;  /* held by each infer request: intermediate tensors, scratch, staging */
+    void* reserved[2];
+} mosaic_compiled_memory;
+
+/* How bytes move between two memories (mosaic_host_api.copy_path), as HETERO's profiling records name
+ * each crossing between subgraphs. */
+typedef enum mosaic_copy_path {
+    MOSAIC_COPY_SAME_MEMORY = 0,     /* one memory: nothing moves (zero-copy) */
+    MOSAIC_COPY_DEVICE = 1,          /* within one device, or device to device without the host (peer) */
+    MOSAIC_COPY_HOST_TO_DEVICE = 2,  /* between host memory and a device */
+    MOSAIC_COPY_DEVICE_TO_HOST = 3,
+    MOSAIC_COPY_HOST_STAGED = 4      /* two devices that cannot reach each other: through host memory */
+} mosaic_copy_path;
+
 /* ------------------------------------------------------------------------------------------- */
 /* Host services, handed to the plugin at load.                                                 */
 
@@ -314,6 +350,23 @@ typedef struct mosaic_host_api {
      * The blob is valid during the call only; MOSAIC_ERROR_NOT_SUPPORTED when the device cannot import. */
     mosaic_status* (*import_on_device)(void* host_context, const char* device, const void* blob, size_t size,
                                        const char* properties_json, mosaic_host_compiled** out);
+
+    /* --- ABI 1.3: other devices' memory (check with MOSAIC_HAS_MEMBER). `device` names an instance
+     * ("GPU.1"); MOSAIC_ERROR_NOT_SUPPORTED where the device does not offer the call (a device whose
+     * tensors are host memory has no buffers). --- */
+    mosaic_status* (*memory_info)(void* host_context, const char* device, mosaic_memory_info* out);
+    mosaic_status* (*compiled_memory)(void* host_context, mosaic_host_compiled* compiled, mosaic_compiled_memory* out);
+    /* A buffer in the device's memory: pass it as a tensor with memory_kind MOSAIC_MEMORY_DEVICE and
+     * memory_device `device` to requests compiled on that same device, and to copy. */
+    mosaic_status* (*allocate_buffer)(void* host_context, const char* device, size_t bytes, void** out);
+    void (*release_buffer)(void* host_context, const char* device, void* buffer);
+    /* The path copy() takes from one memory to the other: a device name, or NULL for host memory. */
+    mosaic_copy_path (*copy_path)(void* host_context, const char* from_device, const char* to_device);
+    /* Copies src into dst (equal byte_size), each host memory or a buffer of allocate_buffer: through
+     * a device's own copy where one can reach the other, through host memory otherwise. `done` as
+     * for mosaic_plugin_api.copy. */
+    mosaic_status* (*copy)(void* host_context, const mosaic_tensor* src, const mosaic_tensor* dst,
+                           mosaic_completion_fn done, void* user_data);
 } mosaic_host_api;
 
 /* ------------------------------------------------------------------------------------------- */
@@ -377,7 +430,10 @@ typedef struct mosaic_plugin_api {
      * thread before freeing. Requests are released before the compiled model that created them. */
     void (*release_request)(mosaic_infer_request* request);
     /* Runs synchronously. inputs/outputs are in Parameter / Result order and have exactly the
-     * compiled types and shapes (the host checks); outputs are written in place. */
+     * compiled types and shapes (the host checks); outputs are written in place. A tensor is host
+     * memory, or (ABI 1.3, plugins whose allocate_buffer hands out buffers) a buffer of the request's
+     * own instance: the host passes no other device's buffer; a plugin refuses what it cannot read
+     * with MOSAIC_ERROR_INVALID_ARGUMENT. */
     mosaic_status* (*infer)(mosaic_infer_request* request, const mosaic_tensor* inputs, size_t input_count,
                             const mosaic_tensor* outputs, size_t output_count);
     /* Optional (NULL: the host runs infer() on a thread of its own). Returns at once; calls
@@ -396,10 +452,35 @@ typedef struct mosaic_plugin_api {
      * Estimates the cost of running `node` of `graph` on the device. */
     mosaic_status* (*estimate_cost)(mosaic_device* device, mosaic_graph_view graph, size_t node,
                                     mosaic_op_cost* out);
+
+    /* --- ABI 1.3: device memory. Every member optional: NULL, absent in an older table, or
+     * MOSAIC_ERROR_NOT_SUPPORTED at run time mean the device's tensors are host memory (a CPU). A
+     * plugin offering allocate_buffer offers release_buffer, can_copy and copy too. `device_id` is
+     * the instance ("1" for GPU.1; NULL or "" for the default one). --- */
+    mosaic_status* (*memory_info)(mosaic_device* device, const char* device_id, mosaic_memory_info* out);
+    mosaic_status* (*compiled_memory)(mosaic_compiled_model* model, mosaic_compiled_memory* out);
+    /* A buffer of `bytes` (> 0) in the instance's memory; *out is its handle (an OpenCL plugin's
+     * cl_mem), the `data` of tensors with memory_kind MOSAIC_MEMORY_DEVICE. Thread-safe. No memory
+     * left: MOSAIC_ERROR_OUT_OF_MEMORY. */
+    mosaic_status* (*allocate_buffer)(mosaic_device* device, const char* device_id, size_t bytes, void** out);
+    /* Frees a buffer of allocate_buffer once no inference or copy uses it. */
+    void (*release_buffer)(mosaic_device* device, const char* device_id, void* buffer);
+    /* Whether copy() on this instance reaches `other_memory_device`'s buffers ("GPU.1": peer to peer,
+     * without the host), 1 or 0; NULL asks about host memory, which a plugin with buffers must reach. */
+    int (*can_copy)(mosaic_device* device, const char* device_id, const char* other_memory_device);
+    /* Copies src into dst (equal byte_size): one is a buffer of this instance, the other host memory,
+     * a buffer of this instance, or a buffer of a device can_copy accepts. With done == NULL it
+     * returns once the bytes are in dst. Else it returns at once (a non-NULL status: nothing started,
+     * done is not called) and runs done(user_data, status) exactly once from any thread, possibly
+     * before copy returns; the tensors stay valid until then. */
+    mosaic_status* (*copy)(mosaic_device* device, const char* device_id, const mosaic_tensor* src,
+                           const mosaic_tensor* dst, mosaic_completion_fn done, void* user_data);
 } mosaic_plugin_api;
 
 /* Size of the table as ABI 1.0 defined it: a 1.0 plugin fills exactly this much. */
 #define MOSAIC_PLUGIN_API_SIZE_1_0 offsetof(mosaic_plugin_api, estimate_cost)
+/* ... and as ABI 1.2 defined it (before device memory). */
+#define MOSAIC_PLUGIN_API_SIZE_1_2 offsetof(mosaic_plugin_api, memory_info)
 
 /* The entry point. Called once after loading. `host` (process-wide services: log, make_status; its
  * orchestration members fail) stays valid until the library is unloaded.

@@ -35,8 +35,14 @@ void build(cl::Program& program, const ClDeviceInfo& info, const std::string& op
 
 }  // namespace
 
-ClEngine::ClEngine(const ClDeviceInfo& info)
-    : info_(info), context_(std::vector<cl::Device>{info.device}), gemm_tuning_(apply_gemm_tuning(info.device(), info.name)) {}
+ClEngine::ClEngine(const ClDeviceInfo& info, cl::Context context)
+    : info_(info), context_(std::move(context)), gemm_tuning_(apply_gemm_tuning(info.device(), info.name)) {}
+
+bool ClEngine::owns(cl_mem buffer) const {
+    cl_context context = nullptr;
+    if (!buffer || clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof(context), &context, nullptr) != CL_SUCCESS) return false;
+    return context == context_();
+}
 
 cl::Program ClEngine::program(const std::string& options, const std::string& cache_dir) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -80,6 +86,12 @@ cl::CommandQueue ClEngine::make_queue(bool profiling) const {
     return cl::CommandQueue(context_, info_.device, profiling ? CL_QUEUE_PROFILING_ENABLE : 0);
 }
 
+cl::CommandQueue& ClEngine::copy_queue() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!copy_queue_()) copy_queue_ = make_queue(false);
+    return copy_queue_;
+}
+
 cl::Buffer ClEngine::upload(const void* data, size_t bytes) const {
     return cl::Buffer(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<void*>(data));
 }
@@ -91,12 +103,50 @@ cl::Buffer ClEngine::upload_floats(const float* data, size_t count, bool half) c
     return upload(halves.data(), count * sizeof(uint16_t));
 }
 
+namespace {
+
+// One context over every instance of `info`'s platform (the GPUs, or the CPU devices standing in for
+// them); a driver that refuses a context of several devices gives each its own.
+cl::Context platform_context(const ClDeviceInfo& info) {
+    const ClDiscovery& found = discover_devices();
+    std::vector<cl::Device> devices;
+    for (const auto* list : {&found.gpus, &found.cpu_fallbacks}) {
+        bool ours = false;
+        for (const ClDeviceInfo& d : *list) ours |= d.device() == info.device();
+        if (!ours) continue;
+        for (const ClDeviceInfo& d : *list)
+            if (d.platform() == info.platform()) devices.push_back(d.device);
+    }
+    if (devices.size() > 1) {
+        try {
+            return cl::Context(devices);
+        } catch (const cl::Error& e) {
+            sdk::Host::log(MOSAIC_LOG_INFO, "GPU", "the OpenCL platform '" + info.platform_name + "' refused one context for " +
+                                                       std::to_string(devices.size()) + " devices (" + cl_status_name(e.err()) +
+                                                       "): its instances copy through host memory");
+        }
+    }
+    return cl::Context(std::vector<cl::Device>{info.device});
+}
+
+}  // namespace
+
 std::shared_ptr<ClEngine> engine_for(const ClDeviceInfo& info) {
     static std::mutex mutex;
     static std::map<cl_device_id, std::shared_ptr<ClEngine>> engines;
+    static std::map<cl_platform_id, cl::Context> contexts;
     std::lock_guard<std::mutex> lock(mutex);
     auto& engine = engines[info.device()];
-    if (!engine) engine = std::make_shared<ClEngine>(info);
+    if (engine) return engine;
+    cl::Context& context = contexts[info.platform()];
+    bool shared = false;
+    if (context()) {
+        for (const cl::Device& d : context.getInfo<CL_CONTEXT_DEVICES>()) shared |= d() == info.device();
+    } else {
+        context = platform_context(info);
+        shared = true;
+    }
+    engine = std::make_shared<ClEngine>(info, shared ? context : cl::Context(std::vector<cl::Device>{info.device}));
     return engine;
 }
 

@@ -1,10 +1,18 @@
 // One OpenCL device as the plugin drives it: its context, and the program holding every kernel of
 // the plugin, built once per device and set of build options and kept for the process. Compiled
 // models of one device share the engine; each infer request makes its own command queue.
+//
+// The instances of one platform share one context, so that a buffer of GPU.0 is a buffer GPU.1's
+// queue can copy from (clEnqueueCopyBuffer within a context: peer to peer where the driver can, its
+// own staging where it cannot; either way, no trip through the plugin's host memory). The engine
+// also counts the bytes the plugin holds on the device, for memory_info (OpenCL cannot ask the
+// driver what is free).
 #pragma once
 
 #include "opencl/cl_discovery.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,10 +22,12 @@ namespace mosaic::gpu_plugin {
 
 class ClEngine {
 public:
-    explicit ClEngine(const ClDeviceInfo& info);
+    ClEngine(const ClDeviceInfo& info, cl::Context context);
 
     const ClDeviceInfo& info() const { return info_; }
     const cl::Context& context() const { return context_; }
+    // Whether `buffer` (a cl_mem handed in by the host) belongs to this engine's context.
+    bool owns(cl_mem buffer) const;
     const cl::Device& device() const { return info_.device; }
     // What the device's CLBlast GEMMs run with (clblast_tuning.hpp).
     const std::string& gemm_tuning() const { return gemm_tuning_; }
@@ -29,6 +39,9 @@ public:
 
     // An in-order queue: kernels enqueued on it run one after the other with no host wait.
     cl::CommandQueue make_queue(bool profiling) const;
+    // The queue of copies the host asks for (ABI 1.3), made once: creating a queue per copy cost
+    // PoCL about 100 us. Enqueueing is thread-safe; each caller waits for its own command.
+    cl::CommandQueue& copy_queue();
 
     // A read-only device buffer initialised with `bytes` as they are.
     cl::Buffer upload(const void* data, size_t bytes) const;
@@ -36,12 +49,18 @@ public:
     // (kernels/common/storage.cl): narrowed to f16 (round to nearest even) when `half`.
     cl::Buffer upload_floats(const float* data, size_t count, bool half) const;
 
+    // Device memory the plugin holds (weights, requests' buffers, allocate_buffer's), in bytes.
+    void hold(int64_t bytes) { held_ += bytes; }
+    uint64_t held() const { return static_cast<uint64_t>(std::max<int64_t>(held_.load(), 0)); }
+
 private:
     ClDeviceInfo info_;
     cl::Context context_;
     std::string gemm_tuning_;
     std::mutex mutex_;
     std::map<std::string, cl::Program> programs_;  // by build options
+    cl::CommandQueue copy_queue_;  // made on first use, under mutex_
+    std::atomic<int64_t> held_{0};
 };
 
 // The engine of a device, made on first use and shared by every compiled model in the process.

@@ -23,12 +23,13 @@ bool half_by_bits(const GpuConfig& config, const ClDeviceInfo& device) {
 }  // namespace
 
 GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& properties, const GpuConfig& config,
-                                   const ClDeviceInfo& device, std::string device_name)
+                                   const ClDeviceInfo& device, std::string device_name, std::string default_id)
     : properties_(properties),
       config_(config),
       engine_(engine_for(device)),
       values_(graph, config.precision == "f16"),
       device_name_(std::move(device_name)),
+      default_id_(std::move(default_id)),
       label_(device_name_ + "." + config.device_id),
       model_name_(graph.name()) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -45,7 +46,36 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     executors_ = build_executors(graph, values_, *engine_, config_.gemm_kernel);
     plan_ = plan_memory(values_, executors_);
     for (const auto& e : executors_) scratch_bytes_ = std::max(scratch_bytes_, e->scratch_bytes());
+    count_request_bytes();
+    engine_->hold(static_cast<int64_t>(model_bytes_));
     compile_ms_ = ms_since(t0);
+}
+
+GpuCompiledModel::~GpuCompiledModel() { engine_->hold(-static_cast<int64_t>(model_bytes_)); }
+
+void GpuCompiledModel::count_request_bytes() {
+    // What GpuInferRequest's constructor allocates: the plan's buffers, the scratch buffer, and per
+    // caller tensor a staging buffer (without zero-copy) and an f16 one (narrowed values).
+    request_bytes_ = plan_.total_bytes() + scratch_bytes_;
+    for (ValueId v = 0; v < values_.size(); ++v) {
+        const Value& value = values_[v];
+        if (value.kind != Value::Kind::input && value.kind != Value::Kind::output) continue;
+        if (!zero_copy()) request_bytes_ += value.byte_size();
+        if (value.narrowed()) request_bytes_ += value.device_bytes();
+    }
+    for (const ResultCopy& copy : values_.result_copies())
+        if (values_[copy.from].narrowed() && !zero_copy()) request_bytes_ += values_[copy.from].byte_size();
+}
+
+bool GpuCompiledModel::memory(sdk::CompiledMemory& out) const {
+    out.model_bytes = model_bytes_;
+    out.request_bytes = request_bytes_;
+    return true;
+}
+
+bool GpuCompiledModel::takes_memory_of(const std::string& memory_device) const {
+    const std::optional<std::string> id = instance_id(memory_device, device_name_, default_id_);
+    return id && *id == config_.device_id;
 }
 
 void GpuCompiledModel::upload_constants(const sdk::GraphView& graph) {
@@ -59,6 +89,7 @@ void GpuCompiledModel::upload_constants(const sdk::GraphView& graph) {
         if (!read_at_run_time) continue;
         if (value.narrowed()) {  // f32 stored as f16: a narrowed copy
             constants_[v] = engine_->upload_floats(static_cast<const float*>(value.constant), shape_size(value.shape), true);
+            model_bytes_ += value.device_bytes();
             continue;
         }
         // The host's weights outlive the compiled model (plugin_abi.h): a device sharing host memory
@@ -66,6 +97,7 @@ void GpuCompiledModel::upload_constants(const sdk::GraphView& graph) {
         void* host = const_cast<void*>(value.constant);
         constants_[v] = shared ? cl::Buffer(engine_->context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, value.byte_size(), host)
                                : engine_->upload(host, value.byte_size());
+        if (!shared) model_bytes_ += value.byte_size();
     }
 }
 

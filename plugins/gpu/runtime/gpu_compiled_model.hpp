@@ -19,11 +19,18 @@ namespace mosaic::gpu_plugin {
 
 class GpuCompiledModel : public sdk::CompiledModel {
 public:
+    // `default_id`: the device's DEVICE_ID, the instance a memory_device without id ("GPU") names.
     GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& properties, const GpuConfig& config,
-                     const ClDeviceInfo& device, std::string device_name);
+                     const ClDeviceInfo& device, std::string device_name, std::string default_id);
+    ~GpuCompiledModel() override;
 
     std::unique_ptr<sdk::InferRequest> create_request() override;
     nlohmann::json property(const std::string& key) const override;
+    bool memory(sdk::CompiledMemory& out) const override;
+    // Buffers of its own instance (allocate_buffer's cl_mem): kernels read and write them in place.
+    bool takes_memory_of(const std::string& memory_device) const override;
+    // Device bytes each request holds (its plan's buffers, scratch, staging), counted by the engine.
+    uint64_t request_bytes() const { return request_bytes_; }
 
     const GpuConfig& config() const { return config_; }
     // Whether the caller's tensors and the weights are device buffers over host memory, not copies:
@@ -44,6 +51,7 @@ public:
 
 private:
     void upload_constants(const sdk::GraphView& graph);
+    void count_request_bytes();
 
     nlohmann::json properties_;
     GpuConfig config_;
@@ -54,7 +62,8 @@ private:
     std::vector<std::unique_ptr<Executor>> executors_;
     MemoryPlan plan_;
     size_t scratch_bytes_ = 0;
-    std::string device_name_, label_, model_name_;
+    uint64_t model_bytes_ = 0, request_bytes_ = 0;
+    std::string device_name_, default_id_, label_, model_name_;
     double compile_ms_ = 0, program_ms_ = 0;
     mutable CompletionQueue completions_;  // last: its thread stops before the rest goes
 };

@@ -40,4 +40,12 @@ const ClDeviceInfo& select_instance(const GpuConfig& config, const std::string& 
     return instances[index];
 }
 
+std::optional<std::string> instance_id(const std::string& memory_device, const std::string& device,
+                                       const std::string& default_id) {
+    const size_t dot = memory_device.find('.');
+    if (memory_device.substr(0, dot) != device) return std::nullopt;
+    std::string id = dot == std::string::npos ? default_id : memory_device.substr(dot + 1);
+    return id.empty() ? "0" : id;
+}
+
 }  // namespace mosaic::gpu_plugin

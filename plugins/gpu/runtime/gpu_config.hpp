@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 namespace mosaic::gpu_plugin {
@@ -25,5 +26,10 @@ struct GpuConfig {
 // The instance `config` names; throws sdk::Error saying why there is none and what to install, or
 // which ids exist. `device` is the registry name, for messages.
 const ClDeviceInfo& select_instance(const GpuConfig& config, const std::string& device);
+
+// The instance id a tensor's memory_device names ("GPU.1" -> "1", "GPU" -> `default_id`, the
+// device's DEVICE_ID); nothing when it names another device than `device`.
+std::optional<std::string> instance_id(const std::string& memory_device, const std::string& device,
+                                       const std::string& default_id);
 
 }  // namespace mosaic::gpu_plugin

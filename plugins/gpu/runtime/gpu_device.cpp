@@ -135,7 +135,8 @@ std::unique_ptr<sdk::CompiledModel> GpuDevice::compile(const sdk::GraphView& gra
                                                          "':" + problems + "\nrun them on another device (e.g. HETERO:" +
                                                          name() + ",CPU)");
     try {
-        return std::make_unique<GpuCompiledModel>(graph, config, c, device, name());
+        return std::make_unique<GpuCompiledModel>(graph, config, c, device, name(),
+                                                  properties().get("DEVICE_ID").get<std::string>());
     } catch (const cl::Error& e) {
         throw sdk::Error(MOSAIC_ERROR_DEVICE, "device " + name() + " ('" + device.name + "'): OpenCL failed while compiling model '" +
                                                   graph.name() + "' in " + e.what() + ": " + cl_status_name(e.err()));

@@ -19,7 +19,16 @@ public:
     std::vector<Support> query(const sdk::GraphView& graph, const nlohmann::json& config) override;
     std::unique_ptr<sdk::CompiledModel> compile(const sdk::GraphView& graph, const nlohmann::json& config) override;
 
+    // Device memory (ABI 1.3, gpu_memory.cpp): buffers are cl_mem of the instance's context.
+    bool memory_info(const std::string& id, sdk::MemoryInfo& out) override;
+    void* allocate_buffer(const std::string& id, size_t bytes) override;
+    void release_buffer(const std::string& id, void* buffer) override;
+    bool can_copy(const std::string& id, const char* other) override;
+    void copy(const std::string& id, const mosaic_tensor& src, const mosaic_tensor& dst) override;
+
 private:
+    // The OpenCL device of instance `id` ("" for the device's DEVICE_ID).
+    const ClDeviceInfo& instance(const std::string& id) const;
     // Why `node` cannot run on `device`, or "" (also for a node computed at compile time).
     static std::string unsupported_reason(const sdk::GraphView& graph, size_t node, const ClDeviceInfo& device,
                                           const std::vector<bool>& compile_time);

@@ -17,6 +17,19 @@ void check_tensor(const char* what, size_t index, ElementType type, const Shape&
                                                             to_string(v.type) + " " + to_string(v.shape));
 }
 
+// A caller's tensor in the device's own memory (a buffer of allocate_buffer): the kernels use it
+// as it is. The SDK passed it only because takes_memory_of accepted its device; its context and size
+// are checked here all the same, since a kernel must not run over another buffer.
+cl::Buffer caller_device_buffer(const GpuCompiledModel& model, void* data, size_t bytes, const char* what, size_t index) {
+    cl_mem handle = static_cast<cl_mem>(data);
+    size_t size = 0;
+    if (model.engine().owns(handle)) clGetMemObjectInfo(handle, CL_MEM_SIZE, sizeof(size), &size, nullptr);
+    if (size < bytes)
+        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, std::string(what) + " " + std::to_string(index) + " is not a buffer of " +
+                                                            model.device_label() + " holding " + std::to_string(bytes) + " bytes");
+    return cl::Buffer(handle, /*retainObject=*/true);
+}
+
 sdk::Error device_error(const GpuCompiledModel& model, const std::string& during, const cl::Error& e) {
     return sdk::Error(MOSAIC_ERROR_DEVICE, model.device_label() + " ('" + model.engine().info().name + "'): " + during +
                                                " failed: " + e.what() + " returned " + cl_status_name(e.err()));
@@ -56,7 +69,10 @@ GpuInferRequest::GpuInferRequest(const GpuCompiledModel& model)
         if (from.narrowed() && !model.zero_copy() && from.byte_size())
             result_staging_.back() = cl::Buffer(context, CL_MEM_READ_WRITE, from.byte_size());
     }
+    model.engine().hold(static_cast<int64_t>(model.request_bytes()));
 }
+
+GpuInferRequest::~GpuInferRequest() { model_.engine().hold(-static_cast<int64_t>(model_.request_bytes())); }
 
 void GpuInferRequest::bind(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) {
     const ValueTable& values = model_.values();
@@ -77,7 +93,11 @@ void GpuInferRequest::bind(const std::vector<ConstTensorView>& inputs, const std
         if (value.byte_size() == 0) continue;
         void* data = is_input ? const_cast<void*>(inputs[value.io_index].data) : outputs[value.io_index].data;
         const std::string& name = is_input ? values.input_name(value.io_index) : values.output_name(value.io_index);
-        if (shared) {
+        const bool on_device = (is_input ? inputs[value.io_index].memory_device : outputs[value.io_index].memory_device) != nullptr;
+        if (on_device) {
+            host_side_[v] = caller_device_buffer(model_, data, value.byte_size(), is_input ? "input" : "output", value.io_index);
+            bound_device_memory_ = true;
+        } else if (shared) {
             host_side_[v] = cl::Buffer(context, (is_input ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE) | CL_MEM_USE_HOST_PTR,
                                        value.byte_size(), data);
         } else {
@@ -157,7 +177,11 @@ void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
         const cl::Buffer& source = buffers_[values.storage_of(copy.from)];
         void* data = outputs[copy.output].data;
         const std::string& name = values.output_name(copy.output);
-        if (shared) {
+        if (outputs[copy.output].memory_device) {  // the caller's device buffer: no trip to the host
+            cl::Buffer target = caller_device_buffer(model_, data, bytes, "output", copy.output);
+            if (from.narrowed()) convert("real_to_float", source, target, shape_size(from.shape), name);
+            else queue_.enqueueCopyBuffer(source, target, 0, 0, bytes);
+        } else if (shared) {
             cl::Buffer target(model_.engine().context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, data);
             if (from.narrowed()) convert("real_to_float", source, target, shape_size(from.shape), name);
             else queue_.enqueueCopyBuffer(source, target, 0, 0, bytes);
@@ -175,6 +199,7 @@ void GpuInferRequest::copy_results(const std::vector<TensorView>& outputs) {
         if (value.kind != Value::Kind::output || value.byte_size() == 0) continue;
         const std::string& name = values.output_name(value.io_index);
         if (value.narrowed()) convert("real_to_float", buffers_[v], host_side_[v], shape_size(value.shape), name);
+        if (outputs[value.io_index].memory_device) continue;  // written in the caller's device buffer
         if (shared) {
             // Mapping is what makes the device's writes visible in the caller's memory (once the
             // queue has run it: nothing here waits).
@@ -278,7 +303,8 @@ void GpuInferRequest::complete(cl_int status) {
 }
 
 void GpuInferRequest::release_caller_buffers() {
-    if (!model_.zero_copy()) return;
+    if (!model_.zero_copy() && !bound_device_memory_) return;
+    bound_device_memory_ = false;
     for (ValueId v : caller_values_) buffers_[v] = host_side_[v] = cl::Buffer();
     for (ValueId v = 0; v < buffers_.size(); ++v)
         if (model_.values()[v].alias_of != kNoValue) buffers_[v] = cl::Buffer();

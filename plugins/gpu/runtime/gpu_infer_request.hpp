@@ -1,6 +1,7 @@
 // One infer request of a GPU compiled model: its own in-order command queue (kernels chained with
 // no host wait between them; requests run concurrently), its buffers of the memory plan, its own
-// kernel objects and its scratch buffer, all made once. Inputs and outputs on a device that shares
+// kernel objects and its scratch buffer, all made once. A caller's tensor in a buffer of the
+// instance (ABI 1.3 device memory, HETERO's intermediate tensors) is used in place. Inputs and outputs on a device that shares
 // host memory are the caller's memory itself (CL_MEM_USE_HOST_PTR, synchronised by a map);
 // elsewhere (a discrete GPU, or GPU_ZERO_COPY off) they are copied with non-blocking writes and one
 // read at the end, each profiled as a Transfer record named for its Parameter or Result. Under the
@@ -22,6 +23,7 @@ namespace mosaic::gpu_plugin {
 class GpuInferRequest : public sdk::InferRequest {
 public:
     explicit GpuInferRequest(const GpuCompiledModel& model);
+    ~GpuInferRequest() override;
 
     void infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) override;
     bool start(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs, Done done) override;
@@ -71,6 +73,7 @@ private:
     std::vector<TransferEvent> transfer_events_;  // of this inference, when profiling
     std::vector<sdk::ProfilingRecord> records_;
     Done done_;  // of the inference start() began
+    bool bound_device_memory_ = false;  // a caller tensor of this inference is a device buffer
 };
 
 }  // namespace mosaic::gpu_plugin

@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -40,13 +41,24 @@ struct ProfilingRecord {
     uint64_t real_time_us = 0, cpu_time_us = 0;
 };
 
+// Device memory (ABI 1.3): what a device has and what a compiled model holds; 0 where unknown.
+struct MemoryInfo {
+    uint64_t total_bytes = 0, available_bytes = 0, used_bytes = 0;
+};
+struct CompiledMemory {
+    uint64_t model_bytes = 0;    // held once: weights and constants on the device
+    uint64_t request_bytes = 0;  // held by each request: intermediate tensors, scratch, staging
+};
+
 class InferRequest {
 public:
     // Called once when an inference started by start() ends: nullptr, or what it failed with.
     using Done = std::function<void(std::exception_ptr)>;
 
     virtual ~InferRequest() = default;
-    // Inputs and outputs in Parameter / Result order with the compiled types and shapes.
+    // Inputs and outputs in Parameter / Result order with the compiled types and shapes. A view
+    // with a memory_device is a buffer of the device: the SDK passes one only where the compiled
+    // model's takes_memory_of accepts that device, and refuses it otherwise.
     virtual void infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
     // For start_async, a device whose work completes by itself (an OpenCL event, say): starts the
     // inference and returns true; `done` then runs exactly once on another thread, and the request
@@ -72,6 +84,11 @@ public:
     // Override both to support export/import; the blob format is the plugin's own.
     virtual bool can_export() const { return false; }
     virtual std::string export_model() const { throw Error(MOSAIC_ERROR_NOT_SUPPORTED, "export is not supported"); }
+    // Device memory the model and each of its requests hold; false when the device has no figure.
+    virtual bool memory(CompiledMemory& out) const { return false; }
+    // Whether its requests take buffers of `memory_device` (as the host named the device to
+    // allocate_buffer: "GPU.1", or "GPU" for the default instance) as tensors. Default: host memory only.
+    virtual bool takes_memory_of(const std::string& memory_device) const { return false; }
 };
 
 class Device {
@@ -112,6 +129,25 @@ public:
         return false;
     }
 
+    // Device memory (ABI 1.3); a device whose tensors are host memory overrides none of these.
+    // `id` is the instance ("1" for GPU.1, "" for the default one).
+    // The instance's memory; false when the device cannot tell.
+    virtual bool memory_info(const std::string& id, MemoryInfo& out) { return false; }
+    // A buffer of `bytes` (> 0): its handle, as tensors' data carry it. Throws
+    // Error(MOSAIC_ERROR_OUT_OF_MEMORY) when the device has no room.
+    virtual void* allocate_buffer(const std::string& id, size_t bytes) {
+        throw Error(MOSAIC_ERROR_NOT_SUPPORTED, "device '" + name_ + "' has no memory of its own: its tensors are host memory");
+    }
+    virtual void release_buffer(const std::string& id, void* buffer) {}
+    // Whether copy() reaches the buffers of `other` ("GPU.1"), or host memory when it is null.
+    virtual bool can_copy(const std::string& id, const char* other) { return false; }
+    // Copies src into dst (equal byte sizes, checked): one is a buffer of instance `id`, the other
+    // host memory or a buffer of a device can_copy accepts. Synchronous: the SDK runs the ABI's
+    // completion callback once it returns.
+    virtual void copy(const std::string& id, const mosaic_tensor& src, const mosaic_tensor& dst) {
+        throw Error(MOSAIC_ERROR_NOT_SUPPORTED, "device '" + name_ + "' has no memory of its own to copy");
+    }
+
 private:
     std::string name_;
     const mosaic_host_api* host_ = nullptr;
@@ -140,7 +176,8 @@ inline ConstTensorView to_view(const mosaic_tensor& t) {
 // by itself, else infer() on the holder's worker thread.
 class RequestHolder {
 public:
-    explicit RequestHolder(std::unique_ptr<InferRequest> impl) : impl_(std::move(impl)) {}
+    // `model` made the request and outlives it (the ABI releases requests first).
+    RequestHolder(std::unique_ptr<InferRequest> impl, const CompiledModel& model) : impl_(std::move(impl)), model_(model) {}
     ~RequestHolder() {
         // A started inference ends before the request goes: the host waits for it, but a completion
         // may still be returning from the host's callback. The worker (destroyed first) then joins.
@@ -167,6 +204,7 @@ public:
             for (auto& t : *list) {
                 job.dims.emplace_back(t.dims, t.dims + t.rank);
                 t.dims = job.dims.back().data();
+                if (t.memory_device) t.memory_device = job.devices.emplace_back(t.memory_device).c_str();
             }
         job.done = done;
         job.user_data = user_data;
@@ -195,17 +233,33 @@ private:
     struct Job {
         std::vector<mosaic_tensor> inputs, outputs;
         std::vector<std::vector<int64_t>> dims;
+        std::deque<std::string> devices;  // the descriptors' memory_device, copied (a deque: no moves)
         mosaic_completion_fn done = nullptr;
         void* user_data = nullptr;
     };
 
-    static void views(const mosaic_tensor* inputs, size_t n_in, const mosaic_tensor* outputs, size_t n_out,
-                      std::vector<ConstTensorView>& in, std::vector<TensorView>& out) {
-        for (size_t i = 0; i < n_in; ++i) in.push_back(to_view(inputs[i]));
+    void views(const mosaic_tensor* inputs, size_t n_in, const mosaic_tensor* outputs, size_t n_out,
+               std::vector<ConstTensorView>& in, std::vector<TensorView>& out) const {
+        for (size_t i = 0; i < n_in; ++i) in.push_back(view(inputs[i], "input", i));
         for (size_t i = 0; i < n_out; ++i) {
-            ConstTensorView v = to_view(outputs[i]);
-            out.push_back({v.type, v.shape, outputs[i].data});
+            ConstTensorView v = view(outputs[i], "output", i);
+            out.push_back({v.type, v.shape, outputs[i].data, v.memory_device});
         }
+    }
+
+    // A device buffer reaches the request only where its compiled model reads that device's buffers:
+    // any other plugin would take the handle for a host pointer.
+    ConstTensorView view(const mosaic_tensor& t, const char* what, size_t index) const {
+        ConstTensorView v = to_view(t);
+        if (t.memory_kind == MOSAIC_MEMORY_HOST) return v;
+        const std::string device = t.memory_device ? t.memory_device : "";
+        if (t.memory_kind != MOSAIC_MEMORY_DEVICE || !model_.takes_memory_of(device))
+            throw Error(MOSAIC_ERROR_INVALID_ARGUMENT,
+                        std::string(what) + " " + std::to_string(index) + " is in the memory of device '" + device +
+                            "', which this request cannot read; pass host memory or a buffer of the device it was "
+                            "compiled on");
+        v.memory_device = t.memory_device;
+        return v;
     }
 
     // Ends the running job: the request is idle before the host hears of it, so the host's callback
@@ -237,6 +291,7 @@ private:
     }
 
     std::unique_ptr<InferRequest> impl_;
+    const CompiledModel& model_;
     std::mutex mutex_;
     std::condition_variable idle_;
     Job job_;
@@ -324,7 +379,8 @@ struct PluginTable {
         };
         t.create_request = [](mosaic_compiled_model* m, mosaic_infer_request** out) {
             return guard([&] {
-                auto holder = std::make_unique<RequestHolder>(unwrap<CompiledModel>(m)->create_request());
+                CompiledModel& model = *unwrap<CompiledModel>(m);
+                auto holder = std::make_unique<RequestHolder>(model.create_request(), model);
                 *out = wrap<mosaic_infer_request>(holder.release());
             });
         };
@@ -360,7 +416,66 @@ struct PluginTable {
                 out->bytes_per_us = rate;
             });
         };
+        add_memory_members(t);
         return t;
+    }
+
+    static std::string instance(const char* id) { return id ? id : ""; }
+
+    // ABI 1.3: device memory, declined at run time (NOT_SUPPORTED) by devices that do not override it.
+    static void add_memory_members(mosaic_plugin_api& t) {
+        t.memory_info = [](mosaic_device* d, const char* id, mosaic_memory_info* out) {
+            return guard([&] {
+                if (!out) throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "memory_info: no output given");
+                MemoryInfo info;
+                if (!dev(d).memory_info(instance(id), info))
+                    throw Error(MOSAIC_ERROR_NOT_SUPPORTED, "device '" + dev(d).name() + "' does not report its memory");
+                out->total_bytes = info.total_bytes;
+                out->available_bytes = info.available_bytes;
+                out->used_bytes = info.used_bytes;
+            });
+        };
+        t.compiled_memory = [](mosaic_compiled_model* m, mosaic_compiled_memory* out) {
+            return guard([&] {
+                if (!out) throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "compiled_memory: no output given");
+                CompiledMemory memory;
+                if (!unwrap<CompiledModel>(m)->memory(memory))
+                    throw Error(MOSAIC_ERROR_NOT_SUPPORTED, "the device reports no memory figures for compiled models");
+                out->model_bytes = memory.model_bytes;
+                out->request_bytes = memory.request_bytes;
+            });
+        };
+        t.allocate_buffer = [](mosaic_device* d, const char* id, size_t bytes, void** out) {
+            return guard([&] {
+                if (!out) throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "allocate_buffer: no output given");
+                if (!bytes) throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "allocate_buffer: a buffer needs at least one byte");
+                *out = dev(d).allocate_buffer(instance(id), bytes);
+            });
+        };
+        t.release_buffer = [](mosaic_device* d, const char* id, void* buffer) {
+            if (!buffer) return;
+            mosaic_status* ignored = guard([&] { dev(d).release_buffer(instance(id), buffer); });
+            if (ignored) ignored->release(ignored);  // nothing to tell the host: the buffer is gone either way
+        };
+        t.can_copy = [](mosaic_device* d, const char* id, const char* other) -> int {
+            bool yes = false;
+            mosaic_status* failed = guard([&] { yes = dev(d).can_copy(instance(id), other); });
+            if (failed) failed->release(failed);
+            return yes && !failed ? 1 : 0;
+        };
+        t.copy = [](mosaic_device* d, const char* id, const mosaic_tensor* src, const mosaic_tensor* dst,
+                    mosaic_completion_fn done, void* user_data) -> mosaic_status* {
+            mosaic_status* status = guard([&] {
+                if (!src || !dst) throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "copy: no source or destination given");
+                if (src->byte_size != dst->byte_size)
+                    throw Error(MOSAIC_ERROR_INVALID_ARGUMENT, "copy: the source holds " + std::to_string(src->byte_size) +
+                                                                   " bytes, the destination " + std::to_string(dst->byte_size));
+                dev(d).copy(instance(id), *src, *dst);
+            });
+            if (!done) return status;
+            done(user_data, status);  // the copy has ended: its completion runs here, as the ABI allows
+            return nullptr;
+        };
     }
 };
 

@@ -1,0 +1,38 @@
+#include "crossing_memory.hpp"
+
+#include <algorithm>
+
+namespace mosaic::hetero {
+
+std::vector<SlotMemory> place_slot_memory(const SplitPlan& plan, const HostMemory& memory, bool device_transfers) {
+    std::vector<SlotMemory> result(plan.slots.size());
+    if (!device_transfers || !memory.available()) return result;
+    for (size_t s = 0; s < plan.slots.size(); ++s) {
+        const Slot& slot = plan.slots[s];
+        if (slot.kind != Slot::Kind::produced || !slot.model_outputs.empty() || slot.bytes() == 0) continue;
+        const std::string& producer = plan.subgraphs[slot.subgraph].device;
+        // A device without buffers of its own (a CPU) works in host memory already.
+        if (memory.copy_path(producer, "") != MOSAIC_COPY_DEVICE_TO_HOST) continue;
+        SlotMemory placed{producer, {}};
+        bool reachable = true;
+        for (const SubgraphPlan& consumer : plan.subgraphs) {
+            if (std::find(consumer.inputs.begin(), consumer.inputs.end(), s) == consumer.inputs.end()) continue;
+            if (consumer.device == producer) continue;
+            if (memory.copy_path(producer, consumer.device) != MOSAIC_COPY_DEVICE) {
+                reachable = false;  // one consumer needs host memory: the tensor goes there, for all
+                break;
+            }
+            if (std::find(placed.replicas.begin(), placed.replicas.end(), consumer.device) == placed.replicas.end())
+                placed.replicas.push_back(consumer.device);
+        }
+        if (reachable) result[s] = std::move(placed);
+    }
+    return result;
+}
+
+std::string device_path(const SlotMemory& memory, const std::string& consumer_device) {
+    if (memory.home.empty()) return "";
+    return consumer_device == memory.home ? "device-resident" : "device-to-device";
+}
+
+}  // namespace mosaic::hetero

@@ -1,0 +1,35 @@
+// Where each tensor that crosses between subgraphs lives (ABI 1.3 device memory). By default a
+// crossing goes through host memory: the producer's device writes it there and the consumer's device
+// reads it (each copying to and from its own memory if it has any). Where the producer's device has
+// memory of its own and every consumer can be reached from it without the host, the tensor stays
+// on the device instead:
+//  - device-resident: a consumer on the same device reads the producer's buffer in place;
+//  - device-to-device: a consumer on another device that the producer's can copy to (GPU.0 -> GPU.1
+//    in one OpenCL context) gets its own buffer, filled by one copy once the producer is done.
+// HETERO_DEVICE_TRANSFERS NO keeps every crossing in host memory (for comparison, or a driver whose
+// copies are suspect). Decided once per compiled model; each crossing's path is in its profiling
+// record (hetero_request.cpp).
+#pragma once
+
+#include "host_client.hpp"
+#include "split_plan.hpp"
+
+#include <string>
+#include <vector>
+
+namespace mosaic::hetero {
+
+struct SlotMemory {
+    std::string home;                   // the device whose buffer the producer writes; "" = host memory
+    std::vector<std::string> replicas;  // other devices that get a copy once the producer is done
+};
+
+// Per slot of `plan`: its memory. Only slots produced by a subgraph and read by others (no model
+// output, at least one byte) may leave host memory.
+std::vector<SlotMemory> place_slot_memory(const SplitPlan& plan, const HostMemory& memory, bool device_transfers);
+
+// The crossing's path as profiling records name it: "device-resident", "device-to-device", or "" for
+// host memory (whose label depends on whether the devices copied: "host-staged" or "zero-copy").
+std::string device_path(const SlotMemory& memory, const std::string& consumer_device);
+
+}  // namespace mosaic::hetero
