@@ -101,10 +101,7 @@ declare -A tsan_filter=([runtime]="*-*/CPU:*/HETERO_CPU_REFERENCE" [registry]="*
 for suite in runtime registry hetero cpu gpu stress isolation device_memory; do
   echo "=== tsan: mosaic_${suite}_test"
   log="$root/build-tsan/tsan_$suite.log"
-  # The device-memory suite splits over two GPU instances: two PoCL devices (tests/CMakeLists.txt).
-  suite_env=()
-  [ "$suite" = device_memory ] && suite_env=("POCL_DEVICES=pthread pthread")
-  env "${suite_env[@]}" MOSAIC_PLUGINS="$root/build-tsan/lib/mosaic/plugins.json" MOSAIC_BUILD_DIR="$root/build-tsan" \
+  MOSAIC_PLUGINS="$root/build-tsan/lib/mosaic/plugins.json" MOSAIC_BUILD_DIR="$root/build-tsan" \
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 MOSAIC_STRESS_REQUESTS=100 \
     "$root/build-tsan/bin/mosaic_${suite}_test" --gtest_filter="${tsan_filter[$suite]}" 2>&1 | tee "$log" \
     || echo "=== tsan: $suite FAILED"

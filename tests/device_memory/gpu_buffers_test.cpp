@@ -1,7 +1,7 @@
 // The GPU plugin's device memory through its ABI table (1.3), as the host calls it: memory figures,
 // buffers, copies between host memory, one instance and another (GPU.0 -> GPU.1 in one OpenCL
-// context), requests reading and writing buffers in place, and what bad calls get. This suite runs
-// with POCL_DEVICES="pthread pthread" (tests/CMakeLists.txt): two PoCL devices, GPU.0 and GPU.1.
+// context), requests reading and writing buffers in place, and what bad calls get. The suite runs
+// on two PoCL devices, GPU.0 and GPU.1 (two_pocl_devices.cpp).
 #include "device_memory/memory_test_util.hpp"
 #include "plugins/test_plugins.hpp"
 

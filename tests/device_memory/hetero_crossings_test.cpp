@@ -1,5 +1,5 @@
 // HETERO's crossings in device memory (ABI 1.3): a model split over two GPU instances (two PoCL
-// devices in one OpenCL context, POCL_DEVICES="pthread pthread" as tests/CMakeLists.txt sets) keeps
+// devices in one OpenCL context, two_pocl_devices.cpp asks PoCL for them) keeps
 // its intermediate tensors on the devices, copies GPU.0 -> GPU.1 without host staging, equals
 // REFERENCE, and names each crossing's path in its profiling record; HETERO_DEVICE_TRANSFERS NO and
 // a crossing to the CPU go through host memory. PoCL shares host memory, where crossings through it
@@ -62,6 +62,16 @@ TEST(HeteroCrossings, ASplitOverGpu0AndGpu1EqualsReferenceAndCopiesDeviceToDevic
         {"a:0 subgraph0 (GPU.0) -> subgraph1 (GPU.1)", "device-to-device"},
         {"b:0 subgraph1 (GPU.1) -> subgraph2 (GPU.0)", "device-to-device"}};
     EXPECT_EQ(crossings_of(run), expected);
+    // The compiled model says so before anything runs.
+    const nlohmann::json split =
+        shared_core().compile_model(two_instance_model("GPU.0", "GPU.1"), "HETERO:GPU.0,GPU.1").get_property("HETERO_SPLIT");
+    ASSERT_EQ(split["transfers"].size(), 2u) << split.dump();
+    for (const auto& t : split["transfers"]) EXPECT_EQ(t["memory"], "device-to-device") << t.dump();
+    const nlohmann::json staged = shared_core()
+                                      .compile_model(two_instance_model("GPU.0", "GPU.1"), "HETERO:GPU.0,GPU.1",
+                                                     {{"HETERO_DEVICE_TRANSFERS", false}})
+                                      .get_property("HETERO_SPLIT");
+    for (const auto& t : staged["transfers"]) EXPECT_EQ(t["memory"], "host") << t.dump();
 }
 
 TEST(HeteroCrossings, ADeviceSharingHostMemoryLeavesPeerCrossingsThereInPlace) {

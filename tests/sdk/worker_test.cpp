@@ -34,10 +34,10 @@ TEST(Worker, AJobMayPostTheNextAndTheDestructorRunsWhatIsPosted) {
 }
 
 TEST(Worker, ASecondJobWhileOneIsQueuedIsRefused) {
-    Worker worker;
     std::promise<void> release;
     std::shared_future<void> released = release.get_future().share();
     std::promise<void> started;
+    Worker worker;  // declared last: it waits for the job that reads the futures above before they go
     worker.post([&] {
         started.set_value();
         released.wait();
