@@ -73,7 +73,8 @@ TEST(CliVerifyPlugin, UnknownDeviceFailsTheAbiCheckNamingTheRegistry) {
     EXPECT_TRUE(contains(r.err, "mosaic: error: verify-plugin NO_SUCH_DEVICE: 1 check(s) failed")) << r;
 }
 
-// The faulty plugins run everything on REFERENCE through the host, so a registry holds both.
+// The faulty plugins run everything on REFERENCE through the host, so a registry holds both (and
+// HETERO, which the memory check splits with).
 class FaultyPlugin : public ::testing::Test {
 protected:
     CliResult verify(const std::string& fault) {
@@ -81,6 +82,7 @@ protected:
             {"version", 1},
             {"plugins",
              {{{"device", "REFERENCE"}, {"library", plugin_dir() + "/libmosaic_reference_plugin.so"}},
+              {{"device", "HETERO"}, {"library", plugin_dir() + "/libmosaic_hetero_plugin.so"}},
               {{"device", "BAD"}, {"library", faulty_plugin(fault)}}}}};
         write_text(dir / "plugins.json", registry.dump());
         // One case per op keeps the run short; every op type is still claimed and checked.
@@ -125,6 +127,15 @@ TEST_F(FaultyPlugin, WrongValuesForAClaimedOpFailOps) {
 
 TEST_F(FaultyPlugin, QueryAnswerPastTheGraphFailsOps) {
     expect_caught(verify("query_out_of_range"), "ops", {"query failed: plugin '", "sent a query answer as node"});
+}
+
+// Buffers that a request reads but never writes as an output: everything through host memory passes,
+// the memory check's split with a tensor kept in the device's buffers does not.
+TEST_F(FaultyPlugin, OutputsNeverWrittenToDeviceBuffersFailMemory) {
+    expect_caught(verify("lost_device_outputs"), "memory",
+                  {"HETERO:BAD,REFERENCE with the crossing in the device's buffers computed [0.0,0.0,0.0,4.5,9.0,0.0]",
+                   "expected [0.0,0.0,0.0,6.0,12.0,0.0]"},
+                  {{"abi", "PASS"}, {"ops", "PASS"}, {"async", "PASS"}, {"threads", "PASS"}, {"bad-inputs", "PASS"}});
 }
 
 TEST_F(FaultyPlugin, NeverCallingTheCallbackFailsAsyncAfterTheTimeout) {

@@ -6,6 +6,7 @@
 #include "forwarding_device.hpp"
 
 #include <cstddef>
+#include <cstring>
 
 #ifndef MOSAIC_FAULT
 #error "build with MOSAIC_FAULT=<one of the FAULT_* below>"
@@ -24,6 +25,7 @@
 #define FAULT_WRONG_VALUES 10     // models with a Sigmoid get 1 added to every f32 output
 #define FAULT_NO_CALLBACK 11      // start_async returns success and never calls `done`
 #define FAULT_SMALL_TABLE 12      // the function table says it is smaller than ABI 1.0's
+#define FAULT_LOST_DEVICE_OUTPUTS 13  // hands out buffers (ABI 1.3), but never writes an output that is one
 
 namespace {
 
@@ -45,14 +47,37 @@ private:
     std::unique_ptr<sdk::InferRequest> inner_;
 };
 
+// Wraps FORWARD's request so that an output in a buffer of the device goes to a scratch tensor that
+// is then dropped (FAULT_LOST_DEVICE_OUTPUTS): what a plugin writing to its staging memory and never
+// to the caller's buffer computes.
+class LostOutputRequest : public sdk::InferRequest {
+public:
+    explicit LostOutputRequest(std::unique_ptr<sdk::InferRequest> inner) : inner_(std::move(inner)) {}
+    void infer(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) override {
+        std::vector<std::vector<unsigned char>> scratch;
+        std::vector<TensorView> redirected = outputs;
+        for (TensorView& t : redirected)
+            if (t.memory_device) t.data = scratch.emplace_back(t.byte_size()).data();
+        inner_->infer(inputs, redirected);
+    }
+
+private:
+    std::unique_ptr<sdk::InferRequest> inner_;
+};
+
 class FaultyCompiled : public sdk::CompiledModel {
 public:
-    FaultyCompiled(std::unique_ptr<sdk::CompiledModel> inner, bool off_by_one)
-        : inner_(std::move(inner)), off_by_one_(off_by_one) {}
+    FaultyCompiled(std::unique_ptr<sdk::CompiledModel> inner, bool off_by_one, std::string device)
+        : inner_(std::move(inner)), off_by_one_(off_by_one), device_(std::move(device)) {}
     std::unique_ptr<sdk::InferRequest> create_request() override {
         auto request = inner_->create_request();
         if (off_by_one_) return std::make_unique<OffByOneRequest>(std::move(request));
+        if (MOSAIC_FAULT == FAULT_LOST_DEVICE_OUTPUTS) return std::make_unique<LostOutputRequest>(std::move(request));
         return request;
+    }
+    // Its buffers are host memory (FaultyDevice::allocate_buffer), which FORWARD's request reads as such.
+    bool takes_memory_of(const std::string& memory_device) const override {
+        return MOSAIC_FAULT == FAULT_LOST_DEVICE_OUTPUTS && memory_device == device_;
     }
     nlohmann::json property(const std::string& key) const override {
         if (MOSAIC_FAULT == FAULT_EXEC_DEVICES_STRING && key == "EXECUTION_DEVICES") return "REFERENCE";
@@ -62,6 +87,7 @@ public:
 private:
     std::unique_ptr<sdk::CompiledModel> inner_;
     bool off_by_one_;
+    std::string device_;
 };
 
 // Only one op type computes wrong values, as a real kernel bug would: everything else (Relu, which
@@ -91,7 +117,21 @@ public:
 
     std::unique_ptr<sdk::CompiledModel> compile(const sdk::GraphView& graph, const nlohmann::json& config) override {
         return std::make_unique<FaultyCompiled>(ForwardDevice::compile(graph, config),
-                                                MOSAIC_FAULT == FAULT_WRONG_VALUES && has_sigmoid(graph));
+                                                MOSAIC_FAULT == FAULT_WRONG_VALUES && has_sigmoid(graph), name());
+    }
+
+    // FAULT_LOST_DEVICE_OUTPUTS: "device memory" that is host memory, zeroed, copied correctly.
+    void* allocate_buffer(const std::string& id, size_t bytes) override {
+        if (MOSAIC_FAULT != FAULT_LOST_DEVICE_OUTPUTS) return ForwardDevice::allocate_buffer(id, bytes);
+        return new unsigned char[bytes]();
+    }
+    void release_buffer(const std::string&, void* buffer) override { delete[] static_cast<unsigned char*>(buffer); }
+    bool can_copy(const std::string&, const char* other) override {
+        return MOSAIC_FAULT == FAULT_LOST_DEVICE_OUTPUTS && !other;
+    }
+    void copy(const std::string& id, const mosaic_tensor& src, const mosaic_tensor& dst) override {
+        if (MOSAIC_FAULT != FAULT_LOST_DEVICE_OUTPUTS) return ForwardDevice::copy(id, src, dst);
+        std::memcpy(dst.data, src.data, src.byte_size);
     }
 };
 

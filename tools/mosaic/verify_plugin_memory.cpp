@@ -83,6 +83,8 @@ CheckResult check_memory(Core& core, const VerifyOptions& o) {
             const std::vector<std::string> devices = core.get_available_devices();
             if (std::find(devices.begin(), devices.end(), o.reference) == devices.end()) {
                 checked.push_back("buffers not exercised: no " + o.reference + " device to split with");
+            } else if (std::find(devices.begin(), devices.end(), "HETERO") == devices.end()) {
+                checked.push_back("buffers not exercised: no HETERO device to split with");
             } else if (std::string why = run_split(core, o); !why.empty()) {
                 return {name, Outcome::fail, why};
             } else {
