@@ -32,12 +32,16 @@ count() {  # count LOG: adds ctest's "N tests failed out of M" to the totals
   while IFS= read -r t; do failed_names+=("$(basename "$(dirname "$1")"): ${t#"${t%%[![:space:]]*}"}"); done < <(sed -n '/The following tests FAILED:/,/^Errors while running/p' "$1" | grep -E "^\s+[0-9]+ - " || true)
 }
 
+stage_times=("install: $SECONDS s")  # "stage: seconds", repeated after the totals: where CI's time goes
 ctest_suite() {  # ctest_suite NAME BUILD_DIR [cmake args...]
-  local name=$1 build=$2; shift 2
+  local name=$1 build=$2 start=$SECONDS; shift 2
   echo "=== $name: building in $build"
   bash "$root/scripts/build.sh" "$build" "$@"
+  stage_times+=("$name build: $((SECONDS - start)) s")
+  start=$SECONDS
   echo "=== $name: testing"
   (cd "$build" && ctest --output-on-failure -j "$MOSAIC_JOBS") 2>&1 | tee "$build/ctest.log" || echo "=== $name: FAILED"
+  stage_times+=("$name tests: $((SECONDS - start)) s")
   count "$build/ctest.log"
 }
 
@@ -56,11 +60,15 @@ count_pytest() {  # count_pytest LOG: adds pytest's final "N passed, N failed, N
   while IFS= read -r t; do failed_names+=("$(basename "$(dirname "$1")"): $t"); done < <(grep -E "^(FAILED|ERROR) " "$1" || true)
 }
 echo "=== python: pip install . and pytest"
+start=$SECONDS
 bash "$root/scripts/test_python.sh" "$root/build-venv/pytest.log" || echo "=== python: FAILED"
 count_pytest "$root/build-venv/pytest.log"
+stage_times+=("python: $((SECONDS - start)) s")
 echo "=== serve: pip install .[serve] and pytest on tests/serve"
+start=$SECONDS
 bash "$root/scripts/test_serve.sh" "$root/build-serve-venv/pytest.log" || echo "=== serve: FAILED"
 count_pytest "$root/build-serve-venv/pytest.log"
+stage_times+=("serve: $((SECONDS - start)) s")
 
 # Sanitizer builds: -O1 and line tables only, which compile much faster and still give stack traces.
 # intercept_tls_get_addr=0: GCC 12's LeakSanitizer misreads the dynamic TLS that oneDNN (loaded by
@@ -89,6 +97,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTI
 # build registry is built: a registered device whose library is missing is a problem that Core's
 # tests see.
 echo "=== tsan: building in $root/build-tsan"
+start=$SECONDS
 MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_gpu_test mosaic_stress_test mosaic_isolation_test mosaic_device_memory_test mosaic_plugin_host mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_gpu_plugin mosaic_config" \
   bash "$root/scripts/build.sh" "$root/build-tsan" -DMOSAIC_SANITIZE=thread "${SAN_FLAGS[@]}"
 # The runtime suite's tests that infer on the CPU device (named .../CPU, .../HETERO_CPU_REFERENCE)
@@ -98,6 +107,8 @@ declare -A tsan_filter=([runtime]="*-*/CPU:*/HETERO_CPU_REFERENCE" [registry]="*
                         [gpu]="GpuThreads.*" [stress]="*/HETERO_ACCEL_REFERENCE"
                         [isolation]="HealthyPlugins/IsolatedResults.*/0:IsolatedHetero.*:IsolationRegistry.*:IsolatedConcurrency.*"
                         [device_memory]="HeteroCrossings.*:HostMemory.*")
+stage_times+=("tsan build: $((SECONDS - start)) s")
+start=$SECONDS
 for suite in runtime registry hetero cpu gpu stress isolation device_memory; do
   echo "=== tsan: mosaic_${suite}_test"
   log="$root/build-tsan/tsan_$suite.log"
@@ -116,8 +127,11 @@ for suite in runtime registry hetero cpu gpu stress isolation device_memory; do
   total_pass=$((total_pass + ${pass:-0})); total_fail=$((total_fail + fail))
 done
 
+stage_times+=("tsan tests: $((SECONDS - start)) s")
+
 # The fuzz smoke ends with "fuzz: N passed, N failed" (a target each); no such line means its build failed.
 echo "=== fuzz: smoke"
+start=$SECONDS
 fuzz_log=$root/build-fuzz/fuzz-smoke.log
 mkdir -p "$root/build-fuzz"
 bash "$root/scripts/fuzz.sh" --smoke 2>&1 | tee "$fuzz_log" || echo "=== fuzz: FAILED"
@@ -129,6 +143,10 @@ else
   total_fail=$((total_fail + $(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')))
 fi
 
+stage_times+=("fuzz: $((SECONDS - start)) s")
+
+echo "=== time per stage (${SECONDS} s in all):"
+printf '  %s\n' "${stage_times[@]}"
 if [ "${#failed_names[@]}" -gt 0 ]; then
   echo "=== what failed:"
   printf '  %s\n' "${failed_names[@]}"
