@@ -1,12 +1,12 @@
 // What a crossing between two GPU instances costs on each path HETERO can take (docs/hetero.md,
 // "Where crossing tensors live"): x -> Relu (GPU.0) -> *3 (GPU.1) -> +1 (GPU.0), two crossings of
 // one tensor each, at several tensor sizes, with
-//   device-to-device  GPU_ZERO_COPY NO (the GPU works as a discrete one): the tensor copied GPU.0 ->
-//                     GPU.1 -> GPU.0 in device memory, HETERO's default for such devices,
-//   host-staged       the same with HETERO_DEVICE_TRANSFERS NO: each instance copies it into and out
-//                     of host memory,
-//   zero-copy         GPU_ZERO_COPY YES (the default on a device sharing host memory, PoCL): the GPU
-//                     declines peer copies and reads the host tensor in place,
+//   device-to-device  HETERO_CROSSING_MEMORY DEVICE: the tensor copied GPU.0 -> GPU.1 -> GPU.0 in
+//                     device memory (AUTO's choice on discrete GPUs),
+//   host-staged       HETERO_CROSSING_MEMORY HOST and GPU_ZERO_COPY NO: each instance copies it into
+//                     and out of host memory, as discrete GPUs would through the host,
+//   zero-copy         the defaults on a device sharing host memory (PoCL): AUTO leaves crossings in
+//                     host memory and the GPU reads them in place,
 // and the whole model on GPU.0 alone (GPU_ZERO_COPY NO) for scale. Rounds alternate the paths; the median round is
 // printed. Prints figures; asserts nothing. Needs two OpenCL devices: see crossings.sh.
 #include "common/machine.hpp"
@@ -39,7 +39,6 @@ std::shared_ptr<Model> chain(int64_t elements, bool split) {
 struct Path {
     const char* name;
     std::string device;
-    bool zero_copy;  // the GPU device's GPU_ZERO_COPY when the path compiles
     AnyMap properties;
     std::vector<double> rounds;  // microseconds per inference
 };
@@ -54,17 +53,18 @@ int main(int argc, char** argv) {
     std::printf("%-12s %12s %16s %12s %10s %12s %14s\n", "elements", "GPU.0 alone", "device-to-device", "host-staged",
                 "zero-copy", "staged/d2d", "d2d/GPU alone");
     for (const int64_t elements : {int64_t{1} << 10, int64_t{1} << 16, int64_t{1} << 20, int64_t{1} << 22}) {
-        std::vector<Path> paths = {{"GPU.0 alone", "GPU.0", false, {}, {}},
-                                   {"device-to-device", "HETERO:GPU.0,GPU.1", false, {}, {}},
-                                   {"host-staged", "HETERO:GPU.0,GPU.1", false, {{"HETERO_DEVICE_TRANSFERS", false}}, {}},
-                                   {"zero-copy", "HETERO:GPU.0,GPU.1", true, {}, {}}};
+        const AnyMap copies = {{"GPU", AnyMap{{"GPU_ZERO_COPY", false}}}};
+        std::vector<Path> paths = {
+            {"GPU.0 alone", "GPU.0", {{"GPU_ZERO_COPY", false}}, {}},
+            {"device-to-device", "HETERO:GPU.0,GPU.1", {{"HETERO_CROSSING_MEMORY", "DEVICE"}, {"DEVICE_PROPERTIES", copies}}, {}},
+            {"host-staged", "HETERO:GPU.0,GPU.1", {{"HETERO_CROSSING_MEMORY", "HOST"}, {"DEVICE_PROPERTIES", copies}}, {}},
+            {"zero-copy", "HETERO:GPU.0,GPU.1", {}, {}}};
         std::vector<float> data(static_cast<size_t>(elements));
         for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i % 17) - 8.f;
         const Tensor x = Tensor::from_vector({1, elements}, ElementType::f32, data);
         std::vector<CompiledModel> compiled;
         std::vector<InferRequest> requests;
         for (Path& p : paths) {
-            core.set_property("GPU", {{"GPU_ZERO_COPY", p.zero_copy}});  // read when the path compiles
             compiled.push_back(core.compile_model(chain(elements, p.device != "GPU.0"), p.device, p.properties));
             requests.push_back(compiled.back().create_infer_request());
             requests.back().set_tensor("x", x);

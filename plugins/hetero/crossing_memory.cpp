@@ -4,21 +4,23 @@
 
 namespace mosaic::hetero {
 
-std::vector<SlotMemory> place_slot_memory(const SplitPlan& plan, const HostMemory& memory, bool device_transfers) {
+std::vector<SlotMemory> place_slot_memory(const SplitPlan& plan, const HostMemory& memory, const std::string& mode) {
     std::vector<SlotMemory> result(plan.slots.size());
-    if (!device_transfers || !memory.available()) return result;
+    if (mode == "HOST" || !memory.available()) return result;
+    // Under AUTO, a device whose memory is the host's keeps its crossings there.
+    auto worth_it = [&](const std::string& device) { return mode == "DEVICE" || !memory.shares_host_memory(device); };
     for (size_t s = 0; s < plan.slots.size(); ++s) {
         const Slot& slot = plan.slots[s];
         if (slot.kind != Slot::Kind::produced || !slot.model_outputs.empty() || slot.bytes() == 0) continue;
         const std::string& producer = plan.subgraphs[slot.subgraph].device;
         // A device without buffers of its own (a CPU) works in host memory already.
-        if (memory.copy_path(producer, "") != MOSAIC_COPY_DEVICE_TO_HOST) continue;
+        if (memory.copy_path(producer, "") != MOSAIC_COPY_DEVICE_TO_HOST || !worth_it(producer)) continue;
         SlotMemory placed{producer, {}};
         bool reachable = true;
         for (const SubgraphPlan& consumer : plan.subgraphs) {
             if (std::find(consumer.inputs.begin(), consumer.inputs.end(), s) == consumer.inputs.end()) continue;
             if (consumer.device == producer) continue;
-            if (memory.copy_path(producer, consumer.device) != MOSAIC_COPY_DEVICE) {
+            if (memory.copy_path(producer, consumer.device) != MOSAIC_COPY_DEVICE || !worth_it(consumer.device)) {
                 reachable = false;  // one consumer needs host memory: the tensor goes there, for all
                 break;
             }

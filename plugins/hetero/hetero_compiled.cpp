@@ -8,7 +8,7 @@ namespace mosaic::hetero {
 
 HeteroCompiledModel::HeteroCompiledModel(SplitPlan plan, std::vector<std::shared_ptr<HostCompiled>> compiled,
                                          std::shared_ptr<const std::string> keep_alive, const HostClient& host)
-    : plan_(std::move(plan)), memory_(host.api()), slot_memory_(place_slot_memory(plan_, memory_, plan_.device_transfers)),
+    : plan_(std::move(plan)), memory_(host.api()), slot_memory_(place_slot_memory(plan_, memory_, plan_.crossing_memory)),
       compiled_(std::move(compiled)), keep_alive_(std::move(keep_alive)) {}
 
 std::unique_ptr<sdk::InferRequest> HeteroCompiledModel::create_request() {

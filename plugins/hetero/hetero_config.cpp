@@ -73,7 +73,7 @@ HeteroConfig::HeteroConfig(const nlohmann::json& config, const std::vector<std::
     dump_dir = config.value("HETERO_DUMP_DIR", std::string());
     transfer_overhead_us = config.value("HETERO_TRANSFER_OVERHEAD_US", 20.0);
     perf_count = config.value("PERF_COUNT", false);
-    device_transfers = config.value("HETERO_DEVICE_TRANSFERS", true);
+    crossing_memory = config.value("HETERO_CROSSING_MEMORY", std::string("AUTO"));
     per_device_ = config.value("DEVICE_PROPERTIES", nlohmann::json::object());
     for (const auto& [device, props] : per_device_.items()) {
         if (!props.is_object())

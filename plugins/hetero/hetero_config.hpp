@@ -28,7 +28,7 @@ public:
     std::string dump_dir;
     double transfer_overhead_us = 20;
     bool perf_count = false;
-    bool device_transfers = true;      // HETERO_DEVICE_TRANSFERS (crossing_memory.hpp)
+    std::string crossing_memory = "AUTO";  // HETERO_CROSSING_MEMORY (crossing_memory.hpp)
 
     // The properties `device` compiles with (lowest to highest precedence, on top of what the host
     // already applies: registry < devices/<NAME>.json < Core::set_property): keys given to HETERO

@@ -73,9 +73,10 @@ HeteroDevice::HeteroDevice(const std::string& name)
                      "where the dot files go (empty: the working directory)"},
                     {"HETERO_TRANSFER_OVERHEAD_US", PropertyKind::number, 20.0, {}, false, 0,
                      "MIN_TRANSFER's fixed cost of one tensor crossing devices, in microseconds"},
-                    {"HETERO_DEVICE_TRANSFERS", PropertyKind::boolean, true, {}, false, 0,
-                     "keep a tensor crossing between subgraphs in device memory where its devices allow "
-                     "(device-resident, device-to-device); NO stages every crossing through host memory"}}) {
+                    {"HETERO_CROSSING_MEMORY", PropertyKind::choice, "AUTO", {"AUTO", "DEVICE", "HOST"}, false, 0,
+                     "where a tensor crossing between subgraphs lives: AUTO keeps it on devices with memory apart "
+                     "from the host's where they reach each other, DEVICE also on devices sharing host memory, "
+                     "HOST always in host memory"}}) {
     properties().forward_unknown_keys(true);
 }
 

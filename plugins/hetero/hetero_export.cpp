@@ -50,7 +50,6 @@ namespace {
 void apply_import_properties(SplitPlan& plan, const HostClient& host, const nlohmann::json& config) {
     const bool perf = config.value("PERF_COUNT", false);
     plan.perf_count = plan.perf_count || perf;
-    plan.device_transfers = config.value("HETERO_DEVICE_TRANSFERS", plan.device_transfers);
     const nlohmann::json per_device = config.value("DEVICE_PROPERTIES", nlohmann::json::object());
     for (SubgraphPlan& sub : plan.subgraphs) {
         if (perf && host.device_properties(sub.device).contains("PERF_COUNT")) sub.properties["PERF_COUNT"] = true;

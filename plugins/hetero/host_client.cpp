@@ -53,6 +53,17 @@ mosaic_copy_path HostMemory::copy_path(const std::string& from, const std::strin
     return host_->copy_path(host_->host_context, from.empty() ? nullptr : from.c_str(), to.empty() ? nullptr : to.c_str());
 }
 
+bool HostMemory::shares_host_memory(const std::string& device) const {
+    mosaic_memory_info info{};
+    info.struct_size = sizeof(info);
+    mosaic_status* status = host_->memory_info(host_->host_context, device.c_str(), &info);
+    if (status) {
+        status->release(status);  // no figures: a device of its own memory, as far as HETERO knows
+        return false;
+    }
+    return info.shares_host_memory != 0;
+}
+
 void* HostMemory::allocate(const std::string& device, size_t bytes) const {
     void* buffer = nullptr;
     sdk::check(host_->allocate_buffer(host_->host_context, device.c_str(), bytes, &buffer),

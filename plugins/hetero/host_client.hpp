@@ -58,6 +58,9 @@ public:
     bool available() const { return host_ && MOSAIC_HAS_MEMBER(mosaic_host_api, host_, copy); }
     // How bytes go from one device's memory to another's ("" for host memory).
     mosaic_copy_path copy_path(const std::string& from, const std::string& to) const;
+    // Whether the device's memory is the host's (memory_info's shares_host_memory; false when it
+    // does not say).
+    bool shares_host_memory(const std::string& device) const;
     void* allocate(const std::string& device, size_t bytes) const;
     void release(const std::string& device, void* buffer) const;
     void copy(const mosaic_tensor& src, const mosaic_tensor& dst) const;

@@ -112,7 +112,7 @@ SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clust
     plan.devices = cfg.devices;
     plan.placement = cfg.placement == PlacementMode::min_transfer ? "MIN_TRANSFER" : "GREEDY";
     plan.perf_count = cfg.perf_count;
-    plan.device_transfers = cfg.device_transfers;
+    plan.crossing_memory = cfg.crossing_memory;
     const size_t count = g.node_count();
     std::vector<size_t> cluster_of(count, SIZE_MAX);
     for (size_t c = 0; c < clusters.size(); ++c)
@@ -216,7 +216,7 @@ nlohmann::json SplitPlan::summary() const {
 
 nlohmann::json SplitPlan::to_json() const {
     nlohmann::json j = {{"model", model_name}, {"devices", devices}, {"placement", placement},
-                        {"perf_count", perf_count}, {"device_transfers", device_transfers}, {"model_outputs", model_outputs}, {"affinity", affinity},
+                        {"perf_count", perf_count}, {"crossing_memory", crossing_memory}, {"model_outputs", model_outputs}, {"affinity", affinity},
                         {"affinity_dot", affinity_dot}, {"subgraphs_dot", subgraphs_dot}};
     j["slots"] = nlohmann::json::array();
     for (const Slot& s : slots)
@@ -238,7 +238,7 @@ SplitPlan SplitPlan::from_json(const nlohmann::json& j) {
     p.devices = j.at("devices").get<std::vector<std::string>>();
     p.placement = j.at("placement");
     p.perf_count = j.at("perf_count");
-    p.device_transfers = j.value("device_transfers", true);  // absent from blobs of before ABI 1.3
+    p.crossing_memory = j.value("crossing_memory", std::string("AUTO"));  // absent from blobs of before ABI 1.3
     p.model_outputs = j.at("model_outputs").get<std::vector<size_t>>();
     p.affinity = j.at("affinity");
     p.affinity_dot = j.at("affinity_dot");

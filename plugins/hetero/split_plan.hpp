@@ -49,7 +49,7 @@ struct SplitPlan {
     std::vector<std::string> devices;     // the priority list
     std::string placement = "GREEDY";
     bool perf_count = false;
-    bool device_transfers = true;         // HETERO_DEVICE_TRANSFERS
+    std::string crossing_memory = "AUTO";  // HETERO_CROSSING_MEMORY
     std::vector<SubgraphPlan> subgraphs;  // topological order
     std::vector<Slot> slots;
     std::vector<size_t> model_outputs;    // slot per model Result

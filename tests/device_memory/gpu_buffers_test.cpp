@@ -25,8 +25,7 @@ protected:
     void SetUp() override {
         library_ = PluginLibrary::load((build_dir() / "lib" / "mosaic" / "plugins" / "libmosaic_gpu_plugin.so").string());
         ASSERT_TRUE(library_->has_buffers()) << "the GPU plugin offers no allocate_buffer / copy";
-        // GPU_ZERO_COPY off: PoCL, which shares host memory, then copies as a discrete GPU does.
-        ASSERT_EQ("", status(library_->create_device(process_host_api(), "GPU", R"({"GPU_ZERO_COPY": false})", &device_)));
+        ASSERT_EQ("", status(library_->create_device(process_host_api(), "GPU", "{}", &device_)));
         std::string ids;
         ASSERT_EQ("", status(api().device_ids(device_, sdk::string_sink(ids))));
         ASSERT_GE(nlohmann::json::parse(ids).size(), 2u)
@@ -107,14 +106,13 @@ TEST_F(GpuBuffers, OneInstanceCopiesIntoAnothersBufferWithoutTheHost) {
     EXPECT_EQ(out, in);
 }
 
-TEST_F(GpuBuffers, AnInstanceSharingHostMemoryDeclinesPeerCopiesUnlessZeroCopyIsOff) {
+TEST_F(GpuBuffers, MemoryInfoSaysWhetherTheMemoryIsTheHosts) {
     std::string type;
     ASSERT_EQ("", status(api().get_property(device_, "DEVICE_TYPE", sdk::string_sink(type))));
-    ASSERT_EQ("", status(api().set_properties(device_, R"({"GPU_ZERO_COPY": true})")));
-    EXPECT_EQ(api().can_copy(device_, "0", "GPU.1"), type == "\"integrated\"" ? 0 : 1) << type;
-    EXPECT_EQ(api().can_copy(device_, "0", nullptr), 1);  // its buffers still reach host memory
-    ASSERT_EQ("", status(api().set_properties(device_, R"({"GPU_ZERO_COPY": false})")));
-    EXPECT_EQ(api().can_copy(device_, "0", "GPU.1"), 1);
+    mosaic_memory_info info{};
+    info.struct_size = sizeof(info);
+    ASSERT_EQ("", status(api().memory_info(device_, "0", &info)));
+    EXPECT_EQ(info.shares_host_memory, type == "\"integrated\"" ? 1u : 0u) << type;  // PoCL: integrated
 }
 
 TEST_F(GpuBuffers, BadAllocationsAndCopiesAreRefusedNamingWhy) {

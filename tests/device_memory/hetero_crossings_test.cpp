@@ -1,10 +1,9 @@
 // HETERO's crossings in device memory (ABI 1.3): a model split over two GPU instances (two PoCL
-// devices in one OpenCL context, two_pocl_devices.cpp asks PoCL for them) keeps
-// its intermediate tensors on the devices, copies GPU.0 -> GPU.1 without host staging, equals
-// REFERENCE, and names each crossing's path in its profiling record; HETERO_DEVICE_TRANSFERS NO and
-// a crossing to the CPU go through host memory. PoCL shares host memory, where crossings through it
-// cost nothing and the GPU declines peer copies; with GPU_ZERO_COPY off it works as a discrete GPU,
-// which is how most tests here set it.
+// devices in one OpenCL context, two_pocl_devices.cpp asks PoCL for them) keeps its intermediate
+// tensors on the devices, copies GPU.0 -> GPU.1 without host staging, equals REFERENCE, and names
+// each crossing's path in its profiling record; HETERO_CROSSING_MEMORY HOST and a crossing to the
+// CPU go through host memory. PoCL's memory is the host's, where HETERO_CROSSING_MEMORY AUTO leaves
+// crossings (a discrete GPU's stay on the devices); DEVICE keeps them on the devices all the same.
 #include "gpu/gpu_test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -30,10 +29,6 @@ std::shared_ptr<Model> two_instance_model(const std::string& first, const std::s
 
 bool gpu_is_discrete() { return shared_core().get_property("GPU", "DEVICE_TYPE").get<std::string>() == "discrete"; }
 
-// GPU_ZERO_COPY of the GPU device, which decides whether an instance sharing host memory copies peer
-// to peer (off) or leaves crossings in host memory (on).
-void set_zero_copy(bool on) { shared_core().set_property("GPU", {{"GPU_ZERO_COPY", on}}); }
-
 const Inputs& inputs() {
     static const Inputs in{{"x", random_tensor({2, 4, 8}, 31)}};
     return in;
@@ -54,67 +49,61 @@ TEST(HeteroCrossings, TwoGpuInstancesAreVisible) {
                                  "\"cpu cpu\" (PoCL 4 and later); got " << ids.dump();
 }
 
+const AnyMap on_devices = {{"HETERO_CROSSING_MEMORY", "DEVICE"}};
+
 TEST(HeteroCrossings, ASplitOverGpu0AndGpu1EqualsReferenceAndCopiesDeviceToDevice) {
-    set_zero_copy(false);
     const RunResult run = expect_device_matches_reference(two_instance_model("GPU.0", "GPU.1"), "HETERO:GPU.0,GPU.1",
-                                                          inputs());
+                                                          inputs(), kModelAtol, kModelRtol, on_devices);
     const std::map<std::string, std::string> expected = {
         {"a:0 subgraph0 (GPU.0) -> subgraph1 (GPU.1)", "device-to-device"},
         {"b:0 subgraph1 (GPU.1) -> subgraph2 (GPU.0)", "device-to-device"}};
     EXPECT_EQ(crossings_of(run), expected);
     // The compiled model says so before anything runs.
-    const nlohmann::json split =
-        shared_core().compile_model(two_instance_model("GPU.0", "GPU.1"), "HETERO:GPU.0,GPU.1").get_property("HETERO_SPLIT");
+    const nlohmann::json split = shared_core()
+                                     .compile_model(two_instance_model("GPU.0", "GPU.1"), "HETERO:GPU.0,GPU.1", on_devices)
+                                     .get_property("HETERO_SPLIT");
     ASSERT_EQ(split["transfers"].size(), 2u) << split.dump();
     for (const auto& t : split["transfers"]) EXPECT_EQ(t["memory"], "device-to-device") << t.dump();
-    const nlohmann::json staged = shared_core()
-                                      .compile_model(two_instance_model("GPU.0", "GPU.1"), "HETERO:GPU.0,GPU.1",
-                                                     {{"HETERO_DEVICE_TRANSFERS", false}})
-                                      .get_property("HETERO_SPLIT");
-    for (const auto& t : staged["transfers"]) EXPECT_EQ(t["memory"], "host") << t.dump();
 }
 
-TEST(HeteroCrossings, ADeviceSharingHostMemoryLeavesPeerCrossingsThereInPlace) {
-    set_zero_copy(true);
+TEST(HeteroCrossings, ByDefaultADeviceSharingHostMemoryLeavesCrossingsThere) {
+    const bool shares = shared_core().get_property("GPU.0", "DEVICE_MEMORY").at("shares_host_memory").get<bool>();
+    EXPECT_EQ(shares, !gpu_is_discrete());
     const RunResult run = expect_device_matches_reference(two_instance_model("GPU.0", "GPU.1"), "HETERO:GPU.0,GPU.1",
                                                           inputs());
-    for (const auto& [crossing, path] : crossings_of(run))
-        EXPECT_EQ(path, gpu_is_discrete() ? "device-to-device" : "zero-copy") << crossing;
+    // PoCL reads the host tensor in place (GPU_ZERO_COPY); a discrete GPU copies device to device.
+    for (const auto& [crossing, path] : crossings_of(run)) EXPECT_EQ(path, shares ? "zero-copy" : "device-to-device") << crossing;
     EXPECT_EQ(crossings_of(run).size(), 2u);
-    set_zero_copy(false);
 }
 
-TEST(HeteroCrossings, DeviceTransfersOffStagesEveryCrossingThroughHostMemoryWithTheSameBits) {
-    set_zero_copy(false);
+TEST(HeteroCrossings, HostMemoryStagesEveryCrossingWithTheSameBits) {
     const auto model = two_instance_model("GPU.0", "GPU.1");
-    const RunResult on_devices = run_on(model, "HETERO:GPU.0,GPU.1", inputs(), {{"PERF_COUNT", true}});
-    AnyMap staged_properties = {{"PERF_COUNT", true}, {"HETERO_DEVICE_TRANSFERS", false},
-                                {"DEVICE_PROPERTIES", AnyMap{{"GPU", AnyMap{{"GPU_ZERO_COPY", false}}}}}};
-    const RunResult staged = run_on(model, "HETERO:GPU.0,GPU.1", inputs(), staged_properties);
-    EXPECT_EQ(staged.outputs, on_devices.outputs);
+    const RunResult device = run_on(model, "HETERO:GPU.0,GPU.1", inputs(), {{"PERF_COUNT", true}, {"HETERO_CROSSING_MEMORY", "DEVICE"}});
+    const AnyMap discrete = {{"GPU", AnyMap{{"GPU_ZERO_COPY", false}}}};
+    const RunResult staged = run_on(model, "HETERO:GPU.0,GPU.1", inputs(),
+                                    {{"PERF_COUNT", true}, {"HETERO_CROSSING_MEMORY", "HOST"}, {"DEVICE_PROPERTIES", discrete}});
+    EXPECT_EQ(staged.outputs, device.outputs);
     for (const auto& [crossing, path] : crossings_of(staged)) EXPECT_EQ(path, "host-staged") << crossing;
     EXPECT_EQ(crossings_of(staged).size(), 2u);
-    // With zero-copy (PoCL shares host memory) both instances read the host tensor in place.
-    const RunResult in_place = run_on(model, "HETERO:GPU.0,GPU.1", inputs(),
-                                      {{"PERF_COUNT", true}, {"HETERO_DEVICE_TRANSFERS", false},
-                                       {"DEVICE_PROPERTIES", AnyMap{{"GPU", AnyMap{{"GPU_ZERO_COPY", true}}}}}});
-    for (const auto& [crossing, path] : crossings_of(in_place))
-        EXPECT_EQ(path, gpu_is_discrete() ? "host-staged" : "zero-copy") << crossing;
+    const nlohmann::json split = shared_core()
+                                     .compile_model(model, "HETERO:GPU.0,GPU.1", {{"HETERO_CROSSING_MEMORY", "HOST"}})
+                                     .get_property("HETERO_SPLIT");
+    for (const auto& t : split["transfers"]) EXPECT_EQ(t["memory"], "host") << t.dump();
 }
 
 TEST(HeteroCrossings, ACrossingToTheCpuGoesThroughHostMemory) {
     // The CPU has no buffers of its own: its tensors are host memory, which the GPU writes.
     const RunResult run = expect_device_matches_reference(
         two_instance_model("GPU.0", "CPU"), "HETERO:GPU.0,CPU", inputs(), kModelAtol, kModelRtol,
-        {{"DEVICE_PROPERTIES", AnyMap{{"GPU", AnyMap{{"GPU_ZERO_COPY", false}}}}}});
+        {{"HETERO_CROSSING_MEMORY", "DEVICE"}, {"DEVICE_PROPERTIES", AnyMap{{"GPU", AnyMap{{"GPU_ZERO_COPY", false}}}}}});
     const std::map<std::string, std::string> expected = {{"a:0 subgraph0 (GPU.0) -> subgraph1 (CPU)", "host-staged"},
                                                          {"b:0 subgraph1 (CPU) -> subgraph2 (GPU.0)", "host-staged"}};
     EXPECT_EQ(crossings_of(run), expected);
 }
 
 TEST(HeteroCrossings, ExportedAndImportedSplitKeepsItsDevicePaths) {
-    set_zero_copy(false);
-    CompiledModel compiled = shared_core().compile_model(two_instance_model("GPU.0", "GPU.1"), "HETERO:GPU.0,GPU.1");
+    CompiledModel compiled =
+        shared_core().compile_model(two_instance_model("GPU.0", "GPU.1"), "HETERO:GPU.0,GPU.1", on_devices);
     std::stringstream blob;
     compiled.export_model(blob);
     CompiledModel imported = shared_core().import_model(blob, "HETERO:GPU.0,GPU.1", {{"PERF_COUNT", true}});
@@ -127,8 +116,8 @@ TEST(HeteroCrossings, ExportedAndImportedSplitKeepsItsDevicePaths) {
 }
 
 TEST(HeteroCrossings, ConcurrentAsyncRequestsAreBitIdenticalToSerial) {
-    set_zero_copy(false);
-    CompiledModel compiled = shared_core().compile_model(two_instance_model("GPU.0", "GPU.1"), "HETERO:GPU.0,GPU.1");
+    CompiledModel compiled =
+        shared_core().compile_model(two_instance_model("GPU.0", "GPU.1"), "HETERO:GPU.0,GPU.1", on_devices);
     std::vector<Tensor> xs;
     std::vector<std::vector<float>> serial;
     for (size_t i = 0; i < 4; ++i) {

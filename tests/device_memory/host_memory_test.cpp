@@ -24,8 +24,6 @@ protected:
         core_->bind_host(core_);
         context_.table = make_core_host_api(&context_);
         context_.core = core_;
-        // GPU_ZERO_COPY off: PoCL, which shares host memory, then copies peer to peer as a discrete GPU.
-        core_->device("GPU")->set_properties({{"GPU_ZERO_COPY", false}});
     }
     void TearDown() override {
         for (auto& [device, buffer] : buffers_) h().release_buffer(h().host_context, device.c_str(), buffer);

@@ -203,7 +203,7 @@ TEST(HeteroSettings, HeteroSettingsOnTheCore) {
     for (const auto& p : supported) names.insert(p.at("name").get<std::string>());
     for (const std::string key : {"MULTI_DEVICE_PRIORITIES", "DEVICE_PROPERTIES", "PERF_COUNT", "HETERO_PLACEMENT",
                                   "HETERO_MAX_SUBGRAPHS", "HETERO_MAX_FALLBACK_RATIO", "HETERO_VISUALIZE",
-                                  "HETERO_DUMP_DIR", "HETERO_TRANSFER_OVERHEAD_US", "HETERO_DEVICE_TRANSFERS"})
+                                  "HETERO_DUMP_DIR", "HETERO_TRANSFER_OVERHEAD_US", "HETERO_CROSSING_MEMORY"})
         EXPECT_TRUE(names.count(key)) << key << " is not in HETERO's SUPPORTED_PROPERTIES " << supported.dump();
     // A setting made on the device applies to later compilations.
     core.set_property("HETERO", {{"HETERO_PLACEMENT", "MIN_TRANSFER"}});

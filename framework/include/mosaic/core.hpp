@@ -83,7 +83,7 @@ public:
     }
     // DEVICE_MEMORY, for a device with memory of its own (ABI 1.3), is answered by the host for the
     // instance named ("GPU.1"): {"buffers": whether it hands out buffers, and where the plugin
-    // reports them "total_bytes", "available_bytes", "used_bytes"}; a device whose tensors are host
+    // reports them "total_bytes", "available_bytes", "used_bytes", "shares_host_memory"}; a device whose tensors are host
     // memory (CPU) throws saying so.
     PropertyValue get_property(const std::string& device, const std::string& key);
     // Loads the device's plugin if needed; throws as compile_model does when it cannot be loaded.

@@ -277,6 +277,7 @@ PropertyValue Core::get_property(const std::string& device, const std::string& k
             j["total_bytes"] = memory.total_bytes;
             j["available_bytes"] = memory.available_bytes;
             j["used_bytes"] = memory.used_bytes;
+            j["shares_host_memory"] = memory.shares_host_memory != 0;
         }
         return j;
     }

@@ -264,6 +264,8 @@ typedef struct mosaic_memory_info {
                                 * plugin reports total minus what it holds itself) */
     uint64_t used_bytes;       /* what this plugin holds on the instance now: weights, requests' buffers,
                                 * allocate_buffer's buffers */
+    uint32_t shares_host_memory; /* 1: the instance's memory is the host's (an integrated GPU, an OpenCL
+                                  * CPU device): a tensor crossing through host memory costs it no copy */
     void* reserved[2];
 } mosaic_memory_info;
 

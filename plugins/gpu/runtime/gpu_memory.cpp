@@ -42,6 +42,7 @@ bool GpuDevice::memory_info(const std::string& id, sdk::MemoryInfo& out) {
     out.total_bytes = device.global_memory_bytes;
     out.used_bytes = engine->held();
     out.available_bytes = out.total_bytes > out.used_bytes ? out.total_bytes - out.used_bytes : 0;
+    out.shares_host_memory = device.integrated;
     return true;
 }
 
@@ -77,14 +78,7 @@ bool GpuDevice::can_copy(const std::string& id, const char* other) {
     const std::optional<std::string> other_id =
         instance_id(other, name(), properties().get("DEVICE_ID").get<std::string>());
     if (!other_id) return false;  // another plugin's memory
-    // A device that shares host memory and reads the caller's tensors in place (GPU_ZERO_COPY) loses
-    // nothing through host memory, where a copy between two buffers costs its memory's bandwidth:
-    // it declines peer copies (PoCL: two 4 M-element crossings ran 0.9 ms through host memory
-    // against 3.4 ms copied, docs/benchmarks.md). With GPU_ZERO_COPY off it copies like a
-    // discrete GPU.
-    const ClDeviceInfo& mine = instance(id);
-    if (mine.integrated && properties().get("GPU_ZERO_COPY").get<bool>()) return false;
-    return engine_for(mine)->context()() == engine_for(instance(*other_id))->context()();
+    return engine_for(instance(id))->context()() == engine_for(instance(*other_id))->context()();
 }
 
 void GpuDevice::copy(const std::string& id, const mosaic_tensor& src, const mosaic_tensor& dst) {

@@ -44,6 +44,7 @@ struct ProfilingRecord {
 // Device memory (ABI 1.3): what a device has and what a compiled model holds; 0 where unknown.
 struct MemoryInfo {
     uint64_t total_bytes = 0, available_bytes = 0, used_bytes = 0;
+    bool shares_host_memory = false;  // an integrated GPU: crossing through host memory costs no copy
 };
 struct CompiledMemory {
     uint64_t model_bytes = 0;    // held once: weights and constants on the device
@@ -433,6 +434,7 @@ struct PluginTable {
                 out->total_bytes = info.total_bytes;
                 out->available_bytes = info.available_bytes;
                 out->used_bytes = info.used_bytes;
+                out->shares_host_memory = info.shares_host_memory ? 1 : 0;
             });
         };
         t.compiled_memory = [](mosaic_compiled_model* m, mosaic_compiled_memory* out) {
