@@ -1,6 +1,7 @@
 #include "hetero_request.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <set>
@@ -9,7 +10,8 @@ namespace mosaic::hetero {
 
 HeteroInferRequest::HeteroInferRequest(const HeteroCompiledModel& model)
     : plan_(model.plan()), slot_memory_(model.slot_memory()), memory_(model.memory()),
-      device_buffers_(plan_.slots.size()), produces_(plan_.subgraphs.size()), users_(plan_.subgraphs.size()),
+      device_buffers_(plan_.slots.size()), produces_(plan_.subgraphs.size()), copy_us_(plan_.slots.size()),
+      users_(plan_.subgraphs.size()),
       buffers_(plan_.slots.size()),
       data_(plan_.slots.size(), nullptr), in_(plan_.subgraphs.size()), out_(plan_.subgraphs.size()),
       pending_(plan_.subgraphs.size(), 0) {
@@ -33,7 +35,7 @@ HeteroInferRequest::HeteroInferRequest(const HeteroCompiledModel& model)
         for (const std::string& device : placed.replicas)
             device_buffers_[s].push_back(std::make_unique<DeviceBuffer>(memory_, device, slot.bytes()));
         if (!placed.replicas.empty()) produces_[slot.subgraph].push_back(s);
-        for (const std::string& device : placed.replicas) copy_us_[{s, device}] = 0;  // fixed keys: no insert races
+        copy_us_[s].assign(placed.replicas.size(), 0);
     }
     for (const auto& compiled : model.compiled()) requests_.push_back(compiled->create_request());
 }
@@ -63,12 +65,13 @@ mosaic_tensor HeteroInferRequest::descriptor(size_t slot, const std::string& dev
 
 void HeteroInferRequest::copy_to_readers(size_t k) {
     for (size_t s : produces_[k]) {
+        const std::vector<std::string>& replicas = slot_memory_[s].replicas;
         const mosaic_tensor home = descriptor(s, slot_memory_[s].home);
-        for (const std::string& device : slot_memory_[s].replicas) {
+        for (size_t r = 0; r < replicas.size(); ++r) {
             const auto t0 = std::chrono::steady_clock::now();
-            memory_.copy(home, descriptor(s, device));
+            memory_.copy(home, descriptor(s, replicas[r]));
             const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
-            copy_us_.at({s, device}) = static_cast<uint64_t>(us.count());
+            copy_us_[s][r] = static_cast<uint64_t>(us.count());
         }
     }
 }
@@ -221,7 +224,10 @@ std::vector<sdk::ProfilingRecord> HeteroInferRequest::profiling() const {
             const std::string& to = plan_.subgraphs[t.to].device;
             std::string path = device_path(slot_memory_[t.slot], to);
             uint64_t us = 0;
-            if (path == "device-to-device") us = copy_us_.at({t.slot, to});  // wall time of the host's copy
+            if (path == "device-to-device") {  // the wall time of the host's copy to that device
+                const std::vector<std::string>& replicas = slot_memory_[t.slot].replicas;
+                us = copy_us_[t.slot][std::find(replicas.begin(), replicas.end(), to) - replicas.begin()];
+            }
             if (path.empty()) {
                 path = copied.count(out) || copied.count(in) ? "host-staged" : "zero-copy";
                 us = crossing_us.at(out) + crossing_us.at(in);  // device time, as the copies report it

@@ -10,9 +10,7 @@
 
 #include "hetero_compiled.hpp"
 
-#include <chrono>
 #include <condition_variable>
-#include <map>
 #include <mutex>
 
 namespace mosaic::hetero {
@@ -47,7 +45,9 @@ private:
     // Per slot kept in device memory: its buffers, the home's first, by device.
     std::vector<std::vector<std::unique_ptr<DeviceBuffer>>> device_buffers_;
     std::vector<std::vector<size_t>> produces_;  // per subgraph: its slots that have copies to make
-    std::map<std::pair<size_t, std::string>, uint64_t> copy_us_;  // last copy of a slot to a device
+    // Per slot, per device of its SlotMemory::replicas: the wall time of the last copy there. Sized
+    // once; each subgraph's completion writes only the entries of the slots it produced.
+    std::vector<std::vector<uint64_t>> copy_us_;
     std::vector<std::vector<size_t>> users_;          // per subgraph: subgraphs that read from it
     std::vector<std::vector<uint8_t>> buffers_;       // per slot (empty for slots bound per inference)
     std::vector<void*> data_;                         // per slot, for the running inference
