@@ -14,21 +14,12 @@ size_t aligned(size_t bytes) { return (bytes + 63) / 64 * 64; }
 
 MemoryPlan plan_memory(const ValueTable& values, const std::vector<std::unique_ptr<Executor>>& executors) {
     const auto intermediate = [&](ValueId v) { return values[v].kind == Value::Kind::intermediate; };
-    // Each value's lifetime in executor steps: from the step writing it to the last reading it
-    // (or writing it, when nothing reads it).
-    constexpr size_t kNever = SIZE_MAX;
-    std::vector<size_t> first(values.size(), kNever), last(values.size(), 0);
-    for (size_t step = 0; step < executors.size(); ++step) {
-        for (ValueId v : executors[step]->outputs()) {
-            if (first[v] == kNever) first[v] = step;
-            last[v] = std::max(last[v], step);
-        }
-        for (ValueId v : executors[step]->inputs()) last[v] = std::max(last[v], step);
-    }
+    const sdk::StepSpans spans = sdk::step_spans(values.size(), executors, [](ValueId v) { return v; });
+    const std::vector<size_t>&first = spans.first, &last = spans.last;
     std::vector<sdk::Lifetime> tensors;
     std::vector<size_t> tensor_of(values.size(), sdk::Lifetime::kNone);
     for (ValueId v = 0; v < values.size(); ++v) {
-        if (!intermediate(v) || first[v] == kNever) continue;
+        if (!intermediate(v) || !spans.written(v)) continue;
         tensor_of[v] = tensors.size();
         tensors.push_back({first[v], last[v], aligned(values[v].storage_bytes())});
     }

@@ -1,11 +1,11 @@
 #include "reference_compiled_model.hpp"
 
 #include <mosaic/reference/kernels.hpp>
+#include <mosaic/sdk/value_table.hpp>
 
 #include <chrono>
 #include <cstring>
 #include <ctime>
-#include <map>
 
 namespace mosaic::reference_plugin {
 
@@ -17,42 +17,36 @@ uint64_t thread_cpu_us() {
     return static_cast<uint64_t>(ts.tv_sec) * 1000000u + static_cast<uint64_t>(ts.tv_nsec) / 1000u;
 }
 
+// Every node runs: the oracle folds nothing and keeps no views, so each op's result comes from its
+// own kernel call. Graph outputs are slots too; the request copies them out last.
 Plan make_plan(const sdk::GraphView& g) {
+    sdk::ValueTableOptions options;
+    options.fold_constants = false;
+    const sdk::ValueTable values(g, options);
     Plan plan;
-    std::map<std::pair<size_t, size_t>, size_t> slot_of;  // (node, output) -> slot
-    size_t next_input = 0;
+    for (sdk::ValueId v = 0; v < values.size(); ++v) {
+        Slot s;
+        s.type = values[v].type;
+        s.shape = values[v].shape;
+        if (values[v].kind == sdk::Value::Kind::constant) {
+            s.kind = Slot::Kind::constant;
+            s.constant = values[v].constant;
+        } else if (values[v].kind == sdk::Value::Kind::input) {
+            s.kind = Slot::Kind::input;
+            s.input_index = values[v].io_index;
+        }
+        plan.slots.push_back(std::move(s));
+    }
     for (size_t n = 0; n < g.node_count(); ++n) {
-        const std::string type = g.type(n);
-        if (type == "Result") {
-            auto src = g.input(n, 0);
-            plan.result_slots.push_back(slot_of.at({src.node, src.port}));
-            continue;
-        }
-        std::vector<size_t> outputs;
-        for (size_t o = 0; o < g.output_count(n); ++o) {
-            Slot s;
-            s.type = g.output_type(n, o);
-            s.shape = g.output_shape(n, o);
-            if (type == "Constant") {
-                size_t bytes = 0;
-                s.kind = Slot::Kind::constant;
-                s.constant = g.constant_data(n, &bytes);
-            } else if (type == "Parameter") {
-                s.kind = Slot::Kind::input;
-                s.input_index = next_input++;
-            }
-            slot_of[{n, o}] = plan.slots.size();
-            outputs.push_back(plan.slots.size());
-            plan.slots.push_back(std::move(s));
-        }
-        if (type == "Constant" || type == "Parameter") continue;
-        Step step{g.node_name(n), type, g.version(n), g.attributes(n), {}, std::move(outputs)};
-        for (size_t i = 0; i < g.input_count(n); ++i) {
-            auto src = g.input(n, i);
-            step.inputs.push_back(slot_of.at({src.node, src.port}));
-        }
+        if (!values.runs(n)) continue;
+        Step step{g.node_name(n), g.type(n), g.version(n), g.attributes(n), {}, {}};
+        for (size_t i = 0; i < values.input_count(n); ++i) step.inputs.push_back(values.input(n, i));
+        for (size_t o = 0; o < g.output_count(n); ++o) step.outputs.push_back(values.output(n, o));
         plan.steps.push_back(std::move(step));
     }
+    // Results in node order, as the table numbers them.
+    for (size_t n = 0; n < g.node_count(); ++n)
+        if (g.type(n) == "Result") plan.result_slots.push_back(values.input(n, 0));
     return plan;
 }
 

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 namespace mosaic::sdk {
 namespace {
 
@@ -49,6 +51,26 @@ TEST(BufferPlan, NoTensorsNoBuffers) {
     const BufferPlan plan = plan_buffers({});
     EXPECT_TRUE(plan.buffer_sizes.empty());
     EXPECT_EQ(plan.arena_bytes(64), 0u);
+}
+
+TEST(BufferPlan, StepSpansRunFromTheFirstWriteToTheLastReadThroughViews) {
+    // Step 0 writes value 0; step 1 reads it and writes 1; step 2 reads view 2 (of value 1) and an
+    // absent optional input; value 3 is never written.
+    struct Step {
+        std::vector<size_t> in, out;
+        const std::vector<size_t>& inputs() const { return in; }
+        const std::vector<size_t>& outputs() const { return out; }
+    };
+    std::vector<std::unique_ptr<Step>> steps;
+    steps.push_back(std::make_unique<Step>(Step{{}, {0}}));
+    steps.push_back(std::make_unique<Step>(Step{{0}, {1}}));
+    steps.push_back(std::make_unique<Step>(Step{{2, SIZE_MAX}, {}}));
+    const StepSpans spans = step_spans(4, steps, [](size_t v) { return v == 2 ? size_t{1} : v; });
+    EXPECT_EQ(spans.first[0], 0u);
+    EXPECT_EQ(spans.last[0], 1u);
+    EXPECT_EQ(spans.first[1], 1u);
+    EXPECT_EQ(spans.last[1], 2u);  // kept alive by its view's reader
+    EXPECT_FALSE(spans.written(3));
 }
 
 }  // namespace

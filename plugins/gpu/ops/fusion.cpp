@@ -157,7 +157,8 @@ Epilogue fuse_epilogue(BuildContext& ctx, size_t node, size_t channel_axis, bool
         const size_t k = other_input(*next);
         const ValueId r = ctx.values.input(*next, k);
         const Value& rv = ctx.values[r];
-        if (r != e.out && !rv.is_constant() && rv.shape == out_shape && rv.producer < node) {
+        if (r != e.out && !rv.is_constant() && rv.shape == out_shape &&
+            (rv.kind == Value::Kind::input || rv.producer < node)) {
             e.args.has_residual = 1;
             e.residual = r;
             take(*next);

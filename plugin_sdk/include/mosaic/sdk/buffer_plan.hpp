@@ -14,6 +14,11 @@
 // within a few buffers of the optimum. A tensor may name another whose buffer it takes over when
 // that one dies at the step that writes it (`reuse`): an op that writes its result over an operand
 // (a residual Add fused into a convolution), when the device's kernel supports it.
+//
+// The lifetimes usually come from the device's executors in the order they run:
+//
+//   sdk::StepSpans spans = sdk::step_spans(values.size(), executors, storage_of);
+//   if (spans.written(v)) tensors.push_back({spans.first[v], spans.last[v], bytes_of(v)});
 #pragma once
 
 #include <algorithm>
@@ -104,6 +109,38 @@ inline BufferPlan plan_buffers(const std::vector<Lifetime>& tensors) {
     }
     for (const Buffer& b : buffers) plan.buffer_sizes.push_back(b.size);
     return plan;
+}
+
+// Each value's span of steps: from the first step writing it to the last writing or reading it.
+struct StepSpans {
+    static constexpr size_t kNever = SIZE_MAX;
+    std::vector<size_t> first, last;  // per value; first[v] == kNever: no step writes it
+    bool written(size_t v) const { return first.at(v) != kNever; }
+};
+
+// `steps`: the executors in execution order, each (through a pointer) with inputs() and outputs(),
+// value ids (SIZE_MAX: an absent optional input). `storage_of` maps a value to the one whose buffer
+// holds it (a view to its source), so a view's reads keep its source alive.
+template <class Steps, class StorageOf>
+StepSpans step_spans(size_t values, const Steps& steps, StorageOf storage_of) {
+    StepSpans spans;
+    spans.first.assign(values, StepSpans::kNever);
+    spans.last.assign(values, 0);
+    size_t step = 0;
+    for (const auto& executor : steps) {
+        for (size_t v : executor->outputs()) {
+            const size_t s = storage_of(v);
+            if (spans.first[s] == StepSpans::kNever) spans.first[s] = step;
+            spans.last[s] = std::max(spans.last[s], step);
+        }
+        for (size_t v : executor->inputs()) {
+            if (v == SIZE_MAX) continue;
+            const size_t s = storage_of(v);
+            spans.last[s] = std::max(spans.last[s], step);
+        }
+        ++step;
+    }
+    return spans;
 }
 
 }  // namespace mosaic::sdk

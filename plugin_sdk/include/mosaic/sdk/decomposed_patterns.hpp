@@ -12,8 +12,8 @@
 //   variance with eps inside the square root, then the same optional Multiply and Add (OpenVINO
 //   IR's LayerNorm).
 //
-// Written over a device's own table of the graph's values, so that every device matches exactly
-// the same graphs. `Values` provides size(), input(node, i) and output(node, port) (value ids,
+// Written over a device's table of the graph's values (sdk/value_table.hpp's, or one of its own),
+// so that every device matches exactly the same graphs. `Values` provides size(), input(node, i) and output(node, port) (value ids,
 // SIZE_MAX for none), and operator[](id) a value with `kind` (an enum with `constant` and
 // `intermediate`: not a graph input or output), `type`, `shape`, `constant` (a constant's bytes),
 // `producer` (SIZE_MAX for none) and `uses` (each with `node` and `port`).
