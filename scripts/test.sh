@@ -15,7 +15,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/install_deps.sh"
 bash "$root/scripts/install_python_tools.sh"
 bash "$root/scripts/install_python_deps.sh"
-# The exporters of the real-model tests (PaddlePaddle, paddle2onnx) in a venv of their own; optional.
+# The exporters of the real-model tests (PaddlePaddle and paddle2onnx; torch, transformers and
+# optimum), each set in a venv of its own; optional.
 bash "$root/scripts/install_model_exporters.sh" >/dev/null || true
 export MOSAIC_JOBS=${MOSAIC_JOBS:-$(nproc)}
 export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1

@@ -3,7 +3,8 @@
 // and one compiled model runs at two input shapes, equal to the same model read with those shapes
 // given (the translators' static path). The patterns as exporters write them: Resize with sizes
 // from Shape (paddle2onnx's FPN upsampling), Resize with constant scales, Softmax/Hardmax before
-// opset 13 (coerced to 2-D), ConvTranspose, Pad with pads computed from the input's shape.
+// opset 13 (coerced to 2-D), ConvTranspose, Pad with pads computed from the input's shape, Range
+// between bounds computed from it (optimum's decoders: positions from the past's length).
 #include "onnx/onnx_model_builder.hpp"
 
 #include <mosaic/mosaic.hpp>
@@ -109,6 +110,23 @@ std::vector<Pattern> patterns() {
                      set_string(add_node(m, "Pad", {"x", "pads"}, {"y"}), "mode", "reflect");
                  },
                  {{1, 2, 4, 5}, {2, 1, 3, 6}}});
+    p.push_back({"RangeFromTheShape", 11, 3, [](::onnx::ModelProto& m) {
+                     // y = x + Range(d1, d1 + d2, 1) over the last axis: a decoder's positions, from
+                     // the past's length to the past's plus the new tokens'
+                     add_node(m, "Shape", {"x"}, {"s"});
+                     for (const auto& [name, index] : {std::pair{"one", 1}, std::pair{"two", 2}}) {
+                         auto* t = add_i64(m, std::string(name) + "_index", {index});
+                         t->clear_dims();  // a scalar: Gather then gives a scalar
+                         add_node(m, "Gather", {"s", std::string(name) + "_index"}, {std::string(name) + "_dim"});
+                     }
+                     add_node(m, "Add", {"one_dim", "two_dim"}, {"end"});
+                     auto* step = add_i64(m, "step", {1});
+                     step->clear_dims();
+                     add_node(m, "Range", {"one_dim", "end", "step"}, {"positions"});
+                     set_int(add_node(m, "Cast", {"positions"}, {"positions_f"}), "to", TensorProto::FLOAT);
+                     add_node(m, "Add", {"x", "positions_f"}, {"y"});
+                 },
+                 {{1, 3, 4}, {2, 5, 1}}});
     return p;
 }
 
@@ -158,7 +176,7 @@ TEST_P(OnnxDynamicTranslators, ReadWithoutShapesRunAtTwoShapesEqualToTheStaticRe
 }
 
 INSTANTIATE_TEST_SUITE_P(Patterns, OnnxDynamicTranslators,
-                         ::testing::Combine(::testing::Values("REFERENCE", "CPU"), ::testing::Range<size_t>(0, 6)),
+                         ::testing::Combine(::testing::Values("REFERENCE", "CPU"), ::testing::Range<size_t>(0, 7)),
                          [](const auto& info) {
                              return std::get<0>(info.param) + "_" + patterns().at(std::get<1>(info.param)).name;
                          });

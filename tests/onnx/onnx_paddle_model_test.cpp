@@ -26,19 +26,6 @@ fs::path model_folder(const std::string& name) {
     return generated_model("paddle_models", "paddle_" + name, "make_paddle_models.py", "--only " + name);
 }
 
-void expect_within_range(const Tensor& got, const Tensor& want, const std::string& what) {
-    ASSERT_EQ(to_string(got.get_shape()), to_string(want.get_shape())) << what;
-    float lo = want.data<float>()[0], hi = lo, worst = 0;
-    for (size_t i = 0; i < want.get_size(); ++i) {
-        lo = std::min(lo, want.data<float>()[i]);
-        hi = std::max(hi, want.data<float>()[i]);
-        worst = std::max(worst, std::fabs(got.data<float>()[i] - want.data<float>()[i]));
-    }
-    EXPECT_LE(worst, kOfRange * (hi - lo)) << what << ": largest difference " << worst << ", range " << hi - lo;
-    std::printf("%s: largest difference %.3g, %.3g of the range\n", what.c_str(), static_cast<double>(worst),
-                static_cast<double>(worst / (hi - lo)));
-}
-
 class PaddleModel : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 TEST_P(PaddleModel, ReadWithoutShapesEqualsPaddleAtBothShapes) {
@@ -69,20 +56,17 @@ TEST_P(PaddleModel, ReadWithoutShapesEqualsPaddleAtBothShapes) {
         const Tensor x = onnx::read_tensor_file((data / "input_0.pb").string());
         request.set_input_tensor(0, x);
         request.infer();
-        expect_within_range(request.get_output_tensor(0), onnx::read_tensor_file((data / "output_0.pb").string()),
-                            "paddle_" + name + " on " + device + " at " + to_string(x.get_shape()));
+        const std::string what = "paddle_" + name + " on " + device + " at " + to_string(x.get_shape());
+        const double error = expect_within_range(request.get_output_tensor(0),
+                                                 onnx::read_tensor_file((data / "output_0.pb").string()), what, kOfRange);
+        std::printf("%s: largest difference %.3g of the range\n", what.c_str(), error);
     }
 }
 
 INSTANTIATE_TEST_SUITE_P(Exported, PaddleModel,
                          ::testing::Combine(::testing::Values("cls", "det", "rec"),
                                             ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU")),
-                         [](const auto& info) {
-                             std::string s = std::get<0>(info.param) + "_" + std::get<1>(info.param);
-                             for (char& c : s)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return s;
-                         });
+                         [](const auto& info) { return model_device_name(info); });
 
 }  // namespace
 }  // namespace mosaic::test

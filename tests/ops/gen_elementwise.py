@@ -469,6 +469,12 @@ def gen_convert():
     # To and from boolean.
     conv("f32_to_boolean", [0.0, -0.0, 0.1, "nan", -3.0], "f32", "boolean", [0, 0, 1, 1, 1])
     conv("i32_to_boolean", [0, 5, -1], "i32", "boolean", [0, 1, 1])
+    # An attention mask cast to bool; 2^40 is true although its low 32 bits are zero.
+    conv("i64_to_boolean", [0, 1, 1 << 40, -1], "i64", "boolean", [0, 1, 1, 1])
+    conv("u8_to_boolean", [0, 2, 255], "u8", "boolean", [0, 1, 1])
+    conv("boolean_to_u8", [1, 0], "boolean", "u8", [1, 0])
+    conv("u8_to_i64", [0, 200, 255], "u8", "i64", [0, 200, 255])
+    conv("i64_to_u8_wraps", [256 + 7, -1, 9], "i64", "u8", [7, 255, 9])
     conv("boolean_to_f32", [1, 0, 1], "boolean", "f32", [1.0, 0.0, 1.0])
     conv("boolean_to_i64", [0, 1], "boolean", "i64", [0, 1])
     conv("boolean_to_boolean", [0, 1], "boolean", "boolean", [0, 1])

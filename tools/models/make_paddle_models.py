@@ -18,12 +18,13 @@ paddle2onnx and onnx (scripts/install_model_exporters.sh puts them into a venv o
 prints one line per model. paddle2onnx may pip-install helpers of its own (onnx_graphsurgeon,
 sympy, onnxruntime) into that venv on first use, to fold constants.
 """
-import argparse
 import os
 import sys
 import tempfile
 
 import numpy as np
+
+from exported_models import main, save_last, write_tensor
 
 SHAPES = {
     "cls": [(1, 3, 48, 192), (2, 3, 48, 192)],
@@ -151,12 +152,6 @@ def build(name):
     return layer
 
 
-def write_tensor(path, array, name):
-    from onnx import numpy_helper
-    with open(path, "wb") as f:
-        f.write(numpy_helper.from_array(np.ascontiguousarray(array), name=name).SerializeToString())
-
-
 def export(name, out_dir, force):
     import onnx
     import paddle
@@ -180,22 +175,8 @@ def export(name, out_dir, force):
         write_tensor(os.path.join(data, "output_0.pb"), y, exported.graph.output[0].name)
         np.save(os.path.join(target, "input_%d.npy" % k), x)
         np.save(os.path.join(target, "output_%d.npy" % k), y)
-    tmp = "%s.%d.tmp" % (model_path, os.getpid())
-    onnx.save(exported, tmp)
-    os.replace(tmp, model_path)  # appears last: its presence marks a complete set
-    return "%d bytes" % os.path.getsize(model_path)
-
-
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("out_dir")
-    parser.add_argument("--only", default="cls,det,rec")
-    parser.add_argument("--force", action="store_true")
-    args = parser.parse_args(argv)
-    for name in args.only.split(","):
-        print("paddle_%s: %s" % (name, export(name, args.out_dir, args.force)), flush=True)
-    return 0
+    return save_last(exported, model_path)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1:], __doc__, "paddle_", list(SHAPES), export))

@@ -28,9 +28,13 @@ void check_range_input(const InferContext& ctx, size_t i, const char* what) {
               std::string(what) + " must have a numeric element type, got " + to_string(ctx.input_type(i)));
 }
 
-// max(ceil((stop - start) / step), 0), computed exactly for integers.
+// max(ceil((stop - start) / step), 0), computed exactly for integers; dynamic while a bound is
+// computed when the model runs (a decoder's positions from past length to past + new length: known
+// once the input shapes are, data_movement_ops.hpp).
 int64_t range_length(const InferContext& ctx, ElementType type, bool truncate) {
     const char* names[] = {"start", "stop", "step"};
+    for (size_t i = 0; i < 3; ++i)
+        if (dm::computed(ctx, i)) return kDynamicDim;
     if (is_integral(type) && !truncate) {
         int64_t v[3];
         for (size_t i = 0; i < 3; ++i) v[i] = ctx.const_ints(i, names[i]).at(0);

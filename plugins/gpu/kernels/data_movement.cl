@@ -69,6 +69,15 @@ CONVERT(convert_i32_i64, i32, i64, (long)v)
 CONVERT(convert_i64_i32, i64, i32, (int)v)
 CONVERT(convert_boolean_i32, boolean, i32, (int)v)
 CONVERT(convert_boolean_i64, boolean, i64, (long)v)
+// To boolean: nonzero is true (an attention mask cast to bool); u8 and integers wrap between each other.
+CONVERT(convert_i32_boolean, i32, boolean, (uchar)(v != 0))
+CONVERT(convert_i64_boolean, i64, boolean, (uchar)(v != 0))
+CONVERT(convert_u8_boolean, u8, boolean, (uchar)(v != 0))
+CONVERT(convert_boolean_u8, boolean, u8, v)
+CONVERT(convert_u8_i32, u8, i32, (int)v)
+CONVERT(convert_u8_i64, u8, i64, (long)v)
+CONVERT(convert_i32_u8, i32, u8, (uchar)v)
+CONVERT(convert_i64_u8, i64, u8, (uchar)v)
 // A caller's f32 tensor to and from the device's real one (runtime/gpu_infer_request.cpp, under
 // f16): the model's inputs and outputs keep their f32 type whatever the device stores.
 CONVERT(float_to_real, float, f32, v)

@@ -55,8 +55,8 @@ CopyWidth copy_width(const std::vector<Copy>& copies, const ClDeviceInfo& device
 
 }  // namespace
 
-std::string check_movable(const sdk::GraphView& g, size_t n) {
-    if (auto r = check_static_nonempty(g, n); !r.empty()) return r;
+std::string check_movable(const sdk::GraphView& g, size_t n, bool empty_inputs) {
+    if (auto r = check_static_nonempty(g, n, 8, empty_inputs); !r.empty()) return r;
     const size_t bytes = element_size(g.output_type(n, 0));
     if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
         return "element type " + std::string(to_string(g.output_type(n, 0))) + " has no GPU copy kernel";

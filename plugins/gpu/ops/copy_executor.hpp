@@ -14,8 +14,9 @@ namespace mosaic::gpu_plugin {
 enum class CopyWidth { one, sixteen, gather16 };
 // The copy kernel for elements of `t`'s size, `t` as the device stores it (BuildContext::device_type).
 std::string word_kernel(ElementType t, CopyWidth width = CopyWidth::one);
-// Why node `n`'s elements cannot be moved by the copy kernels, or "".
-std::string check_movable(const sdk::GraphView& g, size_t n);
+// Why node `n`'s elements cannot be moved by the copy kernels, or "" (`empty_inputs`: see
+// check_static_nonempty).
+std::string check_movable(const sdk::GraphView& g, size_t n, bool empty_inputs = false);
 // A possibly negative axis made non-negative for `rank`.
 int64_t axis_of(int64_t axis, size_t rank);
 

@@ -1,7 +1,7 @@
 // Ops that move elements without computing, any element type of 1, 2, 4 or 8 bytes: Reshape,
 // Squeeze and Unsqueeze (views: nothing runs, value_table.hpp), Transpose, DepthToSpace,
-// SpaceToDepth, Concat, Split and VariadicSplit (strided copies) and Convert between f32, i32, i64,
-// u8 and boolean. Slice and Broadcast are in slice_broadcast_ops.cpp, Gather and GatherElements in
+// SpaceToDepth, Concat (empty inputs skipped), Split and VariadicSplit (strided copies) and Convert
+// between f32, i32, i64, u8 and boolean. Slice and Broadcast are in slice_broadcast_ops.cpp, Gather and GatherElements in
 // gather_ops.cpp.
 #include "ops/copy_executor.hpp"
 #include "kernels/kernel_args.hpp"
@@ -101,9 +101,12 @@ std::string convert_kernel(ElementType from, ElementType to) {
 }
 
 bool has_convert_kernel(ElementType from, ElementType to) {
-    static const char* kernels[] = {"convert_f32_i32",  "convert_f32_i64",     "convert_f32_u8",  "convert_f32_boolean",
-                                    "convert_i32_f32",  "convert_i64_f32",     "convert_u8_f32",  "convert_boolean_f32",
-                                    "convert_i32_i64",  "convert_i64_i32",     "convert_boolean_i32", "convert_boolean_i64"};
+    // data_movement.cl's CONVERT list.
+    static const char* kernels[] = {
+        "convert_f32_i32",     "convert_f32_i64",     "convert_f32_u8",      "convert_f32_boolean", "convert_i32_f32",
+        "convert_i64_f32",     "convert_u8_f32",      "convert_boolean_f32", "convert_i32_i64",     "convert_i64_i32",
+        "convert_boolean_i32", "convert_boolean_i64", "convert_i32_boolean", "convert_i64_boolean", "convert_u8_boolean",
+        "convert_boolean_u8",  "convert_u8_i32",      "convert_u8_i64",      "convert_i32_u8",      "convert_i64_u8"};
     for (const char* k : kernels)
         if (convert_kernel(from, to) == k) return true;
     return false;
@@ -157,7 +160,8 @@ const OpRegistration depth_space({"DepthToSpace", "SpaceToDepth"},
                                   },
                                   build_block_permutation});
 
-const OpRegistration concat({"Concat"}, {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) { return check_movable(g, n); },
+// An empty input adds nothing (build_concat skips it): the past of a KV cache on generation's first step.
+const OpRegistration concat({"Concat"}, {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) { return check_movable(g, n, true); },
                                          build_concat});
 
 const OpRegistration split({"Split", "VariadicSplit"},

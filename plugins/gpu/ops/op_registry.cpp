@@ -44,17 +44,17 @@ std::string check_types(const sdk::GraphView& g, size_t n, std::initializer_list
     return "";
 }
 
-std::string check_static_nonempty(const sdk::GraphView& g, size_t n, size_t max_rank) {
-    auto check = [&](const Shape& s, const std::string& what) -> std::string {
+std::string check_static_nonempty(const sdk::GraphView& g, size_t n, size_t max_rank, bool empty_inputs) {
+    auto check = [&](const Shape& s, const std::string& what, bool may_be_empty = false) -> std::string {
         if (s.size() > max_rank) return what + " has rank " + std::to_string(s.size()) + ", above the GPU kernel's " + std::to_string(max_rank);
         for (int64_t d : s) {
             if (d < 0) return what + " has a dynamic dimension";
-            if (d == 0) return what + " is empty";
+            if (d == 0 && !may_be_empty) return what + " is empty";
         }
         return "";
     };
     for (size_t i = 0; i < g.input_count(n); ++i)
-        if (auto r = check(g.input_shape(n, i), "input " + std::to_string(i)); !r.empty()) return r;
+        if (auto r = check(g.input_shape(n, i), "input " + std::to_string(i), empty_inputs); !r.empty()) return r;
     for (size_t o = 0; o < g.output_count(n); ++o)
         if (auto r = check(g.output_shape(n, o), "output " + std::to_string(o)); !r.empty()) return r;
     return "";

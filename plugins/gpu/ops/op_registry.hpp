@@ -65,7 +65,9 @@ struct OpRegistration {
 
 // Common checks, each "" when satisfied.
 std::string check_types(const sdk::GraphView& g, size_t n, std::initializer_list<ElementType> allowed);  // inputs and outputs
-std::string check_static_nonempty(const sdk::GraphView& g, size_t n, size_t max_rank = 8);
+// Static shapes of rank <= max_rank, none empty (`empty_inputs`: inputs may be, for an op that
+// skips them: a Concat of a generation's first KV-cache past, length 0).
+std::string check_static_nonempty(const sdk::GraphView& g, size_t n, size_t max_rank = 8, bool empty_inputs = false);
 // Why input `i` is not a constant whose values the check or the executor's build reads, or "".
 std::string check_constant_input(const sdk::GraphView& g, size_t n, size_t i);
 // Why input `i` is not known at compile time, or "": a constant or what the compiled model folds

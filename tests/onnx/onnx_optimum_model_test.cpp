@@ -1,0 +1,120 @@
+// Transformers exported by Hugging Face optimum (tools/models/make_optimum_models.py): a Llama decoder
+// (grouped-query attention, rotary positions) and a GPT-2 decoder, each with past_key_values, and a
+// BERT encoder. Each is read as it comes (every dimension but the cache's heads and width dynamic),
+// compiled once, and run on every device:
+//
+// - a decoder as a generation: the prompt for two rows (the second left-padded, an empty past), then
+//   three steps of one token each, whose past is the presents this request returned the step
+//   before (the KV cache as an application feeds it back), every output equal to ONNX Runtime's,
+//   and the greedy next token of each row the one ONNX Runtime chose;
+// - the encoder at two shapes (one row of 7 tokens; two rows of 12, the second padded).
+#include <mosaic/mosaic.hpp>
+#include <mosaic/onnx.hpp>
+
+#include <gtest/gtest.h>
+
+#include "exporter_models.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace mosaic::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Within this much of the output's range of ONNX Runtime's values (f32 everywhere).
+constexpr double kOfRange = 1e-4;
+
+fs::path model_folder(const std::string& name) {
+    return generated_model("optimum_models", "optimum_" + name, "make_optimum_models.py", "--only " + name,
+                           torch_exporter_python());
+}
+
+bool is_decoder(const std::string& name) { return name != "bert"; }
+
+// A copy the next step may read while this request writes its new outputs.
+Tensor copy_of(const Tensor& t) {
+    Tensor out(t.get_element_type(), t.get_shape());
+    if (t.get_byte_size()) std::memcpy(out.data(), t.data(), t.get_byte_size());
+    return out;
+}
+
+// Row r's greedy token: the argmax of the last position's logits [batch, length, vocab].
+int64_t greedy_token(const Tensor& logits, size_t row) {
+    const Shape& s = logits.get_shape();
+    const size_t length = static_cast<size_t>(s[1]), vocab = static_cast<size_t>(s[2]);
+    const float* last = logits.data<float>() + (row * length + length - 1) * vocab;
+    return static_cast<int64_t>(std::max_element(last, last + vocab) - last);
+}
+
+class OptimumModel : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(OptimumModel, ReadWithoutShapesEqualsOnnxRuntime) {
+    const auto& [name, device] = GetParam();
+    const fs::path folder = model_folder(name);
+    if (folder.empty())
+        GTEST_SKIP() << "torch, transformers and optimum are needed to export optimum_" << name
+                     << " (bash scripts/install_model_exporters.sh; see build/optimum_models/optimum_" << name << ".log)";
+    Core core;
+    auto model = core.read_model((folder / "model.onnx").string());
+    EXPECT_LT(model->input("input_ids").get_partial_shape()[1], 0) << "the sequence length is dynamic as exported";
+    CompiledModel compiled = core.compile_model(model, device);
+    InferRequest request = compiled.create_infer_request();
+    size_t steps = 0;
+    std::ifstream(folder / "steps.txt") >> steps;
+    ASSERT_GE(steps, 2u);
+
+    std::vector<Tensor> previous;  // the last step's outputs, by output index
+    size_t input_ids = 0;
+    double worst = 0;
+    for (size_t k = 0; k < steps; ++k) {
+        const fs::path data = folder / ("test_data_set_" + std::to_string(k));
+        for (size_t i = 0; i < compiled.inputs().size(); ++i) {
+            const std::string input = compiled.inputs()[i].get_any_name();
+            Tensor value = onnx::read_tensor_file((data / ("input_" + std::to_string(i) + ".pb")).string());
+            if (k > 0 && input.rfind("past_key_values.", 0) == 0) {
+                // This request's own presents of the step before, not ONNX Runtime's.
+                const std::string present = "present." + input.substr(std::strlen("past_key_values."));
+                bool found = false;
+                for (size_t o = 0; o < compiled.outputs().size(); ++o)
+                    if (compiled.outputs()[o].get_any_name() == present) {
+                        value = previous.at(o);
+                        found = true;
+                    }
+                ASSERT_TRUE(found) << "no output " << present;
+            }
+            if (input == "input_ids") input_ids = i;
+            request.set_input_tensor(i, value);
+        }
+        request.infer();
+        previous.clear();
+        for (size_t o = 0; o < compiled.outputs().size(); ++o) {
+            const std::string what = "optimum_" + name + " on " + device + ", step " + std::to_string(k) + ", " +
+                                     compiled.outputs()[o].get_any_name();
+            const Tensor got = request.get_output_tensor(o);
+            const Tensor want = onnx::read_tensor_file((data / ("output_" + std::to_string(o) + ".pb")).string());
+            worst = std::max(worst, expect_within_range(got, want, what, kOfRange));
+            previous.push_back(copy_of(got));
+        }
+        if (is_decoder(name) && k + 1 < steps) {
+            // The next step's input_ids are ONNX Runtime's greedy choices; this device's must agree.
+            const fs::path next_data = folder / ("test_data_set_" + std::to_string(k + 1));
+            const Tensor next = onnx::read_tensor_file((next_data / ("input_" + std::to_string(input_ids) + ".pb")).string());
+            for (size_t row = 0; row < 2; ++row)
+                EXPECT_EQ(greedy_token(previous.at(0), row), next.data<int64_t>()[row]) << "step " << k << ", row " << row;
+        }
+    }
+    std::printf("optimum_%s on %s: largest difference %.3g of the range over %zu steps\n", name.c_str(), device.c_str(),
+                worst, steps);
+}
+
+INSTANTIATE_TEST_SUITE_P(Exported, OptimumModel,
+                         ::testing::Combine(::testing::Values("llama", "gpt2", "bert"),
+                                            ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU")),
+                         [](const auto& info) { return model_device_name(info); });
+
+}  // namespace
+}  // namespace mosaic::test

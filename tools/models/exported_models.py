@@ -1,0 +1,36 @@
+"""What the exporters' scripts (make_paddle_models.py, make_optimum_models.py) share: ONNX's
+backend-test layout, the model written last so that its presence marks a complete set, and the
+command line `SCRIPT OUT_DIR [--only a,b] [--force]`."""
+import argparse
+import os
+
+import numpy as np
+
+
+def write_tensor(path, array, name):
+    from onnx import numpy_helper
+    with open(path, "wb") as f:
+        f.write(numpy_helper.from_array(np.ascontiguousarray(array), name=name).SerializeToString())
+
+
+def save_last(model, model_path):
+    """Writes the ONNX model to model_path through a temporary file; returns a line for the log."""
+    import onnx
+    tmp = "%s.%d.tmp" % (model_path, os.getpid())
+    onnx.save(model, tmp)
+    os.replace(tmp, model_path)
+    return "%d bytes" % os.path.getsize(model_path)
+
+
+def main(argv, doc, prefix, names, export):
+    """Runs export(name, out_dir, force) for each name asked for, printing '<prefix><name>: <result>'."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out_dir")
+    parser.add_argument("--only", default=",".join(names))
+    parser.add_argument("--force", action="store_true")
+    args = parser.parse_args(argv)
+    for name in args.only.split(","):
+        if name not in names:
+            parser.error("unknown model '%s' (known: %s)" % (name, ", ".join(names)))
+        print("%s%s: %s" % (prefix, name, export(name, args.out_dir, args.force)), flush=True)
+    return 0

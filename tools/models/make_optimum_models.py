@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Transformer models exported by Hugging Face optimum, the way LLM and encoder users get them.
+
+Each is built from a `transformers` config with random weights (a fixed seed), at a small size for
+the tests' time (the architectures are the real ones), and exported by optimum's ONNX exporter:
+
+- `llama`: LlamaForCausalLM with grouped-query attention (4 heads sharing 2 key/value heads), rotary
+  positions and RMSNorm, exported for `text-generation-with-past`: inputs input_ids, attention_mask,
+  position_ids and past_key_values.<layer>.key/value; outputs logits and present.<layer>.key/value.
+- `gpt2`: GPT2LMHeadModel (learned positions, fused QKV Conv1D, LayerNorm), same task.
+- `bert`: BertModel for `feature-extraction` (input_ids, attention_mask, token_type_ids).
+
+    python tools/models/make_optimum_models.py OUT_DIR [--only llama,gpt2,bert] [--force]
+
+writes OUT_DIR/optimum_<name>/model.onnx and test_data_set_<k>/input_<i>.pb, output_<i>.pb (ONNX's
+backend-test layout, inputs and outputs in the graph's order) computed by ONNX Runtime. A decoder's
+data sets are one generation: k = 0 the prompt (a batch of two, the second left-padded, as
+`generate` pads; the past is empty), then each k > 0 one new token per row whose past is the
+presents ONNX Runtime returned at k - 1. `steps.txt` says how many. Needs torch, transformers,
+optimum[onnx] and onnxruntime (scripts/install_model_exporters.sh puts them into a venv of their own).
+"""
+import os
+import sys
+import tempfile
+
+import numpy as np
+
+from exported_models import main, save_last, write_tensor
+
+DECODERS = ("llama", "gpt2")
+DECODE_STEPS = 3
+
+
+def config(name):
+    import transformers
+    small = dict(vocab_size=1000, max_position_embeddings=128)
+    if name == "llama":
+        return transformers.LlamaConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                                        num_attention_heads=4, num_key_value_heads=2, **small)
+    if name == "gpt2":
+        return transformers.GPT2Config(n_embd=64, n_layer=2, n_head=4, vocab_size=1000, n_positions=128)
+    if name == "bert":
+        return transformers.BertConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                                       num_attention_heads=4, **small)
+    raise SystemExit("unknown model " + name)
+
+
+def build(name, folder):
+    import torch
+    import transformers
+    torch.manual_seed(0)
+    cls = {"llama": transformers.LlamaForCausalLM, "gpt2": transformers.GPT2LMHeadModel,
+           "bert": transformers.BertModel}[name]
+    model = cls(config(name)).eval()
+    model.save_pretrained(folder)
+
+
+def write_set(target, k, session, feeds, outputs):
+    data = os.path.join(target, "test_data_set_%d" % k)
+    os.makedirs(data, exist_ok=True)
+    for i, spec in enumerate(session.get_inputs()):
+        write_tensor(os.path.join(data, "input_%d.pb" % i), feeds[spec.name], spec.name)
+    for i, (spec, value) in enumerate(zip(session.get_outputs(), outputs)):
+        write_tensor(os.path.join(data, "output_%d.pb" % i), value, spec.name)
+
+
+def generation(target, session, rng):
+    """A prompt for two rows (the second left-padded by two), then DECODE_STEPS tokens each."""
+    names = [i.name for i in session.get_inputs()]
+    past_specs = [i for i in session.get_inputs() if i.name.startswith("past_key_values.")]
+    batch, prompt = 2, 5
+    mask = np.ones((batch, prompt), np.int64)
+    mask[1, :2] = 0
+    ids = rng.integers(0, 1000, (batch, prompt)).astype(np.int64)
+    past = {}
+    for spec in past_specs:  # [batch, kv_heads, 0, head_dim]
+        past[spec.name] = np.zeros((batch, spec.shape[1], 0, spec.shape[3]), np.float32)
+    for k in range(DECODE_STEPS + 1):
+        positions = np.cumsum(mask, axis=1) - 1
+        positions[mask == 0] = 1  # what transformers' generate gives padded positions
+        feeds = {"input_ids": ids, "attention_mask": mask, "position_ids": positions[:, -ids.shape[1]:], **past}
+        feeds = {n: feeds[n] for n in names}
+        outputs = session.run(None, feeds)
+        write_set(target, k, session, feeds, outputs)
+        logits = outputs[0]
+        presents = dict(zip([o.name for o in session.get_outputs()], outputs))
+        past = {spec.name: presents[spec.name.replace("past_key_values.", "present.")] for spec in past_specs}
+        ids = logits[:, -1:, :].argmax(-1).astype(np.int64)  # greedy: the next token of each row
+        mask = np.concatenate([mask, np.ones((batch, 1), np.int64)], axis=1)
+    with open(os.path.join(target, "steps.txt"), "w") as f:
+        f.write("%d\n" % (DECODE_STEPS + 1))
+
+
+def encodings(target, session, rng):
+    """[1, 7], and [2, 12] with the second row padded at the end."""
+    names = [i.name for i in session.get_inputs()]
+    for k, (batch, length) in enumerate([(1, 7), (2, 12)]):
+        mask = np.ones((batch, length), np.int64)
+        if batch == 2:
+            mask[1, 8:] = 0
+        feeds = {"input_ids": rng.integers(0, 1000, (batch, length)).astype(np.int64), "attention_mask": mask,
+                 "token_type_ids": (np.arange(length)[None, :] >= length // 2).astype(np.int64).repeat(batch, 0)}
+        feeds = {n: feeds[n] for n in names}
+        write_set(target, k, session, feeds, session.run(None, feeds))
+    with open(os.path.join(target, "steps.txt"), "w") as f:
+        f.write("2\n")
+
+
+def export(name, out_dir, force):
+    import onnx
+    import onnxruntime
+    from optimum.exporters.onnx import main_export
+    target = os.path.join(out_dir, "optimum_" + name)
+    model_path = os.path.join(target, "model.onnx")
+    if os.path.exists(model_path) and not force:
+        return "cached"
+    os.makedirs(target, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        build(name, os.path.join(tmp, "hf"))
+        task = "text-generation-with-past" if name in DECODERS else "feature-extraction"
+        main_export(os.path.join(tmp, "hf"), output=os.path.join(tmp, "onnx"), task=task, no_post_process=True)
+        exported = onnx.load(os.path.join(tmp, "onnx", "model.onnx"))
+    session = onnxruntime.InferenceSession(exported.SerializeToString(), providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(11)
+    (generation if name in DECODERS else encodings)(target, session, rng)
+    return save_last(exported, model_path)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:], __doc__, "optimum_", ["llama", "gpt2", "bert"], export))
