@@ -505,5 +505,46 @@ TEST_F(OnnxReader, TensorFilesAreReadAndCorruptOnesRefused) {
     EXPECT_THROW(onnx::read_tensor_file(path("bad.pb")), ModelError);
 }
 
+// ONNX's Bitwise* (opset 18) as Mosaic's Bitwise*-13, run on REFERENCE and CPU; a float operand is
+// refused naming the node.
+TEST_F(OnnxReader, BitwiseOpsOfOpset18) {
+    auto m = onnx_model(18);
+    add_input(m, "a", {2, 3}, TensorProto::INT32);
+    add_input(m, "b", {3}, TensorProto::INT32);
+    add_node(m, "BitwiseAnd", {"a", "b"}, {"and"}, "and");
+    add_node(m, "BitwiseOr", {"a", "b"}, {"or"}, "or");
+    add_node(m, "BitwiseXor", {"a", "b"}, {"xor"}, "xor");
+    add_node(m, "BitwiseNot", {"a"}, {"not"}, "not");
+    for (const char* out : {"and", "or", "xor", "not"}) add_output(m, out, {2, 3}, TensorProto::INT32);
+    save(m, path("m.onnx"));
+    const std::vector<int32_t> a{0x0F0F, -1, 0, 5, 6, 7}, b{0x00FF, 6, -1};
+    for (const char* device : {"REFERENCE", "CPU"}) {
+        Core core;
+        InferRequest r = core.compile_model(core.read_model(path("m.onnx")), device).create_infer_request();
+        r.set_tensor("a", Tensor::from_vector(Shape{2, 3}, ElementType::i32, a));
+        r.set_tensor("b", Tensor::from_vector(Shape{3}, ElementType::i32, b));
+        r.infer();
+        std::vector<int32_t> want_and, want_or, want_xor, want_not;
+        for (size_t i = 0; i < a.size(); ++i) {
+            want_and.push_back(a[i] & b[i % 3]);
+            want_or.push_back(a[i] | b[i % 3]);
+            want_xor.push_back(a[i] ^ b[i % 3]);
+            want_not.push_back(~a[i]);
+        }
+        EXPECT_EQ(r.get_tensor("and").to_vector<int32_t>(), want_and) << device;
+        EXPECT_EQ(r.get_tensor("or").to_vector<int32_t>(), want_or) << device;
+        EXPECT_EQ(r.get_tensor("xor").to_vector<int32_t>(), want_xor) << device;
+        EXPECT_EQ(r.get_tensor("not").to_vector<int32_t>(), want_not) << device;
+    }
+    auto bad = onnx_model(18);
+    add_input(bad, "a", {2}, TensorProto::FLOAT);
+    add_node(bad, "BitwiseNot", {"a"}, {"y"}, "flip");
+    add_output(bad, "y", {2});
+    save(bad, path("bad.onnx"));
+    const std::string e = read_error(path("bad.onnx"));
+    EXPECT_NE(e.find("flip"), std::string::npos) << e;
+    EXPECT_NE(e.find("must have an integer or boolean element type, got f32"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace mosaic::test

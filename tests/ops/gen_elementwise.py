@@ -205,6 +205,31 @@ def gen_compare():
                       [tensor(np.logical_not(a), "boolean")]))
     cases.append(case("LogicalNot_error_not_boolean", "LogicalNot", "opset1", [tensor([1], "i32")],
                       error="must have element type boolean"))
+
+    # Bitwise ops (opset13) over integers and booleans; fixed data, so later cases keep theirs.
+    # optimum-intel's decoders AND a causal mask with a padding mask (BitwiseAnd of booleans).
+    ia = np.array([[0x0F0F, -1, 0, 12345], [7, -8, 255, 1 << 20]], np.int64)
+    ib = np.array([0x00FF, 6, -1, 1 << 20], np.int64)
+    for op, fn in {"BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor}.items():
+        for t in ("i32", "i64"):
+            cases.append(case(f"{op}_{t}_broadcast", op, "opset13", [tensor(ia, t), tensor(ib, t)],
+                              [tensor(fn(ia.astype(np.int32) if t == "i32" else ia, ib.astype(np.int32) if t == "i32" else ib), t)]))
+        ua, ub = np.array([0b10101010, 0xFF, 0], np.uint8), np.array([0b11110000, 0x0F, 0xFF], np.uint8)
+        cases.append(case(f"{op}_u8", op, "opset13", [tensor(ua, "u8"), tensor(ub, "u8")], [tensor(fn(ua, ub), "u8")]))
+        cases.append(case(f"{op}_boolean", op, "opset13", [tensor(ba, "boolean"), tensor(bb, "boolean")],
+                          [tensor(fn(ba, bb), "boolean")]))
+        cases.append(case(f"{op}_error_float", op, "opset13", [tensor([1.0], "f32"), tensor([1.0], "f32")],
+                          error="must have an integer or boolean element type"))
+        cases.append(case(f"{op}_error_types", op, "opset13", [tensor([1], "i32"), tensor([1], "i64")],
+                          error="element type"))
+    cases.append(case("BitwiseNot_i8", "BitwiseNot", "opset13", [tensor([0, 1, -128, 127], "i8")],
+                      [tensor(np.invert(np.array([0, 1, -128, 127], np.int8)), "i8")]))
+    cases.append(case("BitwiseNot_u16", "BitwiseNot", "opset13", [tensor([0, 1, 65535], "u16")],
+                      [tensor(np.invert(np.array([0, 1, 65535], np.uint16)), "u16")]))
+    cases.append(case("BitwiseNot_boolean", "BitwiseNot", "opset13", [tensor(ba, "boolean")],
+                      [tensor(np.logical_not(ba), "boolean")]))
+    cases.append(case("BitwiseNot_error_float", "BitwiseNot", "opset13", [tensor([1.0], "f64")],
+                      error="must have an integer or boolean element type"))
     return write("compare", cases)
 
 

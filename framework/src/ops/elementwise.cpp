@@ -70,6 +70,13 @@ ElementType require_numeric(const InferContext& ctx, size_t i) {
     return t;
 }
 
+ElementType require_integer_or_boolean(const InferContext& ctx, size_t i) {
+    const ElementType t = ctx.input_type(i);
+    ctx.check(is_integral(t) || t == ElementType::boolean,
+              "input " + std::to_string(i) + " must have an integer or boolean element type, got " + to_string(t));
+    return t;
+}
+
 ElementType require_float(const InferContext& ctx, size_t i) {
     const ElementType t = ctx.input_type(i);
     ctx.check(is_floating(t), "input " + std::to_string(i) + " must have a floating-point element type, got " +

@@ -1,4 +1,4 @@
-// Schemas of the binary elementwise ops (arithmetic, comparison, logical) and Select. All take
+// Schemas of the binary elementwise ops (arithmetic, comparison, logical, bitwise) and Select. All take
 // the auto_broadcast attribute: "numpy" (default) or "none".
 #include "ops/elementwise_ops.hpp"
 
@@ -35,6 +35,17 @@ std::vector<PortInfo> infer_logical_not(const InferContext& ctx) {
     return {{ElementType::boolean, ctx.input_shape(0)}};
 }
 
+// BitwiseAnd/Or/Xor-13: two inputs of one integer or boolean type; the output has that type.
+std::vector<PortInfo> infer_bitwise(const InferContext& ctx) {
+    const ElementType t = require_integer_or_boolean(ctx, 0);
+    require_same_type(ctx, 0, 1);
+    return {{t, elementwise_shape(ctx, {0, 1})}};
+}
+
+std::vector<PortInfo> infer_bitwise_not(const InferContext& ctx) {
+    return {{require_integer_or_boolean(ctx, 0), ctx.input_shape(0)}};
+}
+
 // Select(condition, then, else): a boolean condition picks between two inputs of one type; all
 // three broadcast together.
 std::vector<PortInfo> infer_select(const InferContext& ctx) {
@@ -54,6 +65,8 @@ void register_binary_elementwise_ops(OpRegistry& r) {
         r.add({type, {"opset1"}, 2, 2, infer_comparison});
     for (const char* type : {"LogicalAnd", "LogicalOr", "LogicalXor"}) r.add({type, {"opset1"}, 2, 2, infer_logical});
     r.add({"LogicalNot", {"opset1"}, 1, 1, infer_logical_not});
+    for (const char* type : {"BitwiseAnd", "BitwiseOr", "BitwiseXor"}) r.add({type, {"opset13"}, 2, 2, infer_bitwise});
+    r.add({"BitwiseNot", {"opset13"}, 1, 1, infer_bitwise_not});
     r.add({"Select", {"opset1"}, 3, 3, infer_select});
 }
 

@@ -23,6 +23,7 @@ Shape elementwise_shape(const InferContext& ctx, const std::vector<size_t>& inpu
 
 // Input i's element type, after checking it is one the op accepts.
 ElementType require_numeric(const InferContext& ctx, size_t i);  // any type but boolean
+ElementType require_integer_or_boolean(const InferContext& ctx, size_t i);  // the bitwise ops' types
 ElementType require_float(const InferContext& ctx, size_t i);    // f32, f16, bf16, f64
 ElementType require_boolean(const InferContext& ctx, size_t i);
 // Checks input j has the same element type as input i.

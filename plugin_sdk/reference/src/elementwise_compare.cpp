@@ -1,5 +1,5 @@
-// Comparison kernels (any element type in, boolean out) and logical kernels (boolean in and out),
-// numpy broadcasting.
+// Comparison kernels (any element type in, boolean out), logical kernels (boolean in and out) and
+// bitwise kernels (integer or boolean in, the same out), numpy broadcasting.
 #include "elementwise_kernels.hpp"
 
 namespace mosaic::reference {
@@ -48,6 +48,33 @@ void logical_not_kernel(const KernelArgs& args) {
     unary_map<uint8_t, uint8_t>(args, [](uint8_t a) -> uint8_t { return a == 0; });
 }
 
+enum class Bits { and_, or_, xor_ };
+
+// BitwiseAnd/Or/Xor over integers, and over booleans as the logical ops (a boolean is 0 or 1).
+template <Bits B>
+void bitwise_kernel(const KernelArgs& args) {
+    dispatch<kInteger | kBool>(args.inputs.at(0).type, args.op_type, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        binary_map<T, T>(args, [](T a, T b) -> T {
+            if constexpr (B == Bits::and_) return static_cast<T>(a & b);
+            if constexpr (B == Bits::or_) return static_cast<T>(a | b);
+            if constexpr (B == Bits::xor_) return static_cast<T>(a ^ b);
+        });
+    });
+}
+
+// BitwiseNot: every bit flipped; a boolean negated.
+void bitwise_not_kernel(const KernelArgs& args) {
+    require_io(args, 1, 1, 1);
+    dispatch<kInteger | kBool>(args.inputs.at(0).type, args.op_type, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        unary_map<T, T>(args, [](T a) -> T {
+            if constexpr (std::is_same_v<T, bool>) return !a;
+            else return static_cast<T>(~a);
+        });
+    });
+}
+
 }  // namespace
 
 void register_comparison_logical_kernels(KernelRegistry& r) {
@@ -61,6 +88,10 @@ void register_comparison_logical_kernels(KernelRegistry& r) {
     r.add("LogicalOr", {"opset1"}, logical_kernel<Logic::or_>);
     r.add("LogicalXor", {"opset1"}, logical_kernel<Logic::xor_>);
     r.add("LogicalNot", {"opset1"}, logical_not_kernel);
+    r.add("BitwiseAnd", {"opset13"}, bitwise_kernel<Bits::and_>);
+    r.add("BitwiseOr", {"opset13"}, bitwise_kernel<Bits::or_>);
+    r.add("BitwiseXor", {"opset13"}, bitwise_kernel<Bits::xor_>);
+    r.add("BitwiseNot", {"opset13"}, bitwise_not_kernel);
 }
 
 }  // namespace mosaic::reference
