@@ -6,8 +6,10 @@
 #   (tools/models/make_paddle_models.py), with onnx to write the reference data and what paddle2onnx
 #   folds constants with (onnx_graphsurgeon, polygraphy, sympy, onnxruntime), which it would
 #   otherwise pip-install itself on first use; PaddlePaddle pins its numpy and protobuf.
-# - build-torch-exporters-venv ($MOSAIC_TORCH_EXPORTERS_VENV): torch, transformers and optimum's ONNX
-#   exporter, with onnxruntime for the references (tools/models/make_optimum_models.py).
+# - build-torch-exporters-venv ($MOSAIC_TORCH_EXPORTERS_VENV): torch, transformers, optimum's ONNX
+#   exporter and optimum-intel's OpenVINO exporter, with onnxruntime and openvino for the references
+#   (tools/models/make_optimum_models.py). Installed in one pip call, so that pip picks an
+#   optimum-intel that agrees with optimum-onnx's pin of optimum.
 #
 # Optional: when pip or the package index is unreachable this says so, and the tests that need the
 # models are skipped saying why. Prints each venv's python that is ready; fails when one is not.
@@ -36,5 +38,6 @@ install_set() {
 install_set "${MOSAIC_EXPORTERS_VENV:-$root/build-exporters-venv}" "paddle, paddle2onnx, onnx" \
   paddlepaddle paddle2onnx onnx onnx_graphsurgeon polygraphy sympy onnxruntime
 install_set "${MOSAIC_TORCH_EXPORTERS_VENV:-$root/build-torch-exporters-venv}" \
-  "torch, transformers, optimum.exporters.onnx, onnxruntime" torch transformers "optimum[onnx]" onnx onnxruntime
+  "torch, transformers, optimum.exporters.onnx, optimum.intel, openvino, onnxruntime" \
+  torch transformers "optimum[onnx]" optimum-intel openvino onnx onnxruntime
 exit $status

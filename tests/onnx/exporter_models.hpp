@@ -31,20 +31,21 @@ inline std::string torch_exporter_python() {
 }
 
 // BUILD_DIR/<dir>/<folder>, made by `tools/models/<script> BUILD_DIR/<dir> <arguments>` with `python`
-// unless its model.onnx exists (the script writes it last); empty when there is no exporters' Python
-// or the script fails (its output is in BUILD_DIR/<dir>/<folder>.log).
+// unless its `model` file exists (the script writes it last); empty when there is no exporters'
+// Python or the script fails (its output is in BUILD_DIR/<dir>/<folder>.log).
 inline std::filesystem::path generated_model(const std::string& dir, const std::string& folder, const std::string& script,
-                                             const std::string& arguments = "", const std::string& python = exporter_python()) {
+                                             const std::string& arguments = "", const std::string& python = exporter_python(),
+                                             const std::string& model = "model.onnx") {
     namespace fs = std::filesystem;
     const fs::path root = fs::path(MOSAIC_BUILD_DIR) / dir;
     const fs::path out = root / folder;
-    if (fs::exists(out / "model.onnx")) return out;
+    if (fs::exists(out / model)) return out;
     if (python.empty()) return {};
     fs::create_directories(root);
     const std::string command = "flock " + (root / ".lock").string() + " " + python + " " + MOSAIC_SOURCE_DIR +
                                 "/tools/models/" + script + " " + root.string() + " " + arguments + " >" +
                                 (root / (folder + ".log")).string() + " 2>&1";
-    if (std::system(command.c_str()) != 0 || !fs::exists(out / "model.onnx")) return {};
+    if (std::system(command.c_str()) != 0 || !fs::exists(out / model)) return {};
     return out;
 }
 

@@ -1,6 +1,6 @@
 // Transformers exported by Hugging Face optimum (tools/models/make_optimum_models.py): a Llama decoder
 // (grouped-query attention, rotary positions) and a GPT-2 decoder, each with past_key_values, and a
-// BERT encoder. Each is read as it comes (every dimension but the cache's heads and width dynamic),
+// BERT encoder; and the two decoders as optimum-intel's stateful OpenVINO IR (below). Each is read as it comes (every dimension but the cache's heads and width dynamic),
 // compiled once, and run on every device:
 //
 // - a decoder as a generation: the prompt for two rows (the second left-padded, an empty past), then
@@ -110,6 +110,80 @@ TEST_P(OptimumModel, ReadWithoutShapesEqualsOnnxRuntime) {
     std::printf("optimum_%s on %s: largest difference %.3g of the range over %zu steps\n", name.c_str(), device.c_str(),
                 worst, steps);
 }
+
+// optimum-intel's OpenVINO IR of the same decoders, stateful: one request keeps the KV cache (a
+// variable of dynamic shape per layer's keys and values) from the prompt through three one-token
+// steps, every step's last logits of each row equal to OpenVINO's CPU plugin (f32) and the greedy
+// tokens the same. The logits of the prompt's padded positions are not compared: no row attends
+// there, and each runtime fills them differently. The GPU alone has no attention kernel yet and
+// says so; HETERO:GPU,CPU runs the attention on the CPU.
+class OptimumIrModel : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+// Row r's logits at the last position, [vocab].
+std::vector<float> last_logits(const Tensor& logits, size_t row) {
+    const Shape& s = logits.get_shape();
+    const size_t length = static_cast<size_t>(s[1]), vocab = static_cast<size_t>(s[2]);
+    const float* last = logits.data<float>() + (row * length + length - 1) * vocab;
+    return std::vector<float>(last, last + vocab);
+}
+
+TEST_P(OptimumIrModel, AStatefulGenerationEqualsOpenVino) {
+    const auto& [name, device] = GetParam();
+    const fs::path folder = generated_model("optimum_models", "optimum_" + name + "_ov", "make_optimum_models.py",
+                                            "--only " + name + "_ov", torch_exporter_python(), "openvino_model.xml");
+    if (folder.empty())
+        GTEST_SKIP() << "torch, transformers, optimum-intel and openvino are needed to export optimum_" << name
+                     << "_ov (bash scripts/install_model_exporters.sh; see build/optimum_models/optimum_" << name << "_ov.log)";
+    Core core;
+    auto model = core.read_model((folder / "openvino_model.xml").string());
+    if (device == "GPU") {
+        // Refused when the first inference brings the shapes to compile for.
+        try {
+            CompiledModel compiled = core.compile_model(model, device);
+            InferRequest request = compiled.create_infer_request();
+            const fs::path data = folder / "test_data_set_0";
+            for (size_t i = 0; i < compiled.inputs().size(); ++i)
+                request.set_input_tensor(i, onnx::read_tensor_file((data / ("input_" + std::to_string(i) + ".pb")).string()));
+            request.infer();
+            ADD_FAILURE() << "ran on the GPU alone";
+        } catch (const std::exception& e) {
+            EXPECT_NE(std::string(e.what()).find("ScaledDotProductAttention"), std::string::npos) << e.what();
+        }
+        return;
+    }
+    CompiledModel compiled = core.compile_model(model, device);
+    ASSERT_EQ(compiled.inputs().size(), 4u) << "input_ids, attention_mask, position_ids, beam_idx: the cache is state";
+    InferRequest request = compiled.create_infer_request();
+    size_t steps = 0;
+    std::ifstream(folder / "steps.txt") >> steps;
+    ASSERT_GE(steps, 2u);
+    double worst = 0;
+    for (size_t k = 0; k < steps; ++k) {
+        const fs::path data = folder / ("test_data_set_" + std::to_string(k));
+        for (size_t i = 0; i < compiled.inputs().size(); ++i)
+            request.set_input_tensor(i, onnx::read_tensor_file((data / ("input_" + std::to_string(i) + ".pb")).string()));
+        request.infer();
+        const Tensor got = request.get_output_tensor(0), want = onnx::read_tensor_file((data / "output_0.pb").string());
+        ASSERT_EQ(to_string(got.get_shape()), to_string(want.get_shape())) << "step " << k;
+        for (size_t row = 0; row < 2; ++row) {
+            const std::vector<float> g = last_logits(got, row), w = last_logits(want, row);
+            const Shape vocab{static_cast<int64_t>(g.size())};
+            worst = std::max(worst, expect_within_range(Tensor::from_vector(vocab, ElementType::f32, g),
+                                                        Tensor::from_vector(vocab, ElementType::f32, w),
+                                                        "optimum_" + name + "_ov on " + device + ", step " +
+                                                            std::to_string(k) + ", row " + std::to_string(row),
+                                                        kOfRange));
+            EXPECT_EQ(greedy_token(got, row), greedy_token(want, row)) << "step " << k << ", row " << row;
+        }
+    }
+    std::printf("optimum_%s_ov on %s: largest difference %.3g of the range over %zu steps\n", name.c_str(),
+                device.c_str(), worst, steps);
+}
+
+INSTANTIATE_TEST_SUITE_P(Exported, OptimumIrModel,
+                         ::testing::Combine(::testing::Values("llama", "gpt2"),
+                                            ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU")),
+                         [](const auto& info) { return model_device_name(info); });
 
 INSTANTIATE_TEST_SUITE_P(Exported, OptimumModel,
                          ::testing::Combine(::testing::Values("llama", "gpt2", "bert"),

@@ -1,6 +1,6 @@
 // Stateful models: ReadValue / Assign keep a variable per infer request from one inference to the
-// next (query_state, reset_state, as OpenVINO's), on every device; make_stateful turns a recurrent
-// state fed back by the application into such a variable.
+// next (query_state, reset_state, as OpenVINO's), on every device, also one that grows (a KV
+// cache); make_stateful turns a recurrent state fed back by the application into such a variable.
 #include "common/test_checks.hpp"
 #include <mosaic/mosaic.hpp>
 #include <mosaic/serialize.hpp>
@@ -79,6 +79,79 @@ TEST_P(StateOn, AsynchronousInferencesKeepTheStateToo) {
         r.wait();
     }
     EXPECT_EQ(r.get_tensor("y").to_vector<float>(), (std::vector<float>{4, 4, 4, 4}));
+}
+
+// A KV cache as optimum-intel's decoders keep it: a variable declared [?,?,4] that starts as an
+// empty [batch, 0, 4] (Broadcast of zero to a shape taken from the input) and gains the rows of each
+// inference's x along axis 1; y is the whole cache.
+std::shared_ptr<Model> growing_cache() {
+    ModelBuilder b("growing_cache");
+    Output x = b.parameter("x", ElementType::f32, {-1, -1, 4});
+    Output batch = b.op("Gather", {b.op("ShapeOf", {x}, {}, "shape", "opset3"), b.constant<int64_t>({1}, {0}, "first"),
+                                   b.constant<int64_t>({}, {0}, "axis")},
+                        {}, "batch", "opset8");
+    Output shape = b.op("Concat", {batch, b.constant<int64_t>({2}, {0, 4}, "empty_rows")}, {{"axis", "0"}}, "init_shape");
+    Output init = b.op("Broadcast", {b.constant<float>({}, {0.0f}, "zero"), shape}, {}, "init", "opset3");
+    Output cache = b.op("ReadValue", {init},
+                        {{"variable_id", "cache"}, {"variable_type", "f32"}, {"variable_shape", "?,?,4"}}, "cache_read",
+                        "opset6");
+    Output grown = b.op("Concat", {cache, x}, {{"axis", "1"}}, "grown");
+    b.op("Assign", {grown}, {{"variable_id", "cache"}}, "cache_write", "opset6");
+    b.result(grown, "y");
+    return b.build();
+}
+
+Tensor rows(int64_t batch, int64_t count, float first) {
+    Tensor t(ElementType::f32, {batch, count, 4});
+    for (size_t i = 0; i < t.get_size(); ++i) t.data<float>()[i] = first + static_cast<float>(i);
+    return t;
+}
+
+std::vector<float> concatenated(const std::vector<Tensor>& parts) {  // batch 1: rows one after another
+    std::vector<float> out;
+    for (const Tensor& p : parts) out.insert(out.end(), p.data<float>(), p.data<float>() + p.get_size());
+    return out;
+}
+
+TEST_P(StateOn, AVariableOfDynamicShapeGrowsLikeAKvCache) {
+    Core core;
+    CompiledModel compiled = core.compile_model(growing_cache(), GetParam());
+    InferRequest r = compiled.create_infer_request();
+    const Tensor a = rows(1, 2, 0), b = rows(1, 1, 100), c = rows(1, 3, 200);
+    r.set_tensor("x", a);
+    r.infer();
+    EXPECT_EQ(to_string(r.get_tensor("y").get_shape()), "[1,2,4]");
+    EXPECT_EQ(r.get_tensor("y").to_vector<float>(), concatenated({a}));
+    r.set_tensor("x", b);
+    r.infer();
+    EXPECT_EQ(to_string(r.get_tensor("y").get_shape()), "[1,3,4]");
+    EXPECT_EQ(r.get_tensor("y").to_vector<float>(), concatenated({a, b}));
+    r.start_async();  // asynchronous inferences carry it too
+    r.wait();
+    EXPECT_EQ(r.get_tensor("y").to_vector<float>(), concatenated({a, b, b}));
+    EXPECT_EQ(to_string(r.query_state().at(0).get_state().get_shape()), "[1,4,4]");
+
+    // A reset starts from the initializer again, at the batch of the inference that follows.
+    r.reset_state();
+    EXPECT_TRUE(contains(error_of([&] { r.query_state().at(0).get_state(); }), "known after the next inference"));
+    r.set_tensor("x", rows(2, 1, 7));
+    r.infer();
+    EXPECT_EQ(to_string(r.get_tensor("y").get_shape()), "[2,1,4]");
+
+    // set_state takes any length along the dynamic axes, and nothing else.
+    VariableState state = r.query_state().at(0);
+    state.set_state(c);
+    r.set_tensor("x", b);
+    r.infer();
+    EXPECT_EQ(r.get_tensor("y").to_vector<float>(), concatenated({c, b}));
+    EXPECT_TRUE(contains(error_of([&] { state.set_state(Tensor(ElementType::f32, {1, 5, 3})); }),
+                         "variable 'cache' holds f32 [?,?,4] but the tensor is f32 [1,5,3]"));
+
+    // Another request has a cache of its own.
+    InferRequest other = compiled.create_infer_request();
+    other.set_tensor("x", c);
+    other.infer();
+    EXPECT_EQ(other.get_tensor("y").to_vector<float>(), concatenated({c}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, StateOn, ::testing::Values("REFERENCE", "CPU", "HETERO:CPU,REFERENCE", "HETERO:ACCEL,REFERENCE"),
@@ -169,6 +242,31 @@ TEST(State, BrokenVariablesAreClearErrors) {
         b.result(v, "y");
         EXPECT_TRUE(contains(error_of([&] { core.compile_model(b.build(), "REFERENCE"); }),
                              "variable 'v' is read as f32 [2] but Assign 'write' writes f32 [4]"));
+    }
+    {
+        ModelBuilder b("dynamic_without_initializer");
+        Output x = b.parameter("x", ElementType::f32, {-1});
+        EXPECT_TRUE(contains(error_of([&] {
+                                 b.op("ReadValue", {},
+                                      {{"variable_id", "v"}, {"variable_type", "f32"}, {"variable_shape", "?"}}, "read",
+                                      "opset6");
+                             }),
+                             "a ReadValue without an initializer needs a static shape"));
+    }
+    {
+        // The initial value of a growing variable may not read another variable.
+        ModelBuilder b("initializer_reads_a_variable");
+        Output x = b.parameter("x", ElementType::f32, {1, -1});
+        Output first = b.op("ReadValue", {b.constant<float>({1, 1}, {0.0f}, "zero")}, {{"variable_id", "first"}}, "first_read", "opset6");
+        b.op("Assign", {first}, {{"variable_id", "first"}}, "first_write", "opset6");
+        Output second = b.op("ReadValue", {first},
+                             {{"variable_id", "second"}, {"variable_type", "f32"}, {"variable_shape", "1,?"}}, "second_read",
+                             "opset6");
+        Output grown = b.op("Concat", {second, x}, {{"axis", "1"}}, "grown");
+        b.op("Assign", {grown}, {{"variable_id", "second"}}, "second_write", "opset6");
+        b.result(grown, "y");
+        EXPECT_TRUE(contains(error_of([&] { core.compile_model(b.build(), "REFERENCE"); }),
+                             "the initial value of a variable of dynamic shape reads variable 'first'"));
     }
     auto model = recurrent_cell();
     EXPECT_TRUE(contains(error_of([&] { model->make_stateful({{"h_in", "nope"}}); }), "make_stateful"));

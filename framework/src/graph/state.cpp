@@ -22,6 +22,30 @@ std::string variable_of(const Node& n) {
     return id ? *id : "";
 }
 
+// Same rank, and every dimension equal unless one of them is dynamic.
+bool shapes_fit(const Shape& a, const Shape& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t d = 0; d < a.size(); ++d)
+        if (a[d] >= 0 && b[d] >= 0 && a[d] != b[d]) return false;
+    return true;
+}
+
+// The part of `source` that computes the initializers of the ReadValues named in `reads` (by node
+// name), one output each in that order, from the model's inputs.
+std::shared_ptr<Model> initial_model(const Model& source, const std::vector<std::pair<std::string, std::string>>& reads) {
+    std::shared_ptr<Model> m = source.clone();
+    for (Node* r : m->get_results()) m->remove_node(r);
+    for (const auto& [id, name] : reads) m->add_result(m->find_node(name)->input(0), kPrefix + id + "/initial");
+    remove_unread_ops(*m);  // the Assigns first, then what only they read, the ReadValues among it
+    for (const Node* n : m->get_ops())
+        if (n->get_type_name() == "ReadValue")
+            throw ModelError("model '" + source.get_friendly_name() + "': the initial value of a variable of dynamic "
+                             "shape reads variable '" + variable_of(*n) + "'; an initializer may read the model's "
+                             "inputs and constants only");
+    m->validate();
+    return m;
+}
+
 }  // namespace
 
 std::optional<StatelessModel> make_stateless(const Model& source) {
@@ -44,7 +68,7 @@ std::optional<StatelessModel> make_stateless(const Model& source) {
             throw ModelError("model '" + source.get_friendly_name() + "': ReadValue '" + r->get_friendly_name() +
                              "' reads variable '" + id + "', which no Assign writes");
         const Node& w = *writes.at(id);
-        if (w.output_type(0) != r->output_type(0) || w.output_shape(0) != r->output_shape(0))
+        if (w.output_type(0) != r->output_type(0) || !shapes_fit(w.output_shape(0), r->output_shape(0)))
             throw ModelError("model '" + source.get_friendly_name() + "': variable '" + id + "' is read as " +
                              to_string(r->output_type(0)) + " " + to_string(r->output_shape(0)) + " but Assign '" +
                              w.get_friendly_name() + "' writes " + to_string(w.output_type(0)) + " " +
@@ -54,41 +78,50 @@ std::optional<StatelessModel> make_stateless(const Model& source) {
     StatelessModel out;
     out.model = source.clone();
     Model& m = *out.model;
-    const size_t user_inputs = m.get_parameters().size(), user_outputs = m.get_results().size();
+    size_t next_input = m.get_parameters().size(), next_output = m.get_results().size();
+    std::vector<std::pair<std::string, std::string>> dynamic_reads;  // (variable, ReadValue) of dynamic shape
     for (const auto& [id, original] : reads) {
         Node* r = m.find_node(original->get_friendly_name());
         Variable v;
         v.id = id;
         v.type = r->output_type(0);
         v.shape = r->output_shape(0);
-        Output initial;
-        if (r->input_count()) {
-            initial = r->input(0);
-            if (initial.node->is_constant()) v.initial = constant_tensor(*initial.node);
-        } else {
-            v.initial = Tensor(v.type, v.shape);  // zeros
-            initial = m.add_constant(v.type, v.shape, Buffer::copy_of(v.initial.data(), v.initial.get_byte_size()),
-                                     kPrefix + id + "/initial")->output(0);
-        }
         Node* state = m.add_parameter(kPrefix + id, v.type, v.shape);
-        Node* reset = m.add_parameter(kPrefix + id + "/reset", ElementType::boolean, {});
-        Node* select = m.add_node("Select", "opset1", {reset->output(0), initial, state->output(0)},
-                                  {{"auto_broadcast", "numpy"}}, r->get_friendly_name() + "/value");
-        replace_uses(m, r->output(0), select->output(0));
+        v.state_input = next_input++;
+        if (is_static(v.shape)) {
+            Output initial;
+            if (r->input_count()) {
+                initial = r->input(0);
+                if (initial.node->is_constant()) v.initial = constant_tensor(*initial.node);
+            } else {
+                v.initial = Tensor(v.type, v.shape);  // zeros
+                initial = m.add_constant(v.type, v.shape, Buffer::copy_of(v.initial.data(), v.initial.get_byte_size()),
+                                         kPrefix + id + "/initial")->output(0);
+            }
+            Node* reset = m.add_parameter(kPrefix + id + "/reset", ElementType::boolean, {});
+            v.reset_input = next_input++;
+            Node* select = m.add_node("Select", "opset1", {reset->output(0), initial, state->output(0)},
+                                      {{"auto_broadcast", "numpy"}}, r->get_friendly_name() + "/value");
+            replace_uses(m, r->output(0), select->output(0));
+        } else {
+            // The schema refuses a dynamic shape without an initializer (graph_ops.cpp).
+            v.reset_input = Variable::kNone;
+            v.initial_output = dynamic_reads.size();
+            dynamic_reads.emplace_back(id, original->get_friendly_name());
+            replace_uses(m, r->output(0), state->output(0));
+        }
         m.remove_node(r);
         Node* w = m.find_node(writes.at(id)->get_friendly_name());
         const Output written = w->input(0);
         replace_uses(m, w->output(0), written);
         m.remove_node(w);
         m.add_result(written, kPrefix + id + "/out");
+        v.state_output = next_output++;
         out.variables.push_back(std::move(v));
     }
-    for (size_t k = 0; k < out.variables.size(); ++k) {
-        out.variables[k].state_input = user_inputs + 2 * k;
-        out.variables[k].reset_input = user_inputs + 2 * k + 1;
-        out.variables[k].state_output = user_outputs + k;
-    }
+    remove_unread_ops(m);  // a dynamic variable's initializer, now read by nothing
     m.validate();
+    if (!dynamic_reads.empty()) out.initial_model = initial_model(source, dynamic_reads);
     return out;
 }
 

@@ -28,18 +28,33 @@ Shape shape_attr(const InferContext& ctx) {
 // ReadValue and Assign: a variable's state, read at the start of an inference and written at its
 // end. The framework turns them into inputs and outputs of the graph it compiles (state.cpp), so no
 // device sees them; their schemas give the model its types and shapes.
+//
+// What a ReadValue gives is the variable's declared type and shape: a dimension declared dynamic
+// stays dynamic although the initializer's is known, since the variable may grow (a KV cache
+// starts empty, [?,2,0,16], and gains a row per token, [?,2,?,16]). Without a declared shape
+// (opset3), the initializer's.
 std::vector<PortInfo> infer_read_value(const InferContext& ctx) {
     ctx.check(!ctx.attrs().get_string("variable_id", "").empty(), "variable_id is missing; name the variable");
-    if (ctx.input_count() == 1) return {ctx.input(0)};
-    // opset6 without an initializer: the variable's declared type and shape (zeros at first).
     const std::string* type = ctx.attrs().find("variable_type");
     const std::string* shape = ctx.attrs().find("variable_shape");
+    if (ctx.input_count() == 1 && !shape) return {ctx.input(0)};
     ctx.check(type && shape, "a ReadValue without an input needs variable_type and variable_shape");
     const ElementType t = element_type_from_string(*type);
     ctx.check(t != ElementType::undefined, "unknown variable_type '" + *type + "'");
     const auto dims = PartialShape::parse(*shape);
-    ctx.check(dims && dims->is_static(), "variable_shape '" + *shape + "' must be a static shape");
-    return {{t, dims->to_shape()}};
+    ctx.check(dims.has_value(), "variable_shape '" + *shape + "' is not a shape");
+    ctx.check(ctx.input_count() == 1 || dims->is_static(),
+              "variable_shape '" + *shape + "' is dynamic; a ReadValue without an initializer needs a static shape");
+    const Shape declared = dims->to_shape();
+    if (ctx.input_count() == 1) {
+        const Shape& init = ctx.input_shape(0);
+        ctx.check(ctx.input_type(0) == t, std::string("the initializer is ") + to_string(ctx.input_type(0)) +
+                                              " but variable_type is " + to_string(t));
+        bool fits = init.size() == declared.size();
+        for (size_t d = 0; fits && d < init.size(); ++d) fits = declared[d] < 0 || init[d] < 0 || declared[d] == init[d];
+        ctx.check(fits, "the initializer's shape " + to_string(init) + " does not fit variable_shape '" + *shape + "'");
+    }
+    return {{t, declared}};
 }
 
 std::vector<PortInfo> infer_assign(const InferContext& ctx) {

@@ -133,8 +133,12 @@ std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create_stateful(std::s
                                                                           const std::string& device_string,
                                                                           const Options& options) {
     // The graph compiled has the variables' ports after the model's; applications see the model's.
-    std::shared_ptr<Impl> impl = create(std::move(device), *stateless.model, properties, device_string, options);
-    const size_t hidden_in = 2 * stateless.variables.size(), hidden_out = stateless.variables.size();
+    std::shared_ptr<Impl> impl = create(device, *stateless.model, properties, device_string, options);
+    if (stateless.initial_model)
+        impl->initial_ = create(std::move(device), *stateless.initial_model, properties, device_string, options);
+    size_t hidden_in = 0;
+    for (const Variable& v : stateless.variables) hidden_in += v.reset_input == Variable::kNone ? 1 : 2;
+    const size_t hidden_out = stateless.variables.size();
     impl->inputs_.resize(impl->graph_inputs_.size() - hidden_in);
     impl->outputs_.resize(impl->graph_outputs_.size() - hidden_out);
     impl->variables_ = std::move(stateless.variables);

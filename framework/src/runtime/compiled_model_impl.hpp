@@ -70,6 +70,8 @@ public:
     const std::vector<PortDesc>& graph_inputs() const { return graph_inputs_; }
     const std::vector<PortDesc>& graph_outputs() const { return graph_outputs_; }
     const std::vector<Variable>& variables() const { return variables_; }
+    // A stateful model's initial values of its variables of dynamic shape (state.hpp), or null.
+    const std::shared_ptr<Impl>& initial_model() const { return initial_; }
     const std::string& device_string() const { return device_string_; }
     PropertyValue property(const std::string& key) const;
     void export_to(std::ostream& out) const;
@@ -97,6 +99,7 @@ private:
     std::vector<PortDesc> inputs_, outputs_;
     std::vector<PortDesc> graph_inputs_, graph_outputs_;
     std::vector<Variable> variables_;
+    std::shared_ptr<Impl> initial_;  // stateful models with variables of dynamic shape
     RunnerFactory runner_factory_;
     std::unique_ptr<ShapeSpecializer<Impl>> specializer_;  // dynamic models
     std::unique_ptr<Cut> cut_;                             // cut models

@@ -44,7 +44,9 @@ void check_tensor(const PortDesc& port, bool is_input, const Tensor& t) {
 }  // namespace
 
 InferRequest::Impl::Impl(std::shared_ptr<CompiledModel::Impl> model) : model_(std::move(model)) {
-    for (const Variable& v : model_->variables()) state_.push_back({Tensor(v.type, v.shape), true});
+    // A variable of dynamic shape gets its first value from the initial model, at the first inference.
+    for (const Variable& v : model_->variables())
+        state_.push_back({is_static(v.shape) ? Tensor(v.type, v.shape) : Tensor(), true});
     // A port of static shape has its buffer from the start, written in place; a dynamic port's
     // tensor comes from the application or from the inference.
     for (const PortDesc& p : model_->inputs()) tensors_.inputs.push_back(is_static(p.shape) ? Tensor(p.type, p.shape) : Tensor());

@@ -25,8 +25,9 @@ Tensor InferRequest::Impl::get_state(size_t index) const {
 void InferRequest::Impl::set_state(size_t index, const Tensor& value) {
     check_idle("set_state");
     const Variable& v = variable(index);
-    if (value.get_element_type() != v.type || value.get_shape() != v.shape)
-        throw std::invalid_argument("variable '" + v.id + "' holds " + to_string(v.type) + " " + to_string(v.shape) +
+    // A dimension the variable declares dynamic takes any length (a KV cache's).
+    if (value.get_element_type() != v.type || !PartialShape(v.shape).contains(value.get_shape()))
+        throw std::invalid_argument("variable '" + v.id + "' holds " + to_string(v.type) + " " + PartialShape(v.shape).to_string() +
                                     " but the tensor is " + to_string(value.get_element_type()) + " " +
                                     to_string(value.get_shape()));
     state_[index] = {value.clone(), false};
