@@ -115,8 +115,7 @@ TEST_P(OptimumModel, ReadWithoutShapesEqualsOnnxRuntime) {
 // variable of dynamic shape per layer's keys and values) from the prompt through three one-token
 // steps, every step's last logits of each row equal to OpenVINO's CPU plugin (f32) and the greedy
 // tokens the same. The logits of the prompt's padded positions are not compared: no row attends
-// there, and each runtime fills them differently. The GPU alone has no attention kernel yet and
-// says so; HETERO:GPU,CPU runs the attention on the CPU.
+// there, and each runtime fills them differently.
 class OptimumIrModel : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 // Row r's logits at the last position, [vocab].
@@ -136,21 +135,6 @@ TEST_P(OptimumIrModel, AStatefulGenerationEqualsOpenVino) {
                      << "_ov (bash scripts/install_model_exporters.sh; see build/optimum_models/optimum_" << name << "_ov.log)";
     Core core;
     auto model = core.read_model((folder / "openvino_model.xml").string());
-    if (device == "GPU") {
-        // Refused when the first inference brings the shapes to compile for.
-        try {
-            CompiledModel compiled = core.compile_model(model, device);
-            InferRequest request = compiled.create_infer_request();
-            const fs::path data = folder / "test_data_set_0";
-            for (size_t i = 0; i < compiled.inputs().size(); ++i)
-                request.set_input_tensor(i, onnx::read_tensor_file((data / ("input_" + std::to_string(i) + ".pb")).string()));
-            request.infer();
-            ADD_FAILURE() << "ran on the GPU alone";
-        } catch (const std::exception& e) {
-            EXPECT_NE(std::string(e.what()).find("ScaledDotProductAttention"), std::string::npos) << e.what();
-        }
-        return;
-    }
     CompiledModel compiled = core.compile_model(model, device);
     ASSERT_EQ(compiled.inputs().size(), 4u) << "input_ids, attention_mask, position_ids, beam_idx: the cache is state";
     InferRequest request = compiled.create_infer_request();

@@ -330,6 +330,11 @@ def gen_gather():
     cases.append(case("out_of_range_zeros_opset8", "Gather", "opset8",
                       [tensor(x, "i32"), ints(idx, const=False), scalar(1)], [tensor(gather(x, idx, 1, 1, True), "i32")],
                       {"batch_dims": 1}))
+    # A generation's first, empty KV cache reordered by beam_idx: nothing to gather (not drawn: later
+    # cases keep their data).
+    cases.append(case("empty_cache_by_beam_opset8", "Gather", "opset8",
+                      [tensor(np.zeros([2, 2, 0, 4]), "f32"), ints([1, 0], "i32", const=False), scalar(0)],
+                      [tensor(np.zeros([2, 2, 0, 4]), "f32")]))
     cases.append(case("error_axis_range", "Gather", "opset8", [tensor(data([2, 3]), "f32"), ints([0], const=False), scalar(2)],
                       error="out of range"))
     cases.append(case("error_batch_dims_gt_axis", "Gather", "opset7",

@@ -212,6 +212,35 @@ typedef struct TapsArgs {
     int offset[MOSAIC_MAX_RANK] MOSAIC_HOST_DEFAULT({});      // where each axis's table starts
 } TapsArgs;
 
+// ScaledDotProductAttention (attention.cl; ops/attention_ops.cpp): the batch axes the output has and
+// each operand's strides along them (0 where it broadcasts), the matrices' sizes, the mask and how
+// the scores are scaled. A work item keeps a query row's weighted sum of values in private memory:
+// at most ATTENTION_MAX_VALUE of them.
+#define ATTENTION_MAX_BATCH 6
+#define ATTENTION_MAX_VALUE 256
+typedef enum AttentionMask {
+    ATTENTION_NO_MASK = 0,
+    ATTENTION_BOOLEAN_MASK = 1,   // false: the key is not attended to
+    ATTENTION_ADDITIVE_MASK = 2,  // added to the scores
+    ATTENTION_CAUSAL = 3,         // key s attends to query l where s <= l (the causal attribute)
+} AttentionMask;
+typedef struct AttentionArgs {
+    int batch_rank MOSAIC_HOST_DEFAULT(0);
+    int batch_dims[ATTENTION_MAX_BATCH] MOSAIC_HOST_DEFAULT({});
+    int q_strides[ATTENTION_MAX_BATCH] MOSAIC_HOST_DEFAULT({});
+    int k_strides[ATTENTION_MAX_BATCH] MOSAIC_HOST_DEFAULT({});
+    int v_strides[ATTENTION_MAX_BATCH] MOSAIC_HOST_DEFAULT({});
+    int mask_strides[ATTENTION_MAX_BATCH] MOSAIC_HOST_DEFAULT({});
+    int queries MOSAIC_HOST_DEFAULT(1);     // L
+    int keys MOSAIC_HOST_DEFAULT(1);        // S
+    int depth MOSAIC_HOST_DEFAULT(1);       // E: of a query and a key
+    int value_depth MOSAIC_HOST_DEFAULT(1); // Ev
+    int mask MOSAIC_HOST_DEFAULT(ATTENTION_NO_MASK);
+    int mask_row_stride MOSAIC_HOST_DEFAULT(0);  // along L
+    int mask_col_stride MOSAIC_HOST_DEFAULT(0);  // along S
+    float scale MOSAIC_HOST_DEFAULT(1);
+} AttentionArgs;
+
 #undef MOSAIC_HOST_DEFAULT
 #ifdef __cplusplus
 }  // namespace mosaic::gpu_plugin

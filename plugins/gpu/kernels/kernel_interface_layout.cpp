@@ -50,6 +50,22 @@ MOSAIC_KERNEL_ARG_AT(ConvShape, pad_top, 11);
 MOSAIC_KERNEL_ARG_AT(ConvShape, pad_left, 12);
 MOSAIC_KERNEL_ARG_WORDS(ConvShape, 13);
 
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, batch_rank, 0);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, batch_dims, 1);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, q_strides, 1 + ATTENTION_MAX_BATCH);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, k_strides, 1 + 2 * ATTENTION_MAX_BATCH);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, v_strides, 1 + 3 * ATTENTION_MAX_BATCH);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, mask_strides, 1 + 4 * ATTENTION_MAX_BATCH);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, queries, 1 + 5 * ATTENTION_MAX_BATCH);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, keys, 2 + 5 * ATTENTION_MAX_BATCH);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, depth, 3 + 5 * ATTENTION_MAX_BATCH);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, value_depth, 4 + 5 * ATTENTION_MAX_BATCH);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, mask, 5 + 5 * ATTENTION_MAX_BATCH);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, mask_row_stride, 6 + 5 * ATTENTION_MAX_BATCH);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, mask_col_stride, 7 + 5 * ATTENTION_MAX_BATCH);
+MOSAIC_KERNEL_ARG_AT(AttentionArgs, scale, 8 + 5 * ATTENTION_MAX_BATCH);
+MOSAIC_KERNEL_ARG_WORDS(AttentionArgs, 9 + 5 * ATTENTION_MAX_BATCH);
+
 MOSAIC_KERNEL_ARG_AT(PoolShape, in_h, 0);
 MOSAIC_KERNEL_ARG_AT(PoolShape, in_w, 1);
 MOSAIC_KERNEL_ARG_AT(PoolShape, out_h, 2);

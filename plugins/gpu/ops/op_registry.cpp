@@ -31,6 +31,15 @@ std::vector<std::string> registered_ops() {
     return out;
 }
 
+bool computes_nothing(const sdk::GraphView& g, size_t n) {
+    if (g.output_count(n) == 0) return false;
+    for (size_t o = 0; o < g.output_count(n); ++o) {
+        const Shape s = g.output_shape(n, o);
+        if (std::any_of(s.begin(), s.end(), [](int64_t d) { return d < 0; }) || shape_size(s) != 0) return false;
+    }
+    return true;
+}
+
 std::string check_types(const sdk::GraphView& g, size_t n, std::initializer_list<ElementType> allowed) {
     auto ok = [&](ElementType t) { return std::find(allowed.begin(), allowed.end(), t) != allowed.end(); };
     for (size_t i = 0; i < g.input_count(n); ++i)

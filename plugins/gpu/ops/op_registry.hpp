@@ -63,6 +63,10 @@ struct OpRegistration {
     OpRegistration(std::initializer_list<const char*> types, OpEntry entry);
 };
 
+// Whether node `n` has outputs and every one is static and empty: nothing to compute, whatever the op
+// (a Gather of a generation's first, empty KV cache). The device takes it and runs no kernel.
+bool computes_nothing(const sdk::GraphView& g, size_t n);
+
 // Common checks, each "" when satisfied.
 std::string check_types(const sdk::GraphView& g, size_t n, std::initializer_list<ElementType> allowed);  // inputs and outputs
 // Static shapes of rank <= max_rank, none empty (`empty_inputs`: inputs may be, for an op that

@@ -1,5 +1,6 @@
 // Comparisons (Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual) of f32, i32, i64, u8 or
-// boolean operands and the logical ops (LogicalAnd, LogicalOr, LogicalXor, LogicalNot) of booleans,
+// boolean operands and the logical ops (LogicalAnd, LogicalOr, LogicalXor, LogicalNot, and the
+// Bitwise ones, which of booleans are the same) of booleans,
 // to booleans; Select(cond, a, b) of operands of any 1-, 2-, 4- or 8-byte type: each with numpy
 // broadcasting. These build the
 // masks of encoders and decoders (a padding mask compared with 0, a causal mask selecting -inf),
@@ -17,9 +18,14 @@ const std::map<std::string, PredicateOp>& predicate_ops() {
     static const std::map<std::string, PredicateOp> ops{
         {"Equal", PRED_EQ},      {"NotEqual", PRED_NE},   {"Less", PRED_LT},     {"LessEqual", PRED_LE},
         {"Greater", PRED_GT},    {"GreaterEqual", PRED_GE}, {"LogicalAnd", PRED_AND}, {"LogicalOr", PRED_OR},
-        {"LogicalXor", PRED_XOR}};
+        {"LogicalXor", PRED_XOR},
+        // Of booleans (0 or 1) the bitwise ops are the logical ones: decoders AND their causal and
+        // padding masks so (optimum-intel's IR).
+        {"BitwiseAnd", PRED_AND}, {"BitwiseOr", PRED_OR}, {"BitwiseXor", PRED_XOR}};
     return ops;
 }
+
+bool takes_booleans(const std::string& type) { return type.rfind("Logical", 0) == 0 || type.rfind("Bitwise", 0) == 0; }
 
 // The kernel suffix of an operand type, or "" for one without a kernel.
 std::string type_suffix(ElementType t) {
@@ -40,7 +46,7 @@ std::string check_broadcast(const sdk::GraphView& g, size_t n) {
 }
 
 std::string check_predicate(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
-    const bool logical = g.type(n).rfind("Logical", 0) == 0;
+    const bool logical = takes_booleans(g.type(n));
     const ElementType t = g.input_type(n, 0);
     if (logical ? t != ElementType::boolean : type_suffix(t).empty())
         return "input 0 is " + std::string(to_string(t)) + ", the GPU kernel takes " + (logical ? "boolean" : "f32, i32, i64, u8 or boolean");
@@ -92,7 +98,7 @@ private:
 class LogicalNotExecutor : public Executor {
 public:
     LogicalNotExecutor(const BuildContext& ctx, size_t n)
-        : Executor(ctx.graph.node_name(n), "LogicalNot", {ctx.values.input(n, 0)}, {ctx.values.output(n, 0)}),
+        : Executor(ctx.graph.node_name(n), ctx.graph.type(n), {ctx.values.input(n, 0)}, {ctx.values.output(n, 0)}),
           count_(shape_size(ctx.graph.output_shape(n, 0))) {}
     void enqueue(const ExecContext& ctx) const override {
         cl::Kernel& k = ctx.kernel("logical_not_u8");
@@ -140,10 +146,10 @@ OpBuild builder() {
 }
 
 const OpRegistration predicates({"Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
-                                 "LogicalOr", "LogicalXor"},
+                                 "LogicalOr", "LogicalXor", "BitwiseAnd", "BitwiseOr", "BitwiseXor"},
                                 {check_predicate, builder<PredicateExecutor>()});
 
-const OpRegistration logical_not({"LogicalNot"},
+const OpRegistration logical_not({"LogicalNot", "BitwiseNot"},
                                  {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
                                       return first_of({check_types(g, n, {ElementType::boolean}), check_broadcast(g, n)});
                                   },

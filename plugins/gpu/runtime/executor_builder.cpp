@@ -4,6 +4,26 @@
 
 namespace mosaic::gpu_plugin {
 
+namespace {
+
+// A node whose outputs are all empty (computes_nothing): its outputs get buffers like any written
+// value, and nothing runs.
+std::vector<ValueId> outputs_of(const BuildContext& ctx, size_t n) {
+    std::vector<ValueId> out;
+    for (size_t o = 0; o < ctx.graph.output_count(n); ++o) out.push_back(ctx.values.output(n, o));
+    return out;
+}
+
+class EmptyOutputsExecutor : public Executor {
+public:
+    EmptyOutputsExecutor(const BuildContext& ctx, size_t n)
+        : Executor(ctx.graph.node_name(n), ctx.graph.type(n), {}, outputs_of(ctx, n)) {}
+    void enqueue(const ExecContext&) const override {}
+    std::string exec_type() const override { return "empty"; }
+};
+
+}  // namespace
+
 std::vector<std::unique_ptr<Executor>> build_executors(const sdk::GraphView& graph, const ValueTable& values,
                                                        ClEngine& engine, const std::string& gemm_kernel) {
     std::vector<bool> fused(graph.node_count(), false);
@@ -11,6 +31,10 @@ std::vector<std::unique_ptr<Executor>> build_executors(const sdk::GraphView& gra
     std::vector<std::unique_ptr<Executor>> executors;
     for (size_t n = 0; n < graph.node_count(); ++n) {
         if (!values.runs(n) || fused[n]) continue;
+        if (computes_nothing(graph, n)) {
+            executors.push_back(std::make_unique<EmptyOutputsExecutor>(ctx, n));
+            continue;
+        }
         const OpEntry* op = find_op(graph.type(n));
         if (!op)  // compile checked every node first
             throw sdk::Error(MOSAIC_ERROR_GENERAL, "GPU plugin bug: no executor for '" + graph.node_name(n) + "'");

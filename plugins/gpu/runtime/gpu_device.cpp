@@ -102,6 +102,7 @@ std::string GpuDevice::unsupported_reason(const sdk::GraphView& graph, size_t no
     const std::string type = graph.type(node);
     if (type == "Parameter" || type == "Constant" || type == "Result") return "";
     if (compile_time[node]) return "";  // folded when compiled (value_table.hpp): no kernel runs it
+    if (computes_nothing(graph, node)) return "";
     const OpEntry* op = find_op(type);
     if (!op) return "the GPU has no kernel for " + type;
     return op->check(graph, node, device);
