@@ -38,9 +38,9 @@ std::vector<PortInfo> infer_read_value(const InferContext& ctx) {
     const std::string* type = ctx.attrs().find("variable_type");
     const std::string* shape = ctx.attrs().find("variable_shape");
     if (ctx.input_count() == 1 && !shape) return {ctx.input(0)};
-    ctx.check(type && shape, "a ReadValue without an input needs variable_type and variable_shape");
-    const ElementType t = element_type_from_string(*type);
-    ctx.check(t != ElementType::undefined, "unknown variable_type '" + *type + "'");
+    ctx.check(shape && (type || ctx.input_count() == 1), "a ReadValue without an input needs variable_type and variable_shape");
+    const ElementType t = type ? element_type_from_string(*type) : ctx.input_type(0);
+    ctx.check(t != ElementType::undefined, "unknown variable_type '" + (type ? *type : std::string()) + "'");
     const auto dims = PartialShape::parse(*shape);
     ctx.check(dims.has_value(), "variable_shape '" + *shape + "' is not a shape");
     ctx.check(ctx.input_count() == 1 || dims->is_static(),
