@@ -35,13 +35,6 @@ fs::path model_folder(const std::string& name) {
 
 bool is_decoder(const std::string& name) { return name != "bert"; }
 
-// A copy the next step may read while this request writes its new outputs.
-Tensor copy_of(const Tensor& t) {
-    Tensor out(t.get_element_type(), t.get_shape());
-    if (t.get_byte_size()) std::memcpy(out.data(), t.data(), t.get_byte_size());
-    return out;
-}
-
 // Row r's greedy token: the argmax of the last position's logits [batch, length, vocab].
 int64_t greedy_token(const Tensor& logits, size_t row) {
     const Shape& s = logits.get_shape();
@@ -97,7 +90,7 @@ TEST_P(OptimumModel, ReadWithoutShapesEqualsOnnxRuntime) {
             const Tensor got = request.get_output_tensor(o);
             const Tensor want = onnx::read_tensor_file((data / ("output_" + std::to_string(o) + ".pb")).string());
             worst = std::max(worst, expect_within_range(got, want, what, kOfRange));
-            previous.push_back(copy_of(got));
+            previous.push_back(got.clone());  // the next step reads it while this request writes anew
         }
         if (is_decoder(name) && k + 1 < steps) {
             // The next step's input_ids are ONNX Runtime's greedy choices; this device's must agree.

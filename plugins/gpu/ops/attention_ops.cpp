@@ -14,18 +14,14 @@ namespace {
 
 constexpr size_t kQuery = 0, kKey = 1, kValue = 2, kMask = 3, kScale = 4;
 
-// Input `i`'s strides along the output's batch axes (its own axes but the last two, aligned right,
-// 0 where it has 1 or none), for an output of `batch` axes.
-std::vector<int64_t> batch_strides(const Shape& operand, size_t matrix_axes, const Shape& batch) {
-    const size_t own = operand.size() >= matrix_axes ? operand.size() - matrix_axes : 0;
-    const Shape own_batch(operand.begin(), operand.begin() + static_cast<std::ptrdiff_t>(own));
-    const std::vector<int64_t> all = strides_of(operand);
-    std::vector<int64_t> out(batch.size(), 0);
-    for (size_t d = 0; d < own && d < batch.size(); ++d) {
-        const size_t at = batch.size() - 1 - d, from = own - 1 - d;
-        if (own_batch[from] != 1) out[at] = all[from];
-    }
-    return out;
+// An operand's strides along the output's batch axes (0 where it broadcasts): numpy broadcasting
+// of the operand to those axes followed by its own matrix.
+std::vector<int64_t> batch_strides(const Shape& operand, const Shape& batch) {
+    Shape full = batch;
+    full.insert(full.end(), operand.end() - 2, operand.end());
+    std::vector<int64_t> strides = broadcast_strides(operand, full);
+    strides.resize(batch.size());
+    return strides;
 }
 
 // The scale: a one-element f32 constant, or 1/sqrt(E) when the input is absent; nothing when it
@@ -69,9 +65,9 @@ public:
         const Shape out = g.output_shape(n, 0);
         const Shape batch(out.begin(), out.end() - 2);
         args_.batch_rank = static_cast<cl_int>(batch.size());
-        const std::vector<int64_t> q = batch_strides(g.input_shape(n, kQuery), 2, batch),
-                                   k = batch_strides(g.input_shape(n, kKey), 2, batch),
-                                   v = batch_strides(g.input_shape(n, kValue), 2, batch);
+        const std::vector<int64_t> q = batch_strides(g.input_shape(n, kQuery), batch),
+                                   k = batch_strides(g.input_shape(n, kKey), batch),
+                                   v = batch_strides(g.input_shape(n, kValue), batch);
         for (size_t d = 0; d < batch.size(); ++d) {
             args_.batch_dims[d] = static_cast<cl_int>(batch[d]);
             args_.q_strides[d] = static_cast<cl_int>(q[d]);
