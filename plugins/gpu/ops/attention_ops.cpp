@@ -46,11 +46,7 @@ std::string check_attention(const sdk::GraphView& g, size_t n, const ClDeviceInf
         return "values longer than " + std::to_string(ATTENTION_MAX_VALUE) + " have no GPU kernel";
     if (shape_size(g.output_shape(n, 0)) >= (int64_t{1} << 31) || shape_size(g.input_shape(n, kKey)) >= (int64_t{1} << 31))
         return "more than 2^31 elements";
-    const bool causal = g.attributes(n).get_bool("causal", false);
-    if (!causal && g.input_count(n) > kMask) {
-        const ElementType t = g.input_type(n, kMask);
-        if (t != ElementType::boolean && t != ElementType::f32) return "a mask of " + std::string(to_string(t)) + " has no GPU kernel";
-    }
+    // A mask is boolean or of the query's type, f32 (the schema's rule): the kernel takes both.
     if (!scale_of(g, n)) return "a scale computed at run time has no GPU kernel (a one-element f32 constant has)";
     return "";
 }
