@@ -11,6 +11,7 @@ PACKAGES=(
   python3-onnx python3-torch python3-torchvision
   libdnnl-dev ocl-icd-opencl-dev opencl-headers opencl-c-headers opencl-clhpp-headers
   pocl-opencl-icd clinfo libclblast-dev
+  libpcre2-dev libicu-dev  # genai: the tokenizer's Unicode regexes and normalization
   clang libclang-rt-14-dev llvm  # scripts/fuzz.sh: libFuzzer and the sanitizers' runtimes, llvm-symbolizer
 )
 

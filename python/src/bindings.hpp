@@ -18,6 +18,7 @@ void bind_results(nb::module_& m);
 void bind_infer_request(nb::module_& m);
 void bind_compiled_model(nb::module_& m);
 void bind_core(nb::module_& m);
+void bind_genai(nb::module_& m);  // the submodule genai (libmosaic_genai)
 // Core's members that read the model API (query_model); `core` is the bound Core class.
 void bind_model_queries(nb::class_<Core>& core);
 

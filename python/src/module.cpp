@@ -11,4 +11,5 @@ NB_MODULE(_mosaic, m) {
     bind_infer_request(m);
     bind_compiled_model(m);
     bind_core(m);
+    bind_genai(m);
 }

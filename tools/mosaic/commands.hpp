@@ -15,5 +15,6 @@ void add_visualize_command(CLI::App& app);
 void add_conformance_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_verify_plugin_command(CLI::App& app);
+void add_generate_command(CLI::App& app);
 
 }  // namespace mosaic::cli

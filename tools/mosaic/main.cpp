@@ -1,5 +1,5 @@
 // mosaic: the command-line front end of the Mosaic runtime.
-//   mosaic devices | query | run | benchmark | convert | visualize | conformance | verify-plugin   (mosaic <command> --help for each)
+//   mosaic devices | query | run | benchmark | convert | visualize | conformance | verify-plugin | generate   (mosaic <command> --help for each)
 // Every failure ends as one line "mosaic: error: <what went wrong>" on stderr and exit code 1.
 #include "args.hpp"
 #include "commands.hpp"
@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
     mosaic::cli::add_conformance_command(app);
     mosaic::cli::add_compare_command(app);
     mosaic::cli::add_verify_plugin_command(app);
+    mosaic::cli::add_generate_command(app);
 
     std::vector<std::string> args = mosaic::cli::normalize_args(argc, argv);
     // CLI11 would only say "A subcommand is required" for a mistyped command name.

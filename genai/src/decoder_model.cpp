@@ -1,0 +1,128 @@
+#include "decoder_model.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <stdexcept>
+
+namespace mosaic::genai {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// `values` as a tensor of the port's integer type (exporters write i64; some IRs i32), [1, n]
+// unless `shape` is given.
+Tensor integers(ElementType type, const std::vector<int64_t>& values, const std::string& input, Shape shape = {}) {
+    if (shape.empty()) shape = {1, static_cast<int64_t>(values.size())};
+    Tensor t(type, shape);
+    if (type == ElementType::i64) {
+        std::copy(values.begin(), values.end(), t.data<int64_t>());
+    } else if (type == ElementType::i32) {
+        std::transform(values.begin(), values.end(), t.data<int32_t>(), [](int64_t v) { return static_cast<int32_t>(v); });
+    } else {
+        throw std::runtime_error("input '" + input + "' is of type " + to_string(type) + "; a decoder's " + input +
+                                 " must be i64 or i32");
+    }
+    return t;
+}
+
+const PortDesc* find_input(const CompiledModel& compiled, const std::string& name) {
+    for (const PortDesc& p : compiled.inputs())
+        if (answers_to(p, name)) return &p;
+    return nullptr;
+}
+
+// config.json's longest sequence, under the names the architectures give it.
+std::optional<size_t> max_length_of(const fs::path& folder) {
+    std::ifstream in(folder / "config.json");
+    if (!in) return std::nullopt;
+    const nlohmann::json config = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (!config.is_object()) return std::nullopt;
+    for (const char* key : {"max_position_embeddings", "n_positions", "max_sequence_length", "seq_length"})
+        if (config.contains(key) && config[key].is_number_unsigned()) return config[key].get<size_t>();
+    return std::nullopt;
+}
+
+bool has_past_inputs(const CompiledModel& compiled) {
+    return std::any_of(compiled.inputs().begin(), compiled.inputs().end(),
+                       [](const PortDesc& p) { return p.name.rfind("past_key_values.", 0) == 0; });
+}
+
+}  // namespace
+
+bool answers_to(const PortDesc& port, const std::string& name) {
+    return port.name == name || std::find(port.names.begin(), port.names.end(), name) != port.names.end();
+}
+
+DecoderModel::DecoderModel(fs::path file, CompiledModel compiled, std::optional<size_t> max_length)
+    : file_(std::move(file)), compiled_(std::move(compiled)), max_length_(max_length), device_(compiled_.device()) {
+    bool found = false;
+    for (size_t o = 0; o < compiled_.outputs().size() && !found; ++o)
+        if (answers_to(compiled_.outputs()[o], "logits")) logits_output_ = o, found = true;
+    if (!found)
+        throw std::runtime_error(file_.string() + ": the model has no output named 'logits'; a decoder LLM as " +
+                                 "optimum exports it returns the next-token logits there");
+    if (!find_input(compiled_, "input_ids"))
+        throw std::runtime_error(file_.string() + ": the model has no input named 'input_ids'; a decoder LLM as " +
+                                 "optimum exports it takes the token ids there");
+    for (const PortDesc& p : compiled_.inputs())
+        if (!is_sequence_input(p.name) && p.name.rfind("past_key_values.", 0) != 0)
+            throw std::runtime_error(file_.string() + ": the pipeline does not know how to feed input '" + p.name +
+                                     "'; a decoder's inputs are input_ids, attention_mask, position_ids, beam_idx " +
+                                     "and past_key_values.N.key/value");
+}
+
+bool DecoderModel::is_sequence_input(const std::string& name) {
+    return name == "input_ids" || name == "attention_mask" || name == "position_ids" || name == "beam_idx";
+}
+
+void DecoderModel::set_sequence_inputs(InferRequest& request, const std::vector<int64_t>& tokens) const {
+    const PortDesc* ids = find_input(compiled_, "input_ids");
+    request.set_tensor(ids->name, integers(ids->type, tokens, ids->name));
+    if (const PortDesc* mask = find_input(compiled_, "attention_mask"))
+        request.set_tensor(mask->name, integers(mask->type, std::vector<int64_t>(length_ + tokens.size(), 1), mask->name));
+    if (const PortDesc* positions = find_input(compiled_, "position_ids")) {
+        std::vector<int64_t> p(tokens.size());
+        for (size_t i = 0; i < p.size(); ++i) p[i] = static_cast<int64_t>(length_ + i);
+        request.set_tensor(positions->name, integers(positions->type, p, positions->name));
+    }
+    if (const PortDesc* beam = find_input(compiled_, "beam_idx")) {
+        // One row, which keeps its own cache.
+        request.set_tensor(beam->name, integers(beam->type, {0}, beam->name, Shape{1}));
+    }
+}
+
+std::vector<float> DecoderModel::last_logits(const InferRequest& request) const {
+    const Tensor logits = request.get_output_tensor(logits_output_);
+    const Shape& s = logits.get_shape();
+    if (logits.get_element_type() != ElementType::f32 || s.size() != 3 || s[0] != 1 || s[1] < 1)
+        throw std::runtime_error(file_.string() + ": the logits came out as " + to_string(logits.get_element_type()) +
+                                 " " + to_string(s) + "; the pipeline reads f32 [1, length, vocab]");
+    const size_t vocab = static_cast<size_t>(s[2]);
+    const float* last = logits.data<float>() + (static_cast<size_t>(s[1]) - 1) * vocab;
+    return std::vector<float>(last, last + vocab);
+}
+
+std::unique_ptr<DecoderModel> open_decoder(Core& core, const fs::path& folder, const std::string& device,
+                                           const AnyMap& properties) {
+    if (!fs::is_directory(folder))
+        throw std::runtime_error(folder.string() + " is not a folder; give the folder an exporter wrote (optimum-cli " +
+                                 "export onnx or export openvino --task text-generation-with-past)");
+    fs::path file;
+    for (const char* name : {"openvino_model.xml", "model.onnx", "decoder_model_merged.onnx"})
+        if (fs::exists(folder / name)) {
+            file = folder / name;
+            break;
+        }
+    if (file.empty())
+        throw std::runtime_error(folder.string() + " holds no openvino_model.xml, model.onnx or decoder_model_merged.onnx; " +
+                                 "export the model with optimum-cli (--task text-generation-with-past)");
+    CompiledModel compiled = core.compile_model(file.string(), device, properties);
+    const std::optional<size_t> max_length = max_length_of(folder);
+    if (has_past_inputs(compiled)) return make_past_present_decoder(file, std::move(compiled), max_length);
+    return make_stateful_decoder(file, std::move(compiled), max_length);
+}
+
+}  // namespace mosaic::genai

@@ -1,0 +1,75 @@
+// A decoder LLM compiled on a device, run one step at a time: the tokens a step appends go in, the
+// logits of the last position come out, and the KV cache is carried from step to step. Two forms
+// of model folder, as the exporters write them:
+// - optimum-intel's stateful OpenVINO IR (openvino_model.xml): the cache lives in the request's
+//   variables; inputs input_ids, attention_mask, position_ids, beam_idx.
+// - optimum's ONNX with past_key_values (model.onnx): each step's present.N.key/value outputs are the
+//   next step's past_key_values.N.key/value inputs, handed from one request to the other of a pair
+//   (never copied: a request reads its partner's outputs while its own stay untouched).
+#pragma once
+
+#include <mosaic/core.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mosaic::genai {
+
+class DecoderModel {
+public:
+    virtual ~DecoderModel() = default;
+
+    // Appends `tokens` (at least one) to the sequence and returns the logits of its last position,
+    // one per vocabulary entry.
+    virtual std::vector<float> step(const std::vector<int64_t>& tokens) = 0;
+    // Forgets the sequence (the KV cache) for a new prompt.
+    virtual void reset() = 0;
+
+    size_t length() const { return length_; }  // tokens in the cache
+    // The longest sequence the model was made for (config.json's max_position_embeddings or
+    // n_positions), when the folder says.
+    std::optional<size_t> max_length() const { return max_length_; }
+    const std::string& device() const { return device_; }
+    const std::filesystem::path& file() const { return file_; }
+
+protected:
+    DecoderModel(std::filesystem::path file, CompiledModel compiled, std::optional<size_t> max_length);
+
+    // Sets input_ids, attention_mask and position_ids (those the model has) for `tokens` appended
+    // to the `length()` in the cache, and beam_idx (each row keeps its own cache).
+    void set_sequence_inputs(InferRequest& request, const std::vector<int64_t>& tokens) const;
+    // Inputs other than these the subclass must feed; any left over is an input the pipeline does
+    // not know, reported by name.
+    static bool is_sequence_input(const std::string& name);
+    // The last position's logits of the request's "logits" output ([1, length, vocab]).
+    std::vector<float> last_logits(const InferRequest& request) const;
+
+    std::filesystem::path file_;
+    CompiledModel compiled_;
+    std::optional<size_t> max_length_;
+    std::string device_;
+    size_t length_ = 0;
+    size_t logits_output_ = 0;
+};
+
+// The decoder of a model folder (an IR is preferred when the folder holds both), compiled on
+// `device` with `properties`. Throws std::runtime_error naming the folder when it holds neither, and
+// the file and input or output when the model's inputs are not a decoder's (an unpaired past or
+// present, an input the pipeline cannot feed).
+std::unique_ptr<DecoderModel> open_decoder(Core& core, const std::filesystem::path& folder, const std::string& device,
+                                           const AnyMap& properties);
+
+// Whether a port answers to `name` (any of its tensor names: an exporter may give one tensor
+// several).
+bool answers_to(const PortDesc& port, const std::string& name);
+
+std::unique_ptr<DecoderModel> make_stateful_decoder(std::filesystem::path file, CompiledModel compiled,
+                                                    std::optional<size_t> max_length);
+std::unique_ptr<DecoderModel> make_past_present_decoder(std::filesystem::path file, CompiledModel compiled,
+                                                        std::optional<size_t> max_length);
+
+}  // namespace mosaic::genai

@@ -1,0 +1,67 @@
+// mosaic generate on an LLM folder (tools/models/make_llm_models.py): the streamed text is
+// transformers' greedy continuation, --json carries the text and the figures, and bad input ends
+// as one error line.
+#include "cli_runner.hpp"
+#include "onnx/exporter_models.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace mosaic::test {
+namespace {
+
+using namespace cli_test;
+
+std::filesystem::path llm_folder() {
+    return generated_model("llm_models", "llm_qwen2_ov", "make_llm_models.py", "--only qwen2_ov", torch_exporter_python(),
+                           "generate.json");
+}
+
+TEST(CliGenerate, StreamsTransformersTextThenTheFigures) {
+    const auto folder = llm_folder();
+    if (folder.empty()) GTEST_SKIP() << "the exporters' venv is needed for llm_qwen2_ov (scripts/install_model_exporters.sh)";
+    std::ifstream in(folder / "generate.json");
+    const nlohmann::json prompt = nlohmann::json::parse(in)["prompts"][0];
+    const CliResult r = run_mosaic({"generate", "-m", folder.string(), "-d", "CPU", "-p", prompt["text"], "-n", "64"});
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_EQ(r.out.rfind(prompt["generated_text"].get<std::string>() + "\n", 0), 0u) << r;
+    for (const char* line : {"Time to first token:", "Decode:", "tokens/s", "Peak memory:", "generated tokens: 64"})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r;
+
+    const CliResult j = run_mosaic({"generate", "-m", folder.string(), "-p", prompt["text"], "-n", "8", "--json"});
+    ASSERT_EQ(j.exit_code, 0) << j;
+    const nlohmann::json out = nlohmann::json::parse(j.out);
+    EXPECT_EQ(out["tokens"], 8);
+    EXPECT_EQ(prompt["generated_text"].get<std::string>().rfind(out["text"].get<std::string>(), 0), 0u) << j;
+    for (const char* key : {"ttft_ms", "decode_tokens_per_s", "peak_rss_mib"}) EXPECT_TRUE(out[key].is_number()) << key;
+}
+
+TEST(CliGenerate, BadInputIsOneErrorLine) {
+    const auto folder = llm_folder();
+    if (folder.empty()) GTEST_SKIP() << "the exporters' venv is needed for llm_qwen2_ov (scripts/install_model_exporters.sh)";
+    struct Case {
+        std::vector<std::string> args;
+        std::string says;
+    };
+    const std::vector<Case> cases = {
+        {{"-n", "0"}, "max_new_tokens is 0"},
+        {{"--temperature", "0"}, "temperature"},
+        {{"--top-p", "1.5"}, "top_p"},
+    };
+    for (const Case& c : cases) {
+        std::vector<std::string> args = {"generate", "-m", folder.string(), "-p", "Hello"};
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        const CliResult r = run_mosaic(args);
+        EXPECT_EQ(r.exit_code, 1) << r;
+        EXPECT_NE(r.err.find("mosaic: error:"), std::string::npos) << r;
+        EXPECT_NE(r.err.find(c.says), std::string::npos) << c.says << "\n" << r;
+    }
+    const CliResult missing = run_mosaic({"generate", "-m", "/nonexistent/llm", "-p", "Hello"});
+    EXPECT_EQ(missing.exit_code, 1);
+    EXPECT_NE(missing.err.find("/nonexistent/llm is not a folder"), std::string::npos) << missing;
+}
+
+}  // namespace
+}  // namespace mosaic::test

@@ -1,0 +1,375 @@
+// LLMPipeline on decoder LLMs as optimum and optimum-intel export them (tools/models/make_llm_models.py:
+// Llama, GPT-2 and Qwen2 architectures with random weights, each as past/present ONNX and as a
+// stateful IR), on every device: greedy generations of 64 tokens identical to transformers'
+// generate, the first step's logits within 1e-4 of their range, sampling reproducible by seed,
+// streaming, and what bad input gets.
+#include <mosaic/genai/chat_template.hpp>
+#include <mosaic/genai/llm_pipeline.hpp>
+
+#include <gtest/gtest.h>
+
+#include "decoder_model.hpp"
+#include "onnx/exporter_models.hpp"
+#include "onnx/onnx_model_builder.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include <unistd.h>
+
+namespace mosaic::genai {
+namespace {
+
+namespace fs = std::filesystem;
+using test::generated_model;
+using test::torch_exporter_python;
+
+constexpr double kOfRange = 1e-4;
+
+fs::path llm_folder(const std::string& name) {
+    return generated_model("llm_models", "llm_" + name, "make_llm_models.py", "--only " + name, torch_exporter_python(),
+                           "generate.json");
+}
+
+nlohmann::json expected_generations(const fs::path& folder) {
+    std::ifstream in(folder / "generate.json");
+    return nlohmann::json::parse(in);
+}
+
+#define NEED_LLM(folder, name)                                                                                    \
+    if (folder.empty())                                                                                           \
+    GTEST_SKIP() << "torch, transformers and optimum(-intel) are needed to export llm_" << name                  \
+                 << " (bash scripts/install_model_exporters.sh; see build/llm_models/llm_" << name << ".log)"
+
+class LlmOn : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(LlmOn, GreedyTokensEqualTransformers) {
+    const auto& [name, device] = GetParam();
+    const fs::path folder = llm_folder(name);
+    NEED_LLM(folder, name);
+    const nlohmann::json expected = expected_generations(folder);
+    LLMPipeline pipe(folder, device);
+    GenerationConfig config = pipe.get_generation_config();
+    config.max_new_tokens = expected["max_new_tokens"].get<size_t>();
+    size_t tokens = 0;
+    for (const auto& prompt : expected["prompts"]) {
+        const auto ids = prompt["ids"].get<std::vector<int64_t>>();
+        const EncodedResults got = pipe.generate(ids, config);
+        ASSERT_EQ(got.tokens.size(), 1u);
+        EXPECT_EQ(got.tokens[0], prompt["generated"].get<std::vector<int64_t>>())
+            << name << " on " << device << ", prompt " << prompt["text"];
+        tokens += got.tokens[0].size();
+        EXPECT_EQ(got.perf_metrics.num_input_tokens, ids.size());
+        EXPECT_EQ(got.perf_metrics.token_ms.size(), got.tokens[0].size());
+    }
+    std::printf("llm_%s on %s: %zu tokens identical to transformers\n", name.c_str(), device.c_str(), tokens);
+}
+
+TEST_P(LlmOn, FirstLogitsEqualTransformers) {
+    const auto& [name, device] = GetParam();
+    const fs::path folder = llm_folder(name);
+    NEED_LLM(folder, name);
+    Core core;
+    auto decoder = open_decoder(core, folder, device, {});
+    double worst = 0;
+    const nlohmann::json expected = expected_generations(folder);
+    ASSERT_FALSE(expected["prompts"].empty());
+    for (const auto& prompt : expected["prompts"]) {
+        decoder->reset();
+        const std::vector<float> got = decoder->step(prompt["ids"].get<std::vector<int64_t>>());
+        const auto want = prompt["first_logits"].get<std::vector<float>>();
+        ASSERT_EQ(got.size(), want.size());
+        const auto [lo, hi] = std::minmax_element(want.begin(), want.end());
+        for (size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::fabs(double(got[i]) - want[i]) / (*hi - *lo));
+    }
+    EXPECT_LE(worst, kOfRange) << name << " on " << device;
+    std::printf("llm_%s on %s: first logits within %.3g of their range\n", name.c_str(), device.c_str(), worst);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, LlmOn,
+                         ::testing::Combine(::testing::Values("llama", "gpt2", "qwen2", "llama_ov", "gpt2_ov", "qwen2_ov"),
+                                            ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU")),
+                         [](const auto& info) { return test::model_device_name(info); });
+
+// From text to text: the C++ tokenizer's ids for each prompt are transformers', the generation the
+// same, and the decoded text the one transformers decodes (partial UTF-8 as U+FFFD included); the
+// streamer's pieces add up to it. On CPU: the tokens per device are checked above.
+class LlmText : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LlmText, TheTextEqualsTransformersAndStreamsWhole) {
+    const std::string name = GetParam();
+    const fs::path folder = llm_folder(name);
+    NEED_LLM(folder, name);
+    const nlohmann::json expected = expected_generations(folder);
+    LLMPipeline pipe(folder, "CPU");
+    for (const auto& prompt : expected["prompts"]) {
+        const std::string text = prompt["text"].get<std::string>();
+        EXPECT_EQ(pipe.get_tokenizer().encode(text), prompt["ids"].get<std::vector<int64_t>>()) << text;
+        std::string streamed;
+        size_t pieces = 0;
+        const DecodedResults got = pipe.generate(text, {{"max_new_tokens", 64}}, [&](const std::string& piece) {
+            streamed += piece;
+            ++pieces;
+            return StreamingStatus::RUNNING;
+        });
+        EXPECT_EQ(got.texts.at(0), prompt["generated_text"].get<std::string>()) << text;
+        EXPECT_EQ(streamed, got.texts.at(0)) << "the streamed pieces are the text";
+        EXPECT_GT(pieces, 8u) << "streamed as it came, not at the end";
+        EXPECT_EQ(got.perf_metrics.num_generated_tokens, prompt["generated"].size());
+        EXPECT_GT(got.perf_metrics.ttft_ms, 0);
+        EXPECT_EQ(std::string(got), got.texts.at(0));
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, LlmText, ::testing::Values("llama", "gpt2", "qwen2", "llama_ov", "gpt2_ov", "qwen2_ov"));
+
+// Sampling on one model and device: the same seed gives the same tokens, top_k 1 is greedy, and the
+// streamer's pieces add up to the text.
+class LlmSampling : public ::testing::Test {
+protected:
+    void SetUp() override {
+        folder_ = llm_folder("llama");
+        NEED_LLM(folder_, "llama");
+    }
+    fs::path folder_;
+};
+
+TEST_F(LlmSampling, TheSameSeedGivesTheSameTokens) {
+    LLMPipeline pipe(folder_, "CPU");
+    const auto prompt = expected_generations(folder_)["prompts"][0]["ids"].get<std::vector<int64_t>>();
+    GenerationConfig config;
+    config.max_new_tokens = 24;
+    config.do_sample = true;
+    config.temperature = 1.5f;
+    config.top_p = 0.95f;
+    config.rng_seed = 7;
+    const auto first = pipe.generate(prompt, config).tokens[0];
+    EXPECT_EQ(pipe.generate(prompt, config).tokens[0], first);
+    config.rng_seed = 8;
+    EXPECT_NE(pipe.generate(prompt, config).tokens[0], first) << "another seed, another draw (24 tokens at temperature 1.5)";
+    config.top_k = 1;  // one candidate: the greedy token whatever the draw
+    GenerationConfig greedy;
+    greedy.max_new_tokens = 24;
+    EXPECT_EQ(pipe.generate(prompt, config).tokens[0], pipe.generate(prompt, greedy).tokens[0]);
+}
+
+TEST_F(LlmSampling, ARepetitionPenaltyChangesTheTokens) {
+    LLMPipeline pipe(folder_, "CPU");
+    const nlohmann::json prompt = expected_generations(folder_)["prompts"][0];
+    GenerationConfig config;
+    config.max_new_tokens = 64;
+    const auto plain = pipe.generate(prompt["ids"].get<std::vector<int64_t>>(), config).tokens[0];
+    config.repetition_penalty = 5.0f;
+    const auto penalised = pipe.generate(prompt["ids"].get<std::vector<int64_t>>(), config).tokens[0];
+    EXPECT_NE(plain, penalised);
+    // A strong penalty repeats fewer tokens than the random model does unpenalised.
+    auto distinct = [](std::vector<int64_t> v) {
+        std::sort(v.begin(), v.end());
+        return std::unique(v.begin(), v.end()) - v.begin();
+    };
+    EXPECT_GT(distinct(penalised), distinct(plain));
+}
+
+TEST_F(LlmSampling, MaxLengthAndStopIdsEndTheGeneration) {
+    LLMPipeline pipe(folder_, "REFERENCE");
+    const nlohmann::json prompt = expected_generations(folder_)["prompts"][1];
+    const auto ids = prompt["ids"].get<std::vector<int64_t>>();
+    const auto want = prompt["generated"].get<std::vector<int64_t>>();
+    GenerationConfig config;
+    config.max_length = ids.size() + 5;
+    EXPECT_EQ(pipe.generate(ids, config).tokens[0], std::vector<int64_t>(want.begin(), want.begin() + 5));
+    config = GenerationConfig();
+    config.max_new_tokens = 64;
+    config.stop_token_ids = {want[9]};  // the tenth token ends it, and is returned
+    const auto got = pipe.generate(ids, config).tokens[0];
+    ASSERT_LE(got.size(), 10u);
+    EXPECT_EQ(got.back(), want[9]);
+    config.ignore_eos = true;
+    EXPECT_EQ(pipe.generate(ids, config).tokens[0].size(), 64u) << "ignore_eos: only max_new_tokens ends it";
+}
+
+TEST_F(LlmSampling, StopStringsAndTheStreamerEndTheText) {
+    LLMPipeline pipe(folder_, "CPU");
+    const nlohmann::json prompt = expected_generations(folder_)["prompts"][1];
+    const std::string text = prompt["text"].get<std::string>();
+    const std::string full = prompt["generated_text"].get<std::string>();
+    // A stop string from the middle of the text transformers generated: the text ends before it
+    // (or with it, when asked), and nothing past it was streamed.
+    const std::string stop = full.substr(full.size() / 2, 3);
+    const size_t at = full.find(stop);
+    std::string streamed;
+    auto collect = [&](const std::string& piece) {
+        streamed += piece;
+        return StreamingStatus::RUNNING;
+    };
+    DecodedResults got = pipe.generate(text, {{"max_new_tokens", 64}, {"stop_strings", {stop}}}, collect);
+    EXPECT_EQ(got.texts.at(0), full.substr(0, at));
+    EXPECT_EQ(streamed, got.texts.at(0));
+    streamed.clear();
+    got = pipe.generate(text, {{"max_new_tokens", 64}, {"stop_strings", {stop}}, {"include_stop_str_in_output", true}}, collect);
+    EXPECT_EQ(got.texts.at(0), full.substr(0, at + stop.size()));
+    EXPECT_EQ(streamed, got.texts.at(0));
+    // STOP from the streamer: the generation ends at once.
+    size_t calls = 0;
+    got = pipe.generate(text, {{"max_new_tokens", 64}}, [&](const std::string&) {
+        return ++calls == 3 ? StreamingStatus::STOP : StreamingStatus::RUNNING;
+    });
+    EXPECT_EQ(calls, 3u);
+    EXPECT_LT(got.perf_metrics.num_generated_tokens, 64u);
+    EXPECT_EQ(full.rfind(got.texts.at(0), 0), 0u) << "what came is the beginning of the full text";
+}
+
+// A chat: each turn is the model's ChatML template over the history, tokenized without added
+// specials; a turn's tokens are those of a plain generation from the rendered history (the second
+// turn reusing the cache of the first where it holds the history's beginning), and finish_chat
+// forgets it.
+TEST_F(LlmSampling, AChatRendersTheHistoryAndReusesTheCache) {
+    for (const std::string device : {"CPU", "REFERENCE"}) {
+        LLMPipeline pipe(folder_, device);
+        const Tokenizer& tokenizer = pipe.get_tokenizer();
+        const ChatTemplate chatml([&] {
+            std::ifstream in(folder_ / "chat_template.jinja");
+            return std::string(std::istreambuf_iterator<char>(in), {});
+        }());
+        GenerationConfig config;
+        config.max_new_tokens = 12;
+        config.ignore_eos = true;
+        pipe.start_chat("You are terse.");
+        ChatHistory history = {{{"role", "system"}, {"content", "You are terse."}}, {{"role", "user"}, {"content", "Hi there"}}};
+        const DecodedResults first = pipe.generate("Hi there", config);
+        const std::vector<int64_t> first_ids = tokenizer.encode(chatml.apply(history, true), false);
+        EXPECT_EQ(first.perf_metrics.num_input_tokens, first_ids.size());
+        EXPECT_EQ(first.texts.at(0), tokenizer.decode(pipe.generate(first_ids, config).tokens.at(0))) << device;
+
+        pipe.start_chat("You are terse.");  // again, as the plain generation above reset the cache
+        EXPECT_EQ(pipe.generate("Hi there", config).texts.at(0), first.texts.at(0));
+        history.push_back({{"role", "assistant"}, {"content", first.texts.at(0)}});
+        history.push_back({{"role", "user"}, {"content", "And then?"}});
+        const DecodedResults second = pipe.generate("And then?", config);
+        const std::vector<int64_t> second_ids = tokenizer.encode(chatml.apply(history, true), false);
+        EXPECT_EQ(second.perf_metrics.num_input_tokens, second_ids.size());
+        pipe.finish_chat();
+        EXPECT_EQ(second.texts.at(0), tokenizer.decode(pipe.generate(second_ids, config).tokens.at(0))) << device;
+    }
+}
+
+TEST(LlmPipelineErrors, AChatNeedsATemplate) {
+    const fs::path source = llm_folder("gpt2");
+    NEED_LLM(source, "gpt2");
+    const fs::path folder = fs::temp_directory_path() / ("mosaic-llm-no-template-" + std::to_string(::getpid()));
+    fs::create_directories(folder);
+    for (const char* file : {"model.onnx", "config.json", "tokenizer.json"}) fs::copy_file(source / file, folder / file);
+    LLMPipeline pipe(folder, "REFERENCE");
+    try {
+        pipe.start_chat();
+        FAIL() << "no chat template";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("has no chat template"), std::string::npos) << e.what();
+    }
+    std::ofstream(folder / "chat_template.jinja") << "{% for m in messages %}{{ m.content }";  // unclosed
+    try {
+        pipe.start_chat();
+        FAIL() << "a broken chat template";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("the chat template cannot be read"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(pipe.generate("Hello", {{"max_new_tokens", 3}}).perf_metrics.num_generated_tokens, 3u);
+    fs::remove_all(folder);
+}
+
+// Bad input: clear errors naming the folder, the parameter or the limit.
+TEST(LlmPipelineErrors, AFolderWithoutAModelSaysWhatItNeeds) {
+    const fs::path empty = fs::temp_directory_path() / "mosaic-llm-empty";
+    fs::create_directories(empty);
+    try {
+        LLMPipeline pipe(empty, "CPU");
+        FAIL() << "no model";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("openvino_model.xml, model.onnx"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(empty.string()), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(LLMPipeline(empty / "missing", "CPU"), std::runtime_error);
+}
+
+TEST(LlmPipelineErrors, GenerationParametersAreChecked) {
+    GenerationConfig config;
+    EXPECT_THROW(config.update({{"max_new_token", 3}}), GenerationConfigError);  // a typo is not ignored
+    try {
+        config.update({{"temperature", "hot"}});
+        FAIL();
+    } catch (const GenerationConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("temperature"), std::string::npos) << e.what();
+    }
+    config.update({{"max_new_tokens", 0}});
+    EXPECT_THROW(config.validate(), GenerationConfigError);
+    config = GenerationConfig();
+    config.update({{"num_beams", 4}});
+    EXPECT_THROW(config.validate(), GenerationConfigError);
+    config = GenerationConfig();
+    config.update({{"do_sample", true}, {"temperature", 0}});
+    EXPECT_THROW(config.validate(), GenerationConfigError);
+    config = GenerationConfig();
+    config.update({{"eos_token_id", {128001, 128009}}, {"stop_strings", "###"}});
+    EXPECT_EQ(config.eos_token_id, 128001);
+    EXPECT_EQ(config.stop_token_ids, (std::set<int64_t>{128001, 128009}));
+    EXPECT_EQ(config.stop_strings, (std::set<std::string>{"###"}));
+}
+
+TEST(LlmPipelineErrors, APromptLongerThanTheModelIsRefused) {
+    const fs::path folder = llm_folder("gpt2");
+    NEED_LLM(folder, "gpt2");
+    LLMPipeline pipe(folder, "REFERENCE");
+    GenerationConfig config;
+    config.max_new_tokens = 4;
+    try {
+        pipe.generate(std::vector<int64_t>(300, 5), config);  // config.json: n_positions 256
+        FAIL() << "300 tokens into 256 positions";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("256"), std::string::npos) << e.what();
+    }
+    config.max_new_tokens = 0;
+    EXPECT_THROW(pipe.generate(std::vector<int64_t>{1, 2, 3}, config), GenerationConfigError);
+    config.max_new_tokens = 4;
+    EXPECT_THROW(pipe.generate(std::vector<int64_t>{}, config), std::invalid_argument);
+    // The pipeline still works after the refusals.
+    EXPECT_EQ(pipe.generate(std::vector<int64_t>{1, 2, 3}, config).tokens[0].size(), 4u);
+}
+
+// A folder whose model.onnx feeds past_key_values.0.key but returns present.1.key (and, in the
+// second, takes an input no decoder has): refused when the pipeline is made, naming both.
+TEST(LlmPipelineErrors, PastsAndPresentsMustPair) {
+    const fs::path folder = fs::temp_directory_path() / ("mosaic-llm-unpaired-" + std::to_string(::getpid()));
+    fs::create_directories(folder);
+    auto model_with = [&](const std::string& present, const std::string& extra_input) {
+        auto m = test::onnx_model();
+        test::add_input(m, "input_ids", {-1, -1}, ::onnx::TensorProto::INT64);
+        test::add_input(m, "past_key_values.0.key", {-1, 2, -1, 4});
+        if (!extra_input.empty()) test::add_input(m, extra_input, {-1, -1}, ::onnx::TensorProto::INT64);
+        test::add_output(m, "logits", {-1, 2, -1, 4});
+        test::add_output(m, present, {-1, 2, -1, 4});
+        test::add_node(m, "Neg", {"past_key_values.0.key"}, {"logits"}, "l");
+        test::add_node(m, "Neg", {"past_key_values.0.key"}, {present}, "p");
+        test::save(m, (folder / "model.onnx").string());
+    };
+    auto error_of = [&] {
+        try {
+            LLMPipeline pipe(folder, "REFERENCE");
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    model_with("present.1.key", "");
+    std::string e = error_of();
+    EXPECT_NE(e.find("past_key_values.0.key"), std::string::npos) << e;
+    EXPECT_NE(e.find("present.0.key"), std::string::npos) << e;
+    EXPECT_NE(e.find((folder / "model.onnx").string()), std::string::npos) << e;
+    model_with("present.0.key", "token_type_ids");
+    e = error_of();
+    EXPECT_NE(e.find("input 'token_type_ids'"), std::string::npos) << e;
+    fs::remove_all(folder);
+}
+
+}  // namespace
+}  // namespace mosaic::genai

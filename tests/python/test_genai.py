@@ -1,0 +1,91 @@
+"""mosaic.genai as openvino_genai users write it: LLMPipeline on an LLM folder as optimum-intel
+exports it (tools/models/make_llm_models.py, random weights), generating transformers' own greedy
+continuation, with kwargs, a GenerationConfig, a streamer, and clear errors for bad input.
+
+The C++ suite generates the folders into build/llm_models (tests/genai/llm_pipeline_test.cpp);
+here they are generated the same way when missing.
+"""
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+import mosaic.genai as ov_genai
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+MODELS = pathlib.Path(os.environ.get("MOSAIC_BUILD_DIR", REPO / "build")) / "llm_models"
+
+
+def torch_exporter_python():
+    found = os.environ.get("MOSAIC_TORCH_EXPORTERS_PYTHON") or str(REPO / "build-torch-exporters-venv" / "bin" / "python")
+    return found if pathlib.Path(found).is_file() else None
+
+
+@pytest.fixture(scope="module")
+def folder():
+    found = MODELS / "llm_qwen2_ov"
+    if not (found / "generate.json").is_file():
+        python = torch_exporter_python()
+        if python is None:
+            pytest.skip("torch, transformers and optimum-intel are needed to export the LLM "
+                        "(bash scripts/install_model_exporters.sh)")
+        MODELS.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["flock", str(MODELS / ".lock"), python, str(REPO / "tools/models/make_llm_models.py"),
+                        str(MODELS), "--only", "qwen2_ov"], check=True, capture_output=True)
+    return found
+
+
+@pytest.fixture(scope="module")
+def expected(folder):
+    return json.loads((folder / "generate.json").read_text())["prompts"]
+
+
+@pytest.fixture(scope="module")
+def pipe(folder):
+    return ov_genai.LLMPipeline(folder, "CPU")
+
+
+def test_generate_gives_transformers_text(pipe, expected):
+    for prompt in expected:
+        result = pipe.generate(prompt["text"], max_new_tokens=64)
+        assert str(result) == prompt["generated_text"]
+        assert result.perf_metrics.num_generated_tokens == len(prompt["generated"])
+        assert result.perf_metrics.get_ttft() > 0 and result.perf_metrics.get_throughput() > 0
+
+
+def test_token_ids_in_token_ids_out(pipe, expected):
+    prompt = expected[1]
+    assert pipe.get_tokenizer().encode(prompt["text"]) == prompt["ids"]
+    result = pipe.generate(prompt["ids"], max_new_tokens=64)
+    assert result.tokens[0] == prompt["generated"]
+    assert pipe.get_tokenizer().decode(result.tokens[0]) == prompt["generated_text"]
+
+
+def test_a_generation_config_and_a_streamer(pipe, expected):
+    config = pipe.get_generation_config()
+    config.max_new_tokens = 16
+    pieces = []
+    result = pipe.generate(expected[0]["text"], config, lambda piece: pieces.append(piece))
+    assert "".join(pieces) == str(result) and len(pieces) > 1
+    calls = []
+    stopped = pipe.generate(expected[0]["text"], config, lambda piece: calls.append(piece) or len(calls) == 2)
+    assert len(calls) == 2 and stopped.perf_metrics.num_generated_tokens < 16
+
+
+def test_sampling_is_reproducible_by_seed(pipe, expected):
+    sample = dict(max_new_tokens=16, do_sample=True, temperature=1.5, top_p=0.9, rng_seed=5)
+    assert str(pipe.generate(expected[2]["text"], **sample)) == str(pipe.generate(expected[2]["text"], **sample))
+
+
+def test_bad_input_says_what(pipe, folder, tmp_path):
+    with pytest.raises(ValueError, match="unknown generation parameter 'max_new_token'"):
+        pipe.generate("Hi", max_new_token=3)
+    with pytest.raises(ValueError, match="max_new_tokens is 0"):
+        pipe.generate("Hi", max_new_tokens=0)
+    with pytest.raises(RuntimeError, match="is not a folder"):
+        ov_genai.LLMPipeline(tmp_path / "missing", "CPU")
+    with pytest.raises(ZeroDivisionError):  # what the streamer raised, raised from generate()
+        pipe.generate("Hi", max_new_tokens=4, streamer=lambda piece: 1 / 0)
+    assert len(pipe.generate("Hi", max_new_tokens=4).texts) == 1  # the pipeline still works
