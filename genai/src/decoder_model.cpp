@@ -1,5 +1,7 @@
 #include "decoder_model.hpp"
 
+#include "stateful_to_stateless.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -78,14 +80,16 @@ bool DecoderModel::is_sequence_input(const std::string& name) {
     return name == "input_ids" || name == "attention_mask" || name == "position_ids" || name == "beam_idx";
 }
 
-void DecoderModel::set_sequence_inputs(InferRequest& request, const std::vector<int64_t>& tokens) const {
+bool DecoderModel::has_input(const std::string& name) const { return find_input(compiled_, name) != nullptr; }
+
+void DecoderModel::set_sequence_inputs(InferRequest& request, const std::vector<int64_t>& tokens, size_t first_position,
+                                       const std::vector<int64_t>& mask) const {
     const PortDesc* ids = find_input(compiled_, "input_ids");
     request.set_tensor(ids->name, integers(ids->type, tokens, ids->name));
-    if (const PortDesc* mask = find_input(compiled_, "attention_mask"))
-        request.set_tensor(mask->name, integers(mask->type, std::vector<int64_t>(length_ + tokens.size(), 1), mask->name));
+    if (const PortDesc* m = find_input(compiled_, "attention_mask")) request.set_tensor(m->name, integers(m->type, mask, m->name));
     if (const PortDesc* positions = find_input(compiled_, "position_ids")) {
         std::vector<int64_t> p(tokens.size());
-        for (size_t i = 0; i < p.size(); ++i) p[i] = static_cast<int64_t>(length_ + i);
+        for (size_t i = 0; i < p.size(); ++i) p[i] = static_cast<int64_t>(first_position + i);
         request.set_tensor(positions->name, integers(positions->type, p, positions->name));
     }
     if (const PortDesc* beam = find_input(compiled_, "beam_idx")) {
@@ -119,10 +123,16 @@ std::unique_ptr<DecoderModel> open_decoder(Core& core, const fs::path& folder, c
     if (file.empty())
         throw std::runtime_error(folder.string() + " holds no openvino_model.xml, model.onnx or decoder_model_merged.onnx; " +
                                  "export the model with optimum-cli (--task text-generation-with-past)");
-    CompiledModel compiled = core.compile_model(file.string(), device, properties);
+    std::shared_ptr<Model> model = core.read_model(file.string());
+    try {
+        stateful_to_stateless(*model);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(file.string() + ": " + e.what());
+    }
+    CompiledModel compiled = core.compile_model(model, device, properties);
     const std::optional<size_t> max_length = max_length_of(folder);
     if (has_past_inputs(compiled)) return make_past_present_decoder(file, std::move(compiled), max_length);
-    return make_stateful_decoder(file, std::move(compiled), max_length);
+    return make_full_sequence_decoder(file, std::move(compiled), max_length);
 }
 
 }  // namespace mosaic::genai

@@ -1,11 +1,15 @@
 // A decoder LLM compiled on a device, run one step at a time: the tokens a step appends go in, the
 // logits of the last position come out, and the KV cache is carried from step to step. Two forms
 // of model folder, as the exporters write them:
-// - optimum-intel's stateful OpenVINO IR (openvino_model.xml): the cache lives in the request's
-//   variables; inputs input_ids, attention_mask, position_ids, beam_idx.
-// - optimum's ONNX with past_key_values (model.onnx): each step's present.N.key/value outputs are the
-//   next step's past_key_values.N.key/value inputs, handed from one request to the other of a pair
-//   (never copied: a request reads its partner's outputs while its own stay untouched).
+// - optimum's ONNX with past_key_values (model.onnx): each step's present.N.key/value outputs hold
+//   the cache the next step's past_key_values.N.key/value inputs read.
+// - optimum-intel's stateful OpenVINO IR (openvino_model.xml): the cache is in variables, which the
+//   pipeline turns into the same inputs and outputs (stateful_to_stateless.hpp).
+// Devices compile static shapes, so a cache that grows a position per token would make every step
+// a new compilation. The pipeline instead keeps the cache in buffers of a fixed capacity (growing by
+// doubling): a step reads the whole buffer, the attention mask hides the positions not yet
+// written, and only the step's new positions are copied from the presents into the buffer. Decode
+// steps then have one shape per capacity, compiled once.
 #pragma once
 
 #include <mosaic/core.hpp>
@@ -35,13 +39,16 @@ public:
     std::optional<size_t> max_length() const { return max_length_; }
     const std::string& device() const { return device_; }
     const std::filesystem::path& file() const { return file_; }
+    const CompiledModel& compiled() const { return compiled_; }
 
 protected:
     DecoderModel(std::filesystem::path file, CompiledModel compiled, std::optional<size_t> max_length);
 
-    // Sets input_ids, attention_mask and position_ids (those the model has) for `tokens` appended
-    // to the `length()` in the cache, and beam_idx (each row keeps its own cache).
-    void set_sequence_inputs(InferRequest& request, const std::vector<int64_t>& tokens) const;
+    // Sets input_ids to `tokens`, position_ids (where the model has it) to first_position onward,
+    // attention_mask to `mask`, and beam_idx (one row, which keeps its own cache).
+    void set_sequence_inputs(InferRequest& request, const std::vector<int64_t>& tokens, size_t first_position,
+                             const std::vector<int64_t>& mask) const;
+    bool has_input(const std::string& name) const;
     // Inputs other than these the subclass must feed; any left over is an input the pipeline does
     // not know, reported by name.
     static bool is_sequence_input(const std::string& name);
@@ -67,8 +74,8 @@ std::unique_ptr<DecoderModel> open_decoder(Core& core, const std::filesystem::pa
 // several).
 bool answers_to(const PortDesc& port, const std::string& name);
 
-std::unique_ptr<DecoderModel> make_stateful_decoder(std::filesystem::path file, CompiledModel compiled,
-                                                    std::optional<size_t> max_length);
+std::unique_ptr<DecoderModel> make_full_sequence_decoder(std::filesystem::path file, CompiledModel compiled,
+                                                         std::optional<size_t> max_length);
 std::unique_ptr<DecoderModel> make_past_present_decoder(std::filesystem::path file, CompiledModel compiled,
                                                         std::optional<size_t> max_length);
 

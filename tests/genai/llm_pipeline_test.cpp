@@ -87,6 +87,22 @@ TEST_P(LlmOn, FirstLogitsEqualTransformers) {
     std::printf("llm_%s on %s: first logits within %.3g of their range\n", name.c_str(), device.c_str(), worst);
 }
 
+// The cache keeps its shape between decode steps: a prompt and 64 new tokens compile the prompt's
+// shape and one per capacity the cache grows to (64, then 128), not one per token.
+TEST_P(LlmOn, DecodeStepsReuseOneCompilation) {
+    const auto& [name, device] = GetParam();
+    const fs::path folder = llm_folder(name);
+    NEED_LLM(folder, name);
+    Core core;
+    auto decoder = open_decoder(core, folder, device, {});
+    const auto prompt = expected_generations(folder)["prompts"][0]["ids"].get<std::vector<int64_t>>();
+    std::vector<float> logits = decoder->step(prompt);
+    for (int i = 0; i < 64; ++i)
+        logits = decoder->step({static_cast<int64_t>(std::max_element(logits.begin(), logits.end()) - logits.begin())});
+    const auto compilations = decoder->compiled().get_property("DYNAMIC_SHAPE_COMPILATIONS").get<size_t>();
+    EXPECT_LE(compilations, 3u) << name << " on " << device << ": " << prompt.size() << " + 64 positions";
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, LlmOn,
                          ::testing::Combine(::testing::Values("llama", "gpt2", "qwen2", "llama_ov", "gpt2_ov", "qwen2_ov"),
                                             ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU")),

@@ -214,6 +214,7 @@ PropertyValue CompiledModel::Impl::property(const std::string& key) const {
     if (cut_) return key == "NETWORK_NAME" ? PropertyValue(network_name_) : cut_->suffix->property(key);
     if (specializer_) {
         if (key == kShapeCacheSizeKey) return specializer_->capacity();
+        if (key == kShapeCompilationsKey) return specializer_->stats().compiled;
         // The device's answers come from a specialization once one is compiled.
         if (std::shared_ptr<Impl> latest = specializer_->latest()) return latest->property(key);
         if (key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS") return 1;

@@ -25,6 +25,9 @@ class DeviceHandle;
 // Compile property (a count of shapes) that bounds the cache; consumed by the framework.
 inline constexpr const char* kShapeCacheSizeKey = "DYNAMIC_SHAPE_CACHE_SIZE";
 inline constexpr size_t kDefaultShapeCacheSize = 16;
+// Read-only compiled-model property: how many specializations were compiled so far (a count that
+// grows with each new set of input shapes; an LLM pipeline shows its decode steps reuse one).
+inline constexpr const char* kShapeCompilationsKey = "DYNAMIC_SHAPE_COMPILATIONS";
 
 // The shapes of the model's inputs, in input order: the key of a specialization.
 using InputShapes = std::vector<Shape>;

@@ -1,0 +1,69 @@
+#include "stateful_to_stateless.hpp"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mosaic::genai {
+
+namespace {
+
+std::string variable_of(const Node& n) {
+    const std::string* id = n.attrs().find("variable_id");
+    return id ? *id : std::string();
+}
+
+// Drops what nothing reads any more (a ReadValue's initializer: optimum-intel's zeros of the
+// prompt's batch), but never an input, so the model keeps its inputs and their order.
+void drop_unread(Model& model) {
+    for (bool dropped = true; dropped;) {
+        dropped = false;
+        std::map<const Node*, size_t> readers;
+        for (const Node* n : model.get_ops())
+            for (const Output& in : n->inputs()) ++readers[in.node];
+        for (Node* n : model.get_ops())
+            if (!n->is_parameter() && !n->is_result() && readers[n] == 0 && n->get_type_name() != "Assign") {
+                model.remove_node(n);
+                dropped = true;
+            }
+    }
+}
+
+}  // namespace
+
+size_t stateful_to_stateless(Model& model) {
+    std::map<std::string, Node*> reads, writes;
+    for (Node* n : model.get_ops()) {
+        if (n->get_type_name() == "ReadValue") reads[variable_of(*n)] = n;
+        if (n->get_type_name() == "Assign") writes[variable_of(*n)] = n;
+    }
+    for (const auto& [id, read] : reads)
+        if (!writes.count(id))
+            throw std::runtime_error("model '" + model.get_friendly_name() + "': variable '" + id +
+                                     "' is read (ReadValue) but never assigned; a decoder's KV cache is both");
+    for (const auto& [id, write] : writes)
+        if (!reads.count(id))
+            throw std::runtime_error("model '" + model.get_friendly_name() + "': variable '" + id +
+                                     "' is assigned but never read (ReadValue)");
+    size_t k = 0;
+    for (const auto& [id, read] : reads) {
+        const std::string suffix = std::to_string(k++);
+        Node* past = model.add_parameter("past_key_values." + suffix, read->output_type(0), read->output_shape(0));
+        past->set_output_names(0, {"past_key_values." + suffix});
+        for (Node* n : model.get_ops())
+            for (size_t i = 0; i < n->input_count(); ++i)
+                if (n->input(i).node == read) n->set_input(i, past->output(0));
+        Node* write = writes.at(id);
+        // The written value is the output; its tensor takes the name the pipeline pairs by.
+        const Output written = write->input(0);
+        written.node->set_output_names(written.index, {"present." + suffix});
+        model.add_result(written, "present." + suffix);
+        model.remove_node(write);
+    }
+    drop_unread(model);
+    if (!reads.empty()) model.validate();
+    return reads.size();
+}
+
+}  // namespace mosaic::genai
