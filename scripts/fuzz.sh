@@ -25,9 +25,10 @@ shift
 
 # target:inputs, as MOSAIC_FUZZ_TARGETS in tests/fuzz/fuzz_targets.hpp lists them; dictionary by inputs.
 all_targets=(ir_reader:ir_reader onnx_reader:onnx_reader registry:registry device_properties:device_properties
-             cli_shape:cli_shape cli_config:cli_config reference_plugin:onnx_reader)
+             cli_shape:cli_shape cli_config:cli_config reference_plugin:onnx_reader tokenizer:tokenizer
+             chat_template:chat_template)
 declare -A dict=([ir_reader]=ir_reader [onnx_reader]=onnx_reader [registry]=json [device_properties]=json
-                 [cli_shape]=cli_shape [cli_config]=json)
+                 [cli_shape]=cli_shape [cli_config]=json [tokenizer]=json [chat_template]=chat_template)
 targets=()
 for t in "${all_targets[@]}"; do
   if [ $# -eq 0 ] || [[ " $* " == *" ${t%%:*} "* ]]; then targets+=("$t"); fi

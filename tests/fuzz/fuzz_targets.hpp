@@ -26,7 +26,9 @@
     X(device_properties, device_properties) \
     X(cli_shape, cli_shape)               \
     X(cli_config, cli_config)             \
-    X(reference_plugin, onnx_reader)
+    X(reference_plugin, onnx_reader)      \
+    X(tokenizer, tokenizer)               \
+    X(chat_template, chat_template)
 
 namespace mosaic::fuzz {
 

@@ -1,0 +1,109 @@
+"""One runtime's generation in its own process (so its peak RSS is its own): greedy, a fixed prompt of
+token ids, a fixed number of new tokens with end-of-sequence ignored. Prints one JSON line:
+{"runtime", "device", "threads", "ttft_ms", "decode_tokens_per_s", "peak_rss_mib", "tokens"}.
+
+    python worker.py RUNTIME MODEL_PATH DEVICE THREADS PROMPT_LEN NEW_TOKENS
+
+RUNTIME: mosaic (mosaic.genai on an optimum-intel IR folder), openvino_genai (the same folder),
+ort_genai (onnxruntime-genai on its model builder's folder), llama_cpp (llama-cpp-python on a GGUF).
+"""
+import json
+import resource
+import sys
+import time
+
+import numpy as np
+
+
+def prompt_ids(length):
+    # Ids of the trained tokenizer's range (make_model.py): every runtime gets the same ones.
+    return np.random.default_rng(3).integers(10, 700, length).tolist()
+
+
+def peak_rss_mib():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def run_mosaic(path, device, threads, ids, new):
+    import mosaic.genai as genai
+    properties = {"INFERENCE_NUM_THREADS": threads} if device == "CPU" else {}
+    pipe = genai.LLMPipeline(path, device, **properties)
+    config = genai.GenerationConfig()
+    config.max_new_tokens = new
+    config.ignore_eos = True
+    pipe.generate(ids, config)  # warm-up, as for every runtime: the second run is measured
+    result = pipe.generate(ids, config)
+    metrics = result.perf_metrics
+    return metrics.ttft_ms, metrics.throughput, len(result.tokens[0])
+
+
+def run_openvino_genai(path, device, threads, ids, new):
+    import openvino as ov
+    import openvino_genai as ov_genai
+    pipe = ov_genai.LLMPipeline(path, device, INFERENCE_NUM_THREADS=threads, INFERENCE_PRECISION_HINT="f32",
+                                KV_CACHE_PRECISION="f32")
+    config = ov_genai.GenerationConfig()
+    config.max_new_tokens = new
+    config.ignore_eos = True
+    tokens = ov.Tensor(np.array([ids], dtype=np.int64))
+    pipe.generate(tokens, config)
+    result = pipe.generate(tokens, config)
+    metrics = result.perf_metrics
+    return metrics.get_ttft().mean, metrics.get_throughput().mean, len(result.tokens[0])
+
+
+def run_ort_genai(path, device, threads, ids, new):
+    import onnxruntime_genai as og
+    config = og.Config(path)
+    model = og.Model(config)
+
+    def once(prompt):
+        params = og.GeneratorParams(model)
+        params.set_search_options(max_length=len(prompt) + new, min_length=len(prompt) + new, do_sample=False)
+        generator = og.Generator(model, params)
+        start = time.perf_counter()
+        generator.append_tokens(prompt)
+        first = time.perf_counter()
+        count = 1
+        while not generator.is_done():
+            generator.generate_next_token()
+            count += 1
+        end = time.perf_counter()
+        return (first - start) * 1000, (count - 1) / (end - first), count
+
+    once(ids)
+    return once(ids)
+
+
+def run_llama_cpp(path, device, threads, ids, new):
+    from llama_cpp import Llama
+    llm = Llama(model_path=path, n_ctx=len(ids) + new + 8, n_threads=threads, n_threads_batch=threads,
+                n_batch=len(ids), verbose=False, logits_all=False)
+
+    def once(prompt):
+        llm.reset()
+        start = time.perf_counter()
+        llm.eval(prompt)
+        token = int(np.argmax(llm.scores[llm.n_tokens - 1]))
+        first = time.perf_counter()
+        for _ in range(new - 1):
+            llm.eval([token])
+            token = int(np.argmax(llm.scores[llm.n_tokens - 1]))
+        end = time.perf_counter()
+        return (first - start) * 1000, (new - 1) / (end - first), new
+
+    once(ids)
+    return once(ids)
+
+
+def main():
+    runtime, path, device, threads, prompt_len, new = sys.argv[1:7]
+    runner = {"mosaic": run_mosaic, "openvino_genai": run_openvino_genai, "ort_genai": run_ort_genai,
+              "llama_cpp": run_llama_cpp}[runtime]
+    ttft, rate, tokens = runner(path, device, int(threads), prompt_ids(int(prompt_len)), int(new))
+    print(json.dumps({"runtime": runtime, "device": device, "threads": int(threads), "ttft_ms": round(ttft, 1),
+                      "decode_tokens_per_s": round(rate, 2), "peak_rss_mib": round(peak_rss_mib()), "tokens": tokens}))
+
+
+if __name__ == "__main__":
+    main()
