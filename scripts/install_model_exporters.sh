@@ -38,6 +38,6 @@ install_set() {
 install_set "${MOSAIC_EXPORTERS_VENV:-$root/build-exporters-venv}" "paddle, paddle2onnx, onnx" \
   paddlepaddle paddle2onnx onnx onnx_graphsurgeon polygraphy sympy onnxruntime
 install_set "${MOSAIC_TORCH_EXPORTERS_VENV:-$root/build-torch-exporters-venv}" \
-  "torch, transformers, optimum.exporters.onnx, optimum.intel, openvino, onnxruntime" \
-  torch transformers "optimum[onnx]" optimum-intel openvino onnx onnxruntime
+  "torch, transformers, optimum.exporters.onnx, optimum.intel, openvino, onnxruntime, onnxruntime_genai, onnx_ir" \
+  torch transformers "optimum[onnx]" optimum-intel openvino onnx onnxruntime "onnxruntime-genai==0.11.4" onnx-ir
 exit $status

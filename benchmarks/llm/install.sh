@@ -8,13 +8,13 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 venv=${MOSAIC_LLM_BENCH_VENV:-$root/build-llm-bench-venv}
-if "$venv/bin/python" -c "import torch, transformers, optimum.intel, openvino_genai, onnxruntime_genai, gguf, llama_cpp" 2>/dev/null; then
+if "$venv/bin/python" -c "import torch, transformers, optimum.intel, openvino_genai, onnxruntime_genai, onnx_ir, gguf, llama_cpp" 2>/dev/null; then
     echo "$venv/bin/python"
     exit 0
 fi
 python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip >&2
 "$venv/bin/python" -m pip install -q torch transformers "optimum[onnx]" optimum-intel openvino openvino-genai \
-    openvino-tokenizers onnx onnxruntime onnxruntime-genai gguf sentencepiece numpy >&2
+    openvino-tokenizers onnx onnx-ir onnxruntime "onnxruntime-genai==0.11.4" gguf sentencepiece numpy >&2
 CMAKE_ARGS="-DGGML_NATIVE=OFF" "$venv/bin/python" -m pip install -q llama-cpp-python >&2
 echo "$venv/bin/python"

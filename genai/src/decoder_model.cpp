@@ -115,14 +115,14 @@ std::unique_ptr<DecoderModel> open_decoder(Core& core, const fs::path& folder, c
         throw std::runtime_error(folder.string() + " is not a folder; give the folder an exporter wrote (optimum-cli " +
                                  "export onnx or export openvino --task text-generation-with-past)");
     fs::path file;
-    for (const char* name : {"openvino_model.xml", "model.onnx", "decoder_model_merged.onnx"})
+    for (const char* name : {"openvino_model.xml", "model.onnx"})
         if (fs::exists(folder / name)) {
             file = folder / name;
             break;
         }
     if (file.empty())
-        throw std::runtime_error(folder.string() + " holds no openvino_model.xml, model.onnx or decoder_model_merged.onnx; " +
-                                 "export the model with optimum-cli (--task text-generation-with-past)");
+        throw std::runtime_error(folder.string() + " holds no openvino_model.xml or model.onnx; export the model with " +
+                                 "optimum-cli (--task text-generation-with-past)");
     std::shared_ptr<Model> model = core.read_model(file.string());
     try {
         stateful_to_stateless(*model);

@@ -120,6 +120,8 @@ void GenerationConfig::validate() const {
     }
     if (!(repetition_penalty > 0) || !std::isfinite(repetition_penalty))
         fail("repetition_penalty is " + std::to_string(repetition_penalty) + "; it must be > 0 (1: none)");
+    for (const std::string& stop : stop_strings)
+        if (stop.empty()) fail("a stop string is empty; every stop string needs at least one character");
     if (!std::isfinite(presence_penalty) || !std::isfinite(frequency_penalty))
         fail("presence_penalty and frequency_penalty must be finite");
 }

@@ -54,7 +54,9 @@ struct LLMPipeline::Impl {
     std::optional<Tokenizer> tokenizer;
     std::optional<ChatTemplate> chat_template;
     GenerationConfig config;
-    std::mutex busy;  // one generation at a time: the decoder holds one sequence
+    // One generation at a time (the decoder holds one sequence). The config has a lock of its own,
+    // so that a streamer may read it while a generation runs.
+    std::mutex busy, config_lock;
 
     // A conversation: its messages, and the tokens the cache holds (the rendered history and the
     // replies), which the next turn reuses where its tokens begin with them.
@@ -70,8 +72,6 @@ struct LLMPipeline::Impl {
         return *tokenizer;
     }
 
-    // The generation loop: `prompt` is the whole sequence to continue; `reuse` tokens of it are
-    // already in the cache.
     // The generation loop: continues `prompt`, reusing the cache where it holds the beginning of
     // the prompt if `reuse_cache`; `text` receives the decoded new text.
     EncodedResults run(const std::vector<int64_t>& prompt, bool reuse_cache, GenerationConfig config,
@@ -124,6 +124,7 @@ EncodedResults LLMPipeline::Impl::run(const std::vector<int64_t>& prompt, bool r
                                       const StreamerFunction& streamer, std::string* text) {
     const Clock::time_point start = Clock::now();
     config.validate();
+    if (config.eos_token_id) config.stop_token_ids.insert(*config.eos_token_id);  // however it was set
     if (prompt.empty()) throw std::invalid_argument("the prompt is empty: give at least one token");
     if (!config.stop_strings.empty() || streamer) need_tokenizer();
     // The longest sequence: the model's (config.json), and the config's max_length.
@@ -153,7 +154,7 @@ EncodedResults LLMPipeline::Impl::run(const std::vector<int64_t>& prompt, bool r
     Sampler sampler(config);
     std::vector<int64_t> context = prompt, generated;
     std::optional<TextStream> stream;
-    if (tokenizer && (text || streamer)) stream.emplace(*tokenizer, config.stop_strings, config.include_stop_str_in_output);
+    if (tokenizer && (text || streamer || !config.stop_strings.empty())) stream.emplace(*tokenizer, config.stop_strings, config.include_stop_str_in_output);
     float score = 0;
     Clock::time_point token_start = start;
     for (bool stop = false; !stop;) {
@@ -250,13 +251,13 @@ DecodedResults LLMPipeline::generate(const std::string& prompt, const AnyMap& pa
 }
 
 GenerationConfig LLMPipeline::get_generation_config() const {
-    std::lock_guard<std::mutex> lock(impl_->busy);
+    std::lock_guard<std::mutex> lock(impl_->config_lock);
     return impl_->config;
 }
 
 void LLMPipeline::set_generation_config(const GenerationConfig& config) {
     config.validate();
-    std::lock_guard<std::mutex> lock(impl_->busy);
+    std::lock_guard<std::mutex> lock(impl_->config_lock);
     impl_->config = config;
 }
 

@@ -30,7 +30,7 @@ public:
 
     std::vector<float> step(const std::vector<int64_t>& tokens) override {
         const size_t n = tokens.size();
-        const size_t read = fixed_capacity_ && length_ > 0 ? ensure_capacity(length_ + n) : length_;
+        const size_t read = fixed_capacity_ && length_ > 0 ? ensure_capacity(length_ + n, n) : length_;
         // Ones for the positions written and the new ones; zeros for the buffer's unwritten rest.
         std::vector<int64_t> mask(read + n, 0);
         std::fill(mask.begin(), mask.begin() + static_cast<long>(length_), 1);
@@ -60,13 +60,15 @@ private:
         size_t axis = 0;    // the positions' dimension
     };
 
-    // Buffers of at least `needed` positions, doubling from kFirstCapacity (the model's maximum
-    // length at most); returns the capacity, which a step then reads whole.
-    size_t ensure_capacity(size_t needed) {
+    // Buffers of at least `needed` positions, doubling from kFirstCapacity; returns the capacity,
+    // which a step then reads whole with its `appended` new positions after it. The two together
+    // stay within the model's maximum length where they can (an export may hold position tables of
+    // that length: GPT-2's causal bias).
+    size_t ensure_capacity(size_t needed, size_t appended) {
         if (needed <= capacity_) return capacity_;
         size_t grown = std::max(kFirstCapacity, capacity_);
         while (grown < needed) grown *= 2;
-        if (max_length_) grown = std::max(needed, std::min(grown, *max_length_));
+        if (max_length_ && *max_length_ > appended) grown = std::max(needed, std::min(grown, *max_length_ - appended));
         for (size_t i = 0; i < pairs_.size(); ++i) {
             Shape shape = pairs_[i].empty_shape;
             shape[pairs_[i].axis] = static_cast<int64_t>(grown);
@@ -84,18 +86,22 @@ private:
     void keep_new_positions(size_t i, size_t read, size_t n) {
         const Tensor present = request_.get_output_tensor(pairs_[i].present_output);
         const size_t axis = pairs_[i].axis;
-        if (present.get_shape().size() != pairs_[i].empty_shape.size() ||
-            static_cast<size_t>(present.get_shape()[axis]) != read + n)
+        bool fits = present.get_element_type() == pairs_[i].type && present.get_shape().size() == pairs_[i].empty_shape.size() &&
+                    static_cast<size_t>(present.get_shape()[axis]) == read + n;
+        for (size_t d = 1; fits && d < pairs_[i].empty_shape.size(); ++d)
+            fits = d == axis || present.get_shape()[d] == pairs_[i].empty_shape[d];
+        if (!fits)
             throw std::runtime_error(file_.string() + ": output '" + compiled_.outputs()[pairs_[i].present_output].name +
-                                     "' has the shape " + to_string(present.get_shape()) + " after a step that read " +
-                                     std::to_string(read) + " positions and added " + std::to_string(n) +
-                                     "; a present is the past with the new positions appended");
+                                     "' is " + to_string(present.get_element_type()) + " " + to_string(present.get_shape()) +
+                                     " after a step that read " + std::to_string(read) + " positions and added " +
+                                     std::to_string(n) + "; a present is its past (" + to_string(pairs_[i].type) +
+                                     ") with the new positions appended");
         if (!fixed_capacity_) {
             cache_.resize(pairs_.size());
             cache_[i] = present.clone();  // the next step reads it while the request writes anew
             return;
         }
-        if (length_ == 0) ensure_capacity(n + 1);  // the prompt's step: the buffers are made
+        if (length_ == 0) ensure_capacity(n + 1, 1);  // the prompt's step: the buffers are made
         copy_positions(present, read, cache_[i], length_, n, axis);
     }
 

@@ -35,8 +35,11 @@ void drop_unread(Model& model) {
 size_t stateful_to_stateless(Model& model) {
     std::map<std::string, Node*> reads, writes;
     for (Node* n : model.get_ops()) {
-        if (n->get_type_name() == "ReadValue") reads[variable_of(*n)] = n;
-        if (n->get_type_name() == "Assign") writes[variable_of(*n)] = n;
+        const bool read = n->get_type_name() == "ReadValue";
+        if (!read && n->get_type_name() != "Assign") continue;
+        if (!(read ? reads : writes).emplace(variable_of(*n), n).second)
+            throw std::runtime_error("model '" + model.get_friendly_name() + "': variable '" + variable_of(*n) + "' has two " +
+                                     n->get_type_name() + " ops; a KV cache variable is read once and assigned once");
     }
     for (const auto& [id, read] : reads)
         if (!writes.count(id))

@@ -8,10 +8,6 @@ namespace {
 
 constexpr const char* kReplacement = "\xEF\xBF\xBD";  // U+FFFD, what a partial character decodes to
 
-bool ends_with(const std::string& s, const std::string& tail) {
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 }  // namespace
 
 TextStream::TextStream(const Tokenizer& tokenizer, const std::set<std::string>& stop_strings, bool include_stop_string)
@@ -33,8 +29,9 @@ std::string TextStream::advance(const std::vector<int64_t>& generated) {
         stopped_ = true;
         return finish();
     }
+    // A character split over byte tokens decodes as one U+FFFD per byte so far: all of them wait.
     size_t visible = text_.size();
-    if (ends_with(text_, kReplacement)) visible -= 3;
+    while (visible >= 3 && text_.compare(visible - 3, 3, kReplacement) == 0) visible -= 3;
     // The longest tail that could still grow into a stop string waits.
     size_t hold = 0;
     for (const std::string& stop : stop_strings_)

@@ -23,11 +23,11 @@ std::string path_text(nb::handle path) { return nb::cast<std::string>(nb::module
 
 // A Python streamer: called with each piece of text; None or False goes on, True stops (as in
 // openvino_genai), or a StreamingStatus. An exception it raises ends the generation and is raised
-// from generate().
+// from generate(). The function holds the callable as a plain handle (generate's argument keeps it
+// alive for the call), so that copying it while the GIL is released touches no reference count.
 StreamerFunction to_streamer(nb::handle streamer) {
     if (streamer.is_none()) return {};
-    nb::object callable = nb::borrow(streamer);
-    return [callable](const std::string& piece) {
+    return [callable = streamer](const std::string& piece) {
         nb::gil_scoped_acquire gil;
         nb::object answer = callable(piece);
         if (answer.is_none()) return StreamingStatus::RUNNING;
@@ -40,8 +40,13 @@ StreamerFunction to_streamer(nb::handle streamer) {
 // DecodedResults, a list of token ids EncodedResults.
 nb::object generate(LLMPipeline& pipe, nb::handle inputs, nb::handle generation_config, nb::handle streamer,
                     nb::kwargs kwargs) {
-    GenerationConfig config = generation_config.is_none() ? pipe.get_generation_config()
-                                                           : nb::cast<GenerationConfig>(generation_config);
+    GenerationConfig config;
+    if (generation_config.is_none()) {
+        nb::gil_scoped_release nogil;  // the pipeline's lock is never awaited holding the GIL
+        config = pipe.get_generation_config();
+    } else {
+        config = nb::cast<GenerationConfig>(generation_config);
+    }
     config.update(to_any_map(kwargs), "LLMPipeline.generate");
     StreamerFunction stream = to_streamer(streamer);
     if (nb::isinstance<nb::str>(inputs)) {
@@ -151,11 +156,14 @@ void bind_genai(nb::module_& parent) {
              nb::arg("streamer") = nb::none(), nb::arg("kwargs"))
         .def("__call__", &generate, nb::arg("inputs"), nb::arg("generation_config") = nb::none(),
              nb::arg("streamer") = nb::none(), nb::arg("kwargs"))
-        .def("get_generation_config", &LLMPipeline::get_generation_config)
-        .def("set_generation_config", &LLMPipeline::set_generation_config, nb::arg("config"))
+        // The GIL is released while these wait for the pipeline, which a generation in another
+        // thread holds while its streamer waits for the GIL.
+        .def("get_generation_config", &LLMPipeline::get_generation_config, nb::call_guard<nb::gil_scoped_release>())
+        .def("set_generation_config", &LLMPipeline::set_generation_config, nb::arg("config"),
+             nb::call_guard<nb::gil_scoped_release>())
         .def("get_tokenizer", &LLMPipeline::get_tokenizer, nb::rv_policy::reference_internal)
-        .def("start_chat", &LLMPipeline::start_chat, nb::arg("system_message") = "")
-        .def("finish_chat", &LLMPipeline::finish_chat)
+        .def("start_chat", &LLMPipeline::start_chat, nb::arg("system_message") = "", nb::call_guard<nb::gil_scoped_release>())
+        .def("finish_chat", &LLMPipeline::finish_chat, nb::call_guard<nb::gil_scoped_release>())
         .def_prop_ro("device", &LLMPipeline::device);
 }
 

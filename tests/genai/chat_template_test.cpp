@@ -158,6 +158,17 @@ TEST(ChatTemplate, HostileInputFailsCleanly) {
     std::string ifs;
     for (int i = 0; i < 3000; ++i) ifs += "{% if true %}";
     EXPECT_NE(error_of(ifs).find("nested too deeply"), std::string::npos);
+    // Long chains are as deep as they are long: 20000 links of each kind of chain.
+    auto chain = [](const std::string& first, const std::string& link, int n) {
+        std::string e = first;
+        for (int i = 0; i < n; ++i) e += link;
+        return "{{ " + e + " }}";
+    };
+    for (const std::string& t : {chain("1", " + 1", 20000), chain("1", " ~ 1", 20000), chain("1", " * 1", 20000),
+                                 chain("x", ".a", 20000), chain("x", "|trim", 20000), chain("1", " or 1", 20000),
+                                 chain("1", " and 1", 20000), chain("1", " == 1", 20000), chain("1", " if 1 else 1", 20000),
+                                 chain("x", "[0]", 20000), chain("2", " ** 1", 20000)})
+        EXPECT_NE(error_of(t).find("nested too deeply"), std::string::npos) << t.substr(0, 40);
     // Mutual recursion through two macros.
     EXPECT_NE(error_of("{% macro a(n) %}{{ b(n) }}{% endmacro %}{% macro b(n) %}{{ a(n) }}{% endmacro %}{{ a(1) }}")
                   .find("nested too deeply"),

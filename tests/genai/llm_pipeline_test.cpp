@@ -88,13 +88,18 @@ TEST_P(LlmOn, FirstLogitsEqualTransformers) {
 }
 
 // The cache keeps its shape between decode steps: a prompt and 64 new tokens compile the prompt's
-// shape and one per capacity the cache grows to (64, then 128), not one per token.
+// shape and one per capacity the cache grows to (64, then 128), not one per token. (ONNX Runtime
+// GenAI's builder models take no position_ids: the positions come from the mask's length, so their
+// cache grows as the model returns it, a shape per step.)
 TEST_P(LlmOn, DecodeStepsReuseOneCompilation) {
     const auto& [name, device] = GetParam();
     const fs::path folder = llm_folder(name);
     NEED_LLM(folder, name);
     Core core;
     auto decoder = open_decoder(core, folder, device, {});
+    const auto& inputs = decoder->compiled().inputs();
+    if (std::none_of(inputs.begin(), inputs.end(), [](const PortDesc& p) { return p.name == "position_ids"; }))
+        GTEST_SKIP() << "llm_" << name << " has no position_ids input: its cache cannot be of a fixed capacity";
     const auto prompt = expected_generations(folder)["prompts"][0]["ids"].get<std::vector<int64_t>>();
     std::vector<float> logits = decoder->step(prompt);
     for (int i = 0; i < 64; ++i)
@@ -104,7 +109,8 @@ TEST_P(LlmOn, DecodeStepsReuseOneCompilation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, LlmOn,
-                         ::testing::Combine(::testing::Values("llama", "gpt2", "qwen2", "llama_ov", "gpt2_ov", "qwen2_ov"),
+                         ::testing::Combine(::testing::Values("llama", "gpt2", "qwen2", "llama_ov", "gpt2_ov", "qwen2_ov", "llama_ort",
+                                                              "qwen2_ort"),
                                             ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU")),
                          [](const auto& info) { return test::model_device_name(info); });
 
@@ -302,7 +308,7 @@ TEST(LlmPipelineErrors, AFolderWithoutAModelSaysWhatItNeeds) {
         LLMPipeline pipe(empty, "CPU");
         FAIL() << "no model";
     } catch (const std::runtime_error& e) {
-        EXPECT_NE(std::string(e.what()).find("openvino_model.xml, model.onnx"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("openvino_model.xml or model.onnx"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find(empty.string()), std::string::npos) << e.what();
     }
     EXPECT_THROW(LLMPipeline(empty / "missing", "CPU"), std::runtime_error);

@@ -326,11 +326,36 @@ TEST_F(OnnxReader, NodesOutOfOrderAreSorted) {
 
 TEST_F(OnnxReader, OpsetOutsideTheSupportedRange) {
     auto m = add_model();
-    m.mutable_opset_import(0)->set_version(19);
+    m.mutable_opset_import(0)->set_version(22);
     save(m, path("m.onnx"));
     const std::string e = read_error(path("m.onnx"));
-    EXPECT_NE(e.find("opset 19"), std::string::npos) << e;
-    EXPECT_NE(e.find("1 to 18"), std::string::npos) << e;
+    EXPECT_NE(e.find("opset 22"), std::string::npos) << e;
+    EXPECT_NE(e.find("1 to 21"), std::string::npos) << e;
+    // Opset 21 (what ONNX Runtime GenAI's model builder writes) is read.
+    m.mutable_opset_import(0)->set_version(21);
+    save(m, path("m21.onnx"));
+    EXPECT_EQ(read_error(path("m21.onnx")), "no error");
+}
+
+// ONNX Runtime's contrib ops: those its model builders write are translated; another op of the
+// domain, or another domain, is refused naming what is translated.
+TEST_F(OnnxReader, ContribOpsOfOtherDomains) {
+    auto with_op = [&](const std::string& domain, const std::string& type) {
+        auto m = onnx_model(17);
+        auto* import = m.add_opset_import();
+        import->set_domain(domain);
+        import->set_version(1);
+        add_input(m, "x", {1, 4});
+        add_node(m, type, {"x", "x"}, {"y"}, "contrib")->set_domain(domain);
+        add_output(m, "y", {1, 4});
+        save(m, path("contrib.onnx"));
+        return read_error(path("contrib.onnx"));
+    };
+    std::string e = with_op("com.microsoft", "FusedMatMul");
+    EXPECT_NE(e.find("op type 'FusedMatMul' of domain 'com.microsoft' is not supported"), std::string::npos) << e;
+    EXPECT_NE(e.find("GroupQueryAttention"), std::string::npos) << e;
+    e = with_op("com.example", "Frobnicate");
+    EXPECT_NE(e.find("domain 'com.example' is not supported"), std::string::npos) << e;
 }
 
 // Opsets before 7 are read with each op's meaning of then (onnx_legacy_opset_test.cpp tests the

@@ -7,6 +7,8 @@ template, exported the two ways optimum offers for `text-generation-with-past`:
 
 - `llama`, `gpt2`, `qwen2`: optimum's ONNX (model.onnx with past_key_values / present outputs),
 - `llama_ov`, `gpt2_ov`, `qwen2_ov`: optimum-intel's stateful OpenVINO IR (openvino_model.xml),
+- `llama_ort`, `qwen2_ort`: ONNX Runtime GenAI's model builder (`onnxruntime_genai.models.builder
+  -p fp32 -e cpu`): model.onnx with com.microsoft GroupQueryAttention and SkipSimplifiedLayerNormalization,
 
 each folder beside config.json, generation_config.json, tokenizer.json and tokenizer_config.json,
 as optimum-cli leaves them. `generate.json` holds what transformers' `generate` (f32, greedy,
@@ -18,7 +20,8 @@ the model's own generation config) returns for each prompt:
     python tools/models/make_llm_models.py OUT_DIR [--only llama,gpt2_ov] [--force]
 
 writes OUT_DIR/llm_<name>/, generate.json last (its presence marks a complete folder). Needs torch,
-transformers, tokenizers, optimum[onnx] and optimum-intel (scripts/install_model_exporters.sh).
+transformers, tokenizers, optimum[onnx], optimum-intel and onnxruntime-genai
+(scripts/install_model_exporters.sh).
 """
 import json
 import os
@@ -118,14 +121,19 @@ def export(name, out_dir, force):
     marker = os.path.join(target, "generate.json")
     if os.path.exists(marker) and not force:
         return "cached"
-    ir = name.endswith("_ov")
-    arch = name[:-len("_ov")] if ir else name
+    ir, builder = name.endswith("_ov"), name.endswith("_ort")
+    arch = name.rsplit("_", 1)[0] if ir or builder else name
     with tempfile.TemporaryDirectory() as tmp:
         hf = os.path.join(tmp, "hf")
         model, tok = build(arch, hf)
         expected = generations(model, tok)
         exported = os.path.join(tmp, "exported")
-        if ir:
+        if builder:
+            subprocess.run([sys.executable, "-m", "onnxruntime_genai.models.builder", "-i", hf, "-o", exported,
+                            "-p", "fp32", "-e", "cpu"], check=True)
+            for extra in ("config.json", "generation_config.json"):  # what a model folder holds beside it
+                shutil.copy(os.path.join(hf, extra), os.path.join(exported, extra))
+        elif ir:
             cli = os.path.join(os.path.dirname(sys.executable), "optimum-cli")
             subprocess.run([cli, "export", "openvino", "--model", hf, "--task", "text-generation-with-past",
                             "--weight-format", "fp32", exported], check=True)
@@ -144,5 +152,5 @@ def export(name, out_dir, force):
 
 
 if __name__ == "__main__":
-    names = list(ARCHITECTURES) + [a + "_ov" for a in ARCHITECTURES]
+    names = list(ARCHITECTURES) + [a + "_ov" for a in ARCHITECTURES] + ["llama_ort", "qwen2_ort"]
     sys.exit(main(sys.argv[1:], __doc__, "llm_", names, export))

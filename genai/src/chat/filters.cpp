@@ -6,10 +6,15 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <unordered_map>
 
 namespace mosaic::genai::chat {
 namespace {
+
+// Indentation wider than this is a runaway template, not a layout.
+constexpr int64_t kMaxIndent = 1024;
+
 
 std::string upper_first(const std::string& cp) { return ascii_upper(cp); }
 
@@ -160,7 +165,9 @@ Value f_tojson(const Value& v, CallArgs& a) {
         item_sep = seps.j()[0].get<std::string>();
         key_sep = seps.j()[1].get<std::string>();
     }
-    const int n = indent.is_none() ? -1 : static_cast<int>(std::max<int64_t>(0, as_int(indent)));
+    const int64_t asked = indent.is_none() ? -1 : std::max<int64_t>(0, as_int(indent));
+    if (asked > kMaxIndent) fail("tojson indent " + std::to_string(asked) + " is more than " + std::to_string(kMaxIndent));
+    const int n = static_cast<int>(asked);
     return Value(Json(dumps(v, n, custom ? &item_sep : nullptr, custom ? &key_sep : nullptr)));
 }
 
@@ -414,7 +421,9 @@ Value f_indent(const Value& v, CallArgs& a) {
     Value width = a.get(0, "width", Value(Json(4)));
     const bool first = truthy(a.get(1, "first", Value(Json(false))));
     const bool blank = truthy(a.get(2, "blank", Value(Json(false))));
-    const std::string ind = width.is_string() ? width.str() : std::string(static_cast<size_t>(std::max<int64_t>(0, as_int(width))), ' ');
+    const int64_t spaces = width.is_string() ? 0 : as_int(width);
+    if (spaces > kMaxIndent) fail("indent width " + std::to_string(spaces) + " is more than " + std::to_string(kMaxIndent));
+    const std::string ind = width.is_string() ? width.str() : std::string(static_cast<size_t>(std::max<int64_t>(0, spaces)), ' ');
     auto lines = split_lines(to_str(v) + "\n");
     std::string rv;
     if (blank) {
@@ -531,7 +540,9 @@ Value get_path(const Value& v, const std::string& path) {
         std::string part = path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
         const bool digits = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
         if (cur.is_undefined()) return cur;
-        cur = digits ? get_item(cur, Value(Json(std::stoll(part)))) : get_item(cur, Value(Json(part)));
+        // More digits than any list has items: an index past every end, as jinja2 finds it.
+        cur = digits ? get_item(cur, Value(Json(part.size() > 18 ? std::numeric_limits<int64_t>::max() : std::stoll(part))))
+                     : get_item(cur, Value(Json(part)));
         if (dot == std::string::npos) return cur;
         pos = dot + 1;
     }

@@ -38,6 +38,19 @@ private:
         ~Guard() { --p.depth_; }
     };
 
+    // A chain built in a loop (a + b + c, a.b.c, x|f|g) is as deep as it is long: each link counts
+    // as a level of nesting until the chain ends, so that evaluating and freeing the tree, which
+    // recurse, stay within kMaxNesting.
+    struct Chain {
+        Parser& p;
+        int saved;
+        explicit Chain(Parser& parser) : p(parser), saved(parser.depth_) {}
+        void link(const Token& at) {
+            if (++p.depth_ > kMaxNesting) template_error(at.line, at.column, "expression nested too deeply");
+        }
+        ~Chain() { p.depth_ = saved; }
+    };
+
     const Token& cur() const { return t_[i_]; }
     const Token& peek(size_t k = 1) const { return t_[std::min(i_ + k, t_.size() - 1)]; }
     void next() {
@@ -331,7 +344,9 @@ private:
 
     ExprPtr cond() {
         ExprPtr e = or_expr();
+        Chain chain(*this);
         while (is_name("if")) {
+            chain.link(cur());
             const Token at = cur();
             next();
             auto c = node(Expr::Kind::Cond, at);
@@ -353,7 +368,9 @@ private:
 
     ExprPtr or_expr() {
         ExprPtr e = and_expr();
+        Chain chain(*this);
         while (is_name("or")) {
+            chain.link(cur());
             const Token at = cur();
             next();
             e = binary(at, "or", std::move(e), and_expr());
@@ -363,7 +380,9 @@ private:
 
     ExprPtr and_expr() {
         ExprPtr e = not_expr();
+        Chain chain(*this);
         while (is_name("and")) {
+            chain.link(cur());
             const Token at = cur();
             next();
             e = binary(at, "and", std::move(e), not_expr());
@@ -388,7 +407,9 @@ private:
         const Token at = cur();
         ExprPtr first = math1();
         ExprPtr e;
+        Chain chain(*this);
         while (true) {
+            chain.link(cur());
             std::string op;
             if (cur().kind == K::Operator &&
                 (cur().text == "==" || cur().text == "!=" || cur().text == "<" || cur().text == "<=" ||
@@ -417,7 +438,9 @@ private:
 
     ExprPtr math1() {
         ExprPtr e = concat();
+        Chain chain(*this);
         while (is_op("+") || is_op("-")) {
+            chain.link(cur());
             const Token at = cur();
             next();
             e = binary(at, at.text, std::move(e), concat());
@@ -427,7 +450,9 @@ private:
 
     ExprPtr concat() {
         ExprPtr e = math2();
+        Chain chain(*this);
         while (is_op("~")) {
+            chain.link(cur());
             const Token at = cur();
             next();
             e = binary(at, "~", std::move(e), math2());
@@ -437,7 +462,9 @@ private:
 
     ExprPtr math2() {
         ExprPtr e = pow();
+        Chain chain(*this);
         while (is_op("*") || is_op("/") || is_op("//") || is_op("%")) {
+            chain.link(cur());
             const Token at = cur();
             next();
             e = binary(at, at.text, std::move(e), pow());
@@ -447,7 +474,9 @@ private:
 
     ExprPtr pow() {
         ExprPtr e = unary(true);
+        Chain chain(*this);
         while (is_op("**")) {
+            chain.link(cur());
             const Token at = cur();
             next();
             e = binary(at, "**", std::move(e), unary(true));
@@ -546,7 +575,9 @@ private:
     }
 
     ExprPtr postfix(ExprPtr e) {
+        Chain chain(*this);
         while (true) {
+            chain.link(cur());
             const Token at = cur();
             if (is_op(".")) {
                 next();
@@ -641,7 +672,9 @@ private:
 
     // `|f(args)|g` applied to `e` (null for a filtered set block).
     ExprPtr filters(ExprPtr e) {
+        Chain chain(*this);
         while (is_op("|")) {
+            chain.link(cur());
             next();
             const Token at = cur();
             auto f = node(Expr::Kind::Filter, at);
@@ -655,7 +688,9 @@ private:
     }
 
     ExprPtr filter_expr(ExprPtr e) {
+        Chain chain(*this);
         while (true) {
+            chain.link(cur());
             if (is_op("|")) {
                 e = filters(std::move(e));
             } else if (is_name("is")) {

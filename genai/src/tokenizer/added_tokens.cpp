@@ -70,7 +70,8 @@ AddedVocabulary::AddedVocabulary(const JsonNode& list, const Normalizer* normali
     AddedToken token;
     token.content = entry["content"].string();
     token.id = entry["id"].integer();
-    if (token.id < 0) entry["id"].fail("is negative");
+    if (token.id < 0 || token.id > kMaxTokenId)
+      entry["id"].fail("is not an id (a whole number from 0 to " + std::to_string(kMaxTokenId) + ")");
     token.single_word = entry.bool_or("single_word", false);
     token.lstrip = entry.bool_or("lstrip", false);
     token.rstrip = entry.bool_or("rstrip", false);

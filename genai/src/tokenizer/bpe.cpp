@@ -42,8 +42,9 @@ Bpe::Bpe(const JsonNode& node) {
   const JsonNode vocab = node["vocab"];
   if (!vocab.value().is_object()) vocab.fail("is not an object");
   for (const auto& [token, id] : vocab.value().items()) {
-    if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > 0x7FFFFFFF)
-      JsonNode(id, vocab.file(), vocab.path() + "[" + json(token).dump() + "]").fail("is not an id");
+    if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > kMaxTokenId)
+      JsonNode(id, vocab.file(), vocab.path() + "[" + json(token).dump() + "]")
+          .fail("is not an id (a whole number from 0 to " + std::to_string(kMaxTokenId) + ")");
     const auto i = id.get<uint32_t>();
     vocab_[token] = i;
     if (i >= tokens_.size()) {

@@ -12,6 +12,10 @@
 
 namespace mosaic::genai::tokenizer {
 
+// The largest token id a tokenizer.json may use: vocabularies are indexed densely, and the largest
+// in use (Gemma's) hold about 256k entries, so a file with ids beyond this is broken, not big.
+constexpr int64_t kMaxTokenId = (int64_t{1} << 24) - 1;
+
 using nlohmann::json;
 
 // The parsed file; TokenizerError for a missing or malformed one (with nlohmann's line and column).

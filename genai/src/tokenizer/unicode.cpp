@@ -2,10 +2,13 @@
 
 #include "tokenizer/utf8.hpp"
 
+#include <mosaic/genai/tokenizer.hpp>
+
 #include <unicode/uchar.h>
 #include <unicode/unorm2.h>
 #include <unicode/ustring.h>
 
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -71,6 +74,9 @@ std::string normalize(std::string_view text, NormalForm form) {
                                    : form == NormalForm::NFKC ? unorm2_getNFKCInstance(&status)
                                                               : unorm2_getNFKDInstance(&status);
   check(status, "normalizer");
+  // ICU counts in int32_t, and the output may be three times the input.
+  if (text.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max() / 4))
+    throw mosaic::genai::TokenizerError("a text of " + std::to_string(text.size()) + " bytes is too long to normalize; split it");
   const std::u16string source = to_utf16(text);
   const auto* src = reinterpret_cast<const UChar*>(source.data());
   const auto length = static_cast<int32_t>(source.size());

@@ -269,13 +269,41 @@ std::vector<double> NodeContext::const_floats(size_t i, const std::string& what)
 
 // --- registry -------------------------------------------------------------------------------
 
-TranslatorRegistration::TranslatorRegistration(std::initializer_list<std::pair<const char*, Translator>> entries) {
-    for (const auto& [type, fn] : entries) translators()[type] = fn;
+namespace {
+
+// "GroupQueryAttention" of "com.microsoft" is "com.microsoft.GroupQueryAttention"; the default
+// domain's ops are their bare type.
+std::string translator_key(const std::string& domain, const std::string& op_type) {
+    const bool default_domain = domain.empty() || domain == "ai.onnx";
+    return default_domain ? op_type : domain + "." + op_type;
 }
 
-const Translator* find_translator(const std::string& op_type) {
-    auto it = translators().find(op_type);
+}  // namespace
+
+TranslatorRegistration::TranslatorRegistration(std::initializer_list<std::pair<const char*, Translator>> entries)
+    : TranslatorRegistration("", entries) {}
+
+TranslatorRegistration::TranslatorRegistration(const std::string& domain,
+                                               std::initializer_list<std::pair<const char*, Translator>> entries) {
+    for (const auto& [type, fn] : entries) translators()[translator_key(domain, type)] = fn;
+}
+
+const Translator* find_translator(const std::string& domain, const std::string& op_type) {
+    auto it = translators().find(translator_key(domain, op_type));
     return it == translators().end() ? nullptr : &it->second;
+}
+
+std::string untranslated_reason(const std::string& domain, const std::string& op_type) {
+    if (domain.empty() || domain == "ai.onnx")
+        return "op type '" + op_type + "' is not supported (see the README's ONNX operator table)";
+    std::string known;
+    const std::string prefix = domain + ".";
+    for (const auto& [key, fn] : translators())
+        if (key.rfind(prefix, 0) == 0) known += (known.empty() ? "" : ", ") + key.substr(prefix.size());
+    if (known.empty())
+        return "domain '" + domain + "' is not supported; Mosaic translates ops of the default ONNX domain and " +
+               "ONNX Runtime's com.microsoft ops that its model builders write";
+    return "op type '" + op_type + "' of domain '" + domain + "' is not supported; of that domain Mosaic translates " + known;
 }
 
 std::vector<std::string> translated_op_types() {

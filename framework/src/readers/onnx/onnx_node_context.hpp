@@ -155,15 +155,19 @@ private:
 
 using Translator = std::function<Outputs(NodeContext&)>;
 
-// Registers translators for ONNX ops of the default domain ("" / "ai.onnx"), from a static object
-// in each translators/*.cpp file. A translator handles every opset of its op (ctx.opset() tells).
+// Registers translators for ONNX ops of the default domain ("" / "ai.onnx"), or of `domain` (ONNX
+// Runtime's "com.microsoft" contrib ops, which its model builders write), from a static object in
+// each translators/*.cpp file. A translator handles every opset of its op (ctx.opset() tells).
 class TranslatorRegistration {
 public:
     TranslatorRegistration(std::initializer_list<std::pair<const char*, Translator>> entries);
+    TranslatorRegistration(const std::string& domain, std::initializer_list<std::pair<const char*, Translator>> entries);
 };
 
-// The translator of an ONNX op type, or nullptr.
-const Translator* find_translator(const std::string& op_type);
+// The translator of an op type of a domain ("" for the default), or nullptr.
+const Translator* find_translator(const std::string& domain, const std::string& op_type);
+// Why a node of `domain` and `op_type` has no translator: the sentence for ctx.unsupported().
+std::string untranslated_reason(const std::string& domain, const std::string& op_type);
 std::vector<std::string> translated_op_types();
 
 }  // namespace mosaic::onnx_import

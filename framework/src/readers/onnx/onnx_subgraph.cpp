@@ -201,12 +201,8 @@ Outputs SubgraphInliner::translate(GraphBuilder& builder, Scope& scope, const ::
         }
         NodeContext node_ctx(builder, node, name, ctx_.opset(), std::move(node_inputs), model_path_,
                              ctx_.base_dir());
-        if (!node.domain().empty() && node.domain() != "ai.onnx")
-            node_ctx.unsupported("domain '" + node.domain() +
-                                 "' is not supported; Mosaic translates ops of the default ONNX domain");
-        const Translator* translator = find_translator(node.op_type());
-        if (!translator)
-            node_ctx.unsupported("op type '" + node.op_type() + "' is not supported (see the README's ONNX operator table)");
+        const Translator* translator = find_translator(node.domain(), node.op_type());
+        if (!translator) node_ctx.unsupported(untranslated_reason(node.domain(), node.op_type()));
         Outputs outs;
         try {
             outs = (*translator)(node_ctx);

@@ -71,7 +71,8 @@ public:
     LLMPipeline& operator=(LLMPipeline&&) noexcept;
 
     // Generates a continuation of `prompt` (in a chat, the next turn: the chat template renders the
-    // history). One call at a time: concurrent calls wait for each other.
+    // history). One call at a time: concurrent calls wait for each other. A streamer may read the
+    // generation config, but must not generate, start or finish a chat (that waits for itself).
     DecodedResults generate(const std::string& prompt, const GenerationConfig& config, StreamerFunction streamer = {});
     DecodedResults generate(const std::string& prompt) { return generate(prompt, get_generation_config()); }
     // The same from token ids, without the tokenizer (a stop string then needs one).
