@@ -180,6 +180,12 @@ TEST(ChatTemplate, HostileInputFailsCleanly) {
     // Integer overflow is an error, not undefined behaviour.
     EXPECT_NE(error_of("{{ 9223372036854775807 + 1 }}").find("overflow"), std::string::npos);
     EXPECT_NE(error_of("{{ 2 ** 100 }}").find("overflow"), std::string::npos);
+    EXPECT_NE(error_of("{{ (-9223372036854775807 - 1) | abs }}").find("overflow"), std::string::npos);
+    EXPECT_NE(error_of("{{ [9223372036854775807, 1] | sum }}").find("overflow"), std::string::npos);
+    EXPECT_NE(error_of("{{ 4 is divisibleby(-9223372036854775807 - 1) }}").find("overflow"), std::string::npos);
+    // Steps and ranges that would walk past the int64 end stop at it.
+    EXPECT_EQ(ChatTemplate("{{ 'abc'[1::9223372036854775807] }}").render(nlohmann::json::object()), "b");
+    EXPECT_EQ(ChatTemplate("{{ range(9223372036854775806, 9223372036854775807, 5) | length }}").render(nlohmann::json::object()), "1");
     // Not an object.
     EXPECT_THROW(ChatTemplate("x").render_ordered(OrderedJson::array()), ChatTemplateError);
     // Invalid UTF-8 in the data does not crash the string operations.

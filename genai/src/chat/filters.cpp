@@ -399,6 +399,7 @@ Value f_abs(const Value& v, CallArgs& a) {
     a.allow(0, {});
     if (v.is_float()) return Value(Json(std::fabs(v.j().get<double>())));
     int64_t i = as_int(v);
+    if (i == std::numeric_limits<int64_t>::min()) fail("integer overflow in abs");
     return Value(Json(i < 0 ? -i : i));
 }
 
@@ -466,7 +467,7 @@ Value f_sum(const Value& v, CallArgs& a) {
     for (auto& item : attribute_values(v, a.get(0, "attribute", Value()))) {
         if (item.is_float()) is_float = true;
         fsum += as_double(item);
-        if (!is_float) isum += as_int(item);
+        if (!is_float && __builtin_add_overflow(isum, as_int(item), &isum)) fail("integer overflow in sum");
     }
     return is_float ? Value(Json(fsum)) : Value(Json(isum));
 }

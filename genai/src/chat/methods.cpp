@@ -293,7 +293,10 @@ Value global(const std::string& name) {
             if (count > 100000)
                 fail("Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000).");
             Json out = Json::array();
-            for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.push_back(i);
+            for (int64_t i = start; step > 0 ? i < stop : i > stop;) {
+                out.push_back(i);
+                if (__builtin_add_overflow(i, step, &i)) break;  // the last item was near the int64 end
+            }
             return Value(std::move(out));
         });
     if (name == "namespace" || name == "dict")

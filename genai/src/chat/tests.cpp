@@ -2,6 +2,7 @@
 #include "chat/builtins.hpp"
 
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 namespace mosaic::genai::chat {
@@ -13,12 +14,13 @@ const Value& arg(CallArgs& a, const char* name) {
     return *v;
 }
 
-bool is_mod(const Value& v, const char* test, int64_t d, int64_t r) {
+// Whether v % d == r in Python's sense (the remainder takes d's sign); d > 0.
+bool is_mod(const Value& v, int64_t d, int64_t r) {
     if (v.is_undefined()) fail_undefined(v);
     if (!v.is_number()) fail("unsupported operand type(s) for %: '" + type_name(v) + "' and 'int'");
-    (void)test;
     if (v.is_float()) return std::fmod(std::fmod(v.j().get<double>(), d) + d, d) == r;
-    return ((as_int(v) % d) + d) % d == r;
+    const int64_t m = as_int(v) % d;  // in (-d, d): adding d cannot overflow
+    return (m < 0 ? m + d : m) == r;
 }
 
 bool has_case(const Value& v, bool upper) {
@@ -50,13 +52,14 @@ const std::unordered_map<std::string, Test>& tests() {
         {"sequence",
          [](const Value& v, CallArgs&) { return v.is_undefined() || v.is_string() || v.is_list() || v.is_dict(); }},
         {"callable", [](const Value& v, CallArgs&) { return v.kind == Value::Kind::Callable; }},
-        {"odd", [](const Value& v, CallArgs&) { return is_mod(v, "odd", 2, 1); }},
-        {"even", [](const Value& v, CallArgs&) { return is_mod(v, "even", 2, 0); }},
+        {"odd", [](const Value& v, CallArgs&) { return is_mod(v, 2, 1); }},
+        {"even", [](const Value& v, CallArgs&) { return is_mod(v, 2, 0); }},
         {"divisibleby",
          [](const Value& v, CallArgs& a) {
              int64_t n = as_int(arg(a, "num"));
              if (n == 0) fail("integer division or modulo by zero");
-             return is_mod(v, "divisibleby", n < 0 ? -n : n, 0);
+             if (n == std::numeric_limits<int64_t>::min()) fail("integer overflow in divisibleby");
+             return is_mod(v, n < 0 ? -n : n, 0);
          }},
         {"lower", [](const Value& v, CallArgs&) { return has_case(v, false); }},
         {"upper", [](const Value& v, CallArgs&) { return has_case(v, true); }},

@@ -503,11 +503,18 @@ Value slice(const Value& obj, const Value& start, const Value& stop, const Value
     int64_t b = adjust(start, st < 0 ? n - 1 : 0), e = adjust(stop, st < 0 ? -1 : n);
     if (obj.is_string()) {
         std::string out;
-        for (int64_t i = b; st > 0 ? i < e : i > e; i += st) out += cps[static_cast<size_t>(i)];
+        // A step past the end stops the walk rather than overflow.
+        for (int64_t i = b; st > 0 ? i < e : i > e;) {
+            out += cps[static_cast<size_t>(i)];
+            if (__builtin_add_overflow(i, st, &i)) break;
+        }
         return Value(Json(out));
     }
     Json out = Json::array();
-    for (int64_t i = b; st > 0 ? i < e : i > e; i += st) out.push_back(obj.j()[static_cast<size_t>(i)]);
+    for (int64_t i = b; st > 0 ? i < e : i > e;) {
+        out.push_back(obj.j()[static_cast<size_t>(i)]);
+        if (__builtin_add_overflow(i, st, &i)) break;
+    }
     return Value(std::move(out));
 }
 
