@@ -37,7 +37,13 @@ install_set() {
 
 install_set "${MOSAIC_EXPORTERS_VENV:-$root/build-exporters-venv}" "paddle, paddle2onnx, onnx" \
   paddlepaddle paddle2onnx onnx onnx_graphsurgeon polygraphy sympy onnxruntime
+# torch's CPU-only wheels where PyTorch's index is reachable: PyPI's carry CUDA and Triton, 4 GB
+# that this CPU-only work never loads. Asked once: pip would retry an unreachable index per package.
+cpu_torch=()
+if python3 -c "import urllib.request; urllib.request.urlopen('https://download.pytorch.org/whl/cpu/torch/', timeout=5)" 2>/dev/null; then
+  cpu_torch=(--extra-index-url https://download.pytorch.org/whl/cpu)
+fi
 install_set "${MOSAIC_TORCH_EXPORTERS_VENV:-$root/build-torch-exporters-venv}" \
   "torch, transformers, optimum.exporters.onnx, optimum.intel, openvino, onnxruntime, onnxruntime_genai, onnx_ir" \
-  torch transformers "optimum[onnx]" optimum-intel openvino onnx onnxruntime "onnxruntime-genai==0.11.4" onnx-ir
+  "${cpu_torch[@]}" torch transformers "optimum[onnx]" optimum-intel openvino onnx onnxruntime "onnxruntime-genai==0.11.4" onnx-ir
 exit $status

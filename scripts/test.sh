@@ -12,12 +12,26 @@
 # Ends with the line "N passed, N failed" summing every run; exits non-zero on any failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# MOSAIC_CI=1 (.ci/run): the disk is small. pip keeps no cache, ccache stays under 3 GB, and each
+# stage's build is removed once its results are counted (free_stage); every stage prints the disk
+# left, so a log shows where it goes.
+ci=${MOSAIC_CI:-0}
+if [ "$ci" = 1 ]; then export PIP_NO_CACHE_DIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G}; fi
+disk() { echo "=== disk: $(df -h --output=avail "$root" | tail -1 | tr -d ' ') free after $1"; }
+free_stage() {  # free_stage DIR...: under MOSAIC_CI, removes the folders but their logs (*.log)
+  [ "$ci" = 1 ] || return 0
+  for d in "$@"; do
+    [ -d "$d" ] && find "$d" -mindepth 1 -maxdepth 1 ! -name '*.log' -exec rm -rf {} +
+  done
+  disk "freeing $*"
+}
 bash "$root/scripts/install_deps.sh"
 bash "$root/scripts/install_python_tools.sh"
 bash "$root/scripts/install_python_deps.sh"
 # The exporters of the real-model tests (PaddlePaddle and paddle2onnx; torch, transformers and
 # optimum), each set in a venv of its own; optional.
 bash "$root/scripts/install_model_exporters.sh" >/dev/null || true
+disk "install"
 export MOSAIC_JOBS=${MOSAIC_JOBS:-$(nproc)}
 export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
 
@@ -70,6 +84,8 @@ start=$SECONDS
 bash "$root/scripts/test_serve.sh" "$root/build-serve-venv/pytest.log" || echo "=== serve: FAILED"
 count_pytest "$root/build-serve-venv/pytest.log"
 stage_times+=("serve: $((SECONDS - start)) s")
+# The release build, the package's build and its venvs are done with (their logs stay).
+free_stage "$root/build" "$root/build-python" "$root/build-venv" "$root/build-serve-venv"
 
 # Sanitizer builds: -O1 and line tables only, which compile much faster and still give stack traces.
 # intercept_tls_get_addr=0: GCC 12's LeakSanitizer misreads the dynamic TLS that oneDNN (loaded by
@@ -81,6 +97,7 @@ SAN_FLAGS=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEB
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   LSAN_OPTIONS=suppressions="$root/tests/lsan_suppressions.txt":print_suppressions=0 \
   ctest_suite "asan+ubsan" "$root/build-asan" -DMOSAIC_SANITIZE=address,undefined -DMOSAIC_ARCHITECTURE_TESTS=OFF "${SAN_FLAGS[@]}"
+free_stage "$root/build-asan"
 
 # ThreadSanitizer: the suites that run threads (concurrent requests, async completion, callbacks
 # that restart requests, orchestration through the host services, plugins loaded and unloaded),
@@ -129,6 +146,7 @@ for suite in runtime registry hetero cpu gpu stress isolation device_memory; do
 done
 
 stage_times+=("tsan tests: $((SECONDS - start)) s")
+free_stage "$root/build-tsan"
 
 # The fuzz smoke ends with "fuzz: N passed, N failed" (a target each); no such line means its build failed.
 echo "=== fuzz: smoke"
