@@ -12,8 +12,8 @@ namespace mosaic::genai::tokenizer {
 
 class Decoder {
 public:
-  virtual ~Decoder() = default;
-  virtual void decode_chain(std::vector<std::string>& tokens) const = 0;
+    virtual ~Decoder() = default;
+    virtual void decode_chain(std::vector<std::string>& tokens) const = 0;
 };
 
 // Null for a JSON null; TokenizerError for a type not implemented.

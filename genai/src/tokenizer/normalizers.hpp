@@ -11,8 +11,8 @@ namespace mosaic::genai::tokenizer {
 
 class Normalizer {
 public:
-  virtual ~Normalizer() = default;
-  virtual void normalize(std::string& text) const = 0;
+    virtual ~Normalizer() = default;
+    virtual void normalize(std::string& text) const = 0;
 };
 
 // Null for a JSON null; TokenizerError for a type not implemented.

@@ -13,9 +13,9 @@ namespace mosaic::genai::tokenizer {
 
 class PostProcessor {
 public:
-  virtual ~PostProcessor() = default;
-  // Only called with add_special_tokens: without them every processor leaves ids as they are.
-  virtual void add_special_tokens(std::vector<int64_t>& ids) const = 0;
+    virtual ~PostProcessor() = default;
+    // Only called with add_special_tokens: without them every processor leaves ids as they are.
+    virtual void add_special_tokens(std::vector<int64_t>& ids) const = 0;
 };
 
 // Null for a JSON null; TokenizerError for a type not implemented.

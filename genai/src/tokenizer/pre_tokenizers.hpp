@@ -11,15 +11,15 @@
 namespace mosaic::genai::tokenizer {
 
 struct Piece {
-  std::string text;
-  // Begins where the input begins: Metaspace's prepend_scheme "first" adds its ▁ to this piece only.
-  bool first = false;
+    std::string text;
+    // Begins where the input begins: Metaspace's prepend_scheme "first" adds its ▁ to this piece only.
+    bool first = false;
 };
 
 class PreTokenizer {
 public:
-  virtual ~PreTokenizer() = default;
-  virtual void pre_tokenize(std::vector<Piece>& pieces) const = 0;
+    virtual ~PreTokenizer() = default;
+    virtual void pre_tokenize(std::vector<Piece>& pieces) const = 0;
 };
 
 // Null for a JSON null; TokenizerError for a type not implemented.

@@ -18,44 +18,44 @@ namespace mosaic::genai {
 // what to do.
 class TokenizerError : public std::runtime_error {
 public:
-  using std::runtime_error::runtime_error;
+    using std::runtime_error::runtime_error;
 };
 
 class Tokenizer {
 public:
-  // `path`: a model folder holding tokenizer.json (and optionally tokenizer_config.json), or the
-  // tokenizer.json file itself. Throws TokenizerError for a missing or malformed file, or a
-  // normalizer, pre-tokenizer, model, post-processor or decoder type it does not implement.
-  explicit Tokenizer(const std::filesystem::path& path);
-  ~Tokenizer();
-  Tokenizer(Tokenizer&&) noexcept;
-  Tokenizer& operator=(Tokenizer&&) noexcept;
+    // `path`: a model folder holding tokenizer.json (and optionally tokenizer_config.json), or the
+    // tokenizer.json file itself. Throws TokenizerError for a missing or malformed file, or a
+    // normalizer, pre-tokenizer, model, post-processor or decoder type it does not implement.
+    explicit Tokenizer(const std::filesystem::path& path);
+    ~Tokenizer();
+    Tokenizer(Tokenizer&&) noexcept;
+    Tokenizer& operator=(Tokenizer&&) noexcept;
 
-  // `text` must be UTF-8 (TokenizerError names the byte offset otherwise). With
-  // `add_special_tokens`, the post-processor's template adds what the model expects (a BOS id).
-  // Thread-safe: encode and decode may run from many threads at once.
-  std::vector<int64_t> encode(const std::string& text, bool add_special_tokens = true) const;
-  // Ids outside the vocabulary throw TokenizerError. Bytes that do not yet form a whole UTF-8
-  // character (a streamed token in the middle of one) come out as U+FFFD, as HF decodes them.
-  std::string decode(const std::vector<int64_t>& ids, bool skip_special_tokens = true) const;
+    // `text` must be UTF-8 (TokenizerError names the byte offset otherwise). With
+    // `add_special_tokens`, the post-processor's template adds what the model expects (a BOS id).
+    // Thread-safe: encode and decode may run from many threads at once.
+    std::vector<int64_t> encode(const std::string& text, bool add_special_tokens = true) const;
+    // Ids outside the vocabulary throw TokenizerError. Bytes that do not yet form a whole UTF-8
+    // character (a streamed token in the middle of one) come out as U+FFFD, as HF decodes them.
+    std::string decode(const std::vector<int64_t>& ids, bool skip_special_tokens = true) const;
 
-  size_t vocab_size() const;  // the largest id + 1, added tokens included
-  std::optional<int64_t> token_to_id(const std::string& token) const;
-  std::optional<std::string> id_to_token(int64_t id) const;
-  bool is_special(int64_t id) const;  // an added token marked "special"
+    size_t vocab_size() const;  // the largest id + 1, added tokens included
+    std::optional<int64_t> token_to_id(const std::string& token) const;
+    std::optional<std::string> id_to_token(int64_t id) const;
+    bool is_special(int64_t id) const;  // an added token marked "special"
 
-  // From tokenizer_config.json where present (bos_token, eos_token, pad_token, chat_template);
-  // an absent entry is std::nullopt.
-  std::optional<int64_t> bos_token_id() const;
-  std::optional<int64_t> eos_token_id() const;
-  std::optional<int64_t> pad_token_id() const;
-  std::optional<std::string> bos_token() const;
-  std::optional<std::string> eos_token() const;
-  std::optional<std::string> chat_template() const;
+    // From tokenizer_config.json where present (bos_token, eos_token, pad_token, chat_template);
+    // an absent entry is std::nullopt.
+    std::optional<int64_t> bos_token_id() const;
+    std::optional<int64_t> eos_token_id() const;
+    std::optional<int64_t> pad_token_id() const;
+    std::optional<std::string> bos_token() const;
+    std::optional<std::string> eos_token() const;
+    std::optional<std::string> chat_template() const;
 
 private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace mosaic::genai
