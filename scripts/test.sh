@@ -33,6 +33,10 @@ bash "$root/scripts/install_python_deps.sh"
 bash "$root/scripts/install_model_exporters.sh" >/dev/null || true
 disk "install"
 export MOSAIC_JOBS=${MOSAIC_JOBS:-$(nproc)}
+# The models the tests export on first use (torch, paddle2onnx, optimum, OpenVINO; tens of MB) go
+# beside the builds, not in them: the sanitizer suites read what the release suite exported instead
+# of exporting it all again, and free_stage leaves them.
+export MOSAIC_GENERATED_MODELS=${MOSAIC_GENERATED_MODELS:-$root/build-generated-models}
 export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
 
 total_pass=0 total_fail=0

@@ -4,6 +4,8 @@
 // conditions (the branches give different shapes), a Loop at two trip counts given as an input,
 // a TensorIterator over two sequence lengths; the same after Mosaic writes them back; and bad port
 // maps named.
+#include "onnx/exporter_models.hpp"
+
 #include <mosaic/mosaic.hpp>
 #include <mosaic/serialize.hpp>
 
@@ -26,7 +28,7 @@ namespace fs = std::filesystem;
 
 // Generated on first use (never committed), one generation at a time; empty without OpenVINO.
 fs::path model_folder() {
-    const fs::path root = fs::path(MOSAIC_BUILD_DIR) / "ir_models_control_flow";
+    const fs::path root = mosaic::test::generated_models_root() / "ir_models_control_flow";
     const fs::path folder = root / "ir_control_flow";
     if (fs::exists(folder / "done")) return folder;
     fs::create_directories(root);
@@ -90,7 +92,7 @@ TEST_P(IrControlFlowWritten, ReadAgainStillEqualsOpenVino) {
     const std::string& model = GetParam();
     const std::string device = "CPU";
     Core core;
-    const fs::path copy = fs::path(MOSAIC_BUILD_DIR) / "ir_models_control_flow" / ("written_" + model + ".xml");
+    const fs::path copy = mosaic::test::generated_models_root() / "ir_models_control_flow" / ("written_" + model + ".xml");
     std::shared_ptr<Model> read = core.read_model((folder_ / (model + ".xml")).string());
     serialize(*read, copy.string());
     std::shared_ptr<Model> again = core.read_model(copy.string());
@@ -124,7 +126,7 @@ TEST(IrControlFlowErrors, APortMapNamingAMissingBodyLayerIsNamed) {
     ASSERT_TRUE(std::regex_search(xml, entry));
     xml = std::regex_replace(xml, entry, R"(<input external_port_id="2" internal_layer_id="99")",
                              std::regex_constants::format_first_only);
-    const fs::path broken = fs::path(MOSAIC_BUILD_DIR) / "ir_models_control_flow" / "broken_loop.xml";
+    const fs::path broken = mosaic::test::generated_models_root() / "ir_models_control_flow" / "broken_loop.xml";
     std::ofstream(broken) << xml;
     fs::copy_file(folder / "loop.bin", broken.parent_path() / "broken_loop.bin", fs::copy_options::overwrite_existing);
     try {

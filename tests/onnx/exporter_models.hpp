@@ -30,14 +30,22 @@ inline std::string torch_exporter_python() {
     return venv_python("MOSAIC_TORCH_EXPORTERS_PYTHON", "build-torch-exporters-venv");
 }
 
-// BUILD_DIR/<dir>/<folder>, made by `tools/models/<script> BUILD_DIR/<dir> <arguments>` with `python`
-// unless its `model` file exists (the script writes it last); empty when there is no exporters'
-// Python or the script fails (its output is in BUILD_DIR/<dir>/<folder>.log).
+// Where generated models go: $MOSAIC_GENERATED_MODELS when set, else the build folder. scripts/test.sh
+// points it outside the builds, so that the sanitizer builds' suites read the models the release
+// suite generated instead of exporting them all again (minutes of torch and paddle per build).
+inline std::filesystem::path generated_models_root() {
+    if (const char* given = std::getenv("MOSAIC_GENERATED_MODELS"); given && *given) return given;
+    return MOSAIC_BUILD_DIR;
+}
+
+// ROOT/<dir>/<folder> (ROOT: generated_models_root()), made by `tools/models/<script> ROOT/<dir>
+// <arguments>` with `python` unless its `model` file exists (the script writes it last); empty when there is no exporters'
+// Python or the script fails (its output is in ROOT/<dir>/<folder>.log).
 inline std::filesystem::path generated_model(const std::string& dir, const std::string& folder, const std::string& script,
                                              const std::string& arguments = "", const std::string& python = exporter_python(),
                                              const std::string& model = "model.onnx") {
     namespace fs = std::filesystem;
-    const fs::path root = fs::path(MOSAIC_BUILD_DIR) / dir;
+    const fs::path root = generated_models_root() / dir;
     const fs::path out = root / folder;
     if (fs::exists(out / model)) return out;
     if (python.empty()) return {};

@@ -2,6 +2,7 @@
 // squeezenet1_1_dynamic) read as it comes: one compiled model runs at three input shapes one after
 // the other on CPU and HETERO, each equal to REFERENCE; `mosaic run` takes the shape from -i alone.
 #include "cli/cli_runner.hpp"
+#include "onnx/exporter_models.hpp"
 
 #include <mosaic/mosaic.hpp>
 
@@ -23,16 +24,12 @@ using cli_test::TempDir;
 const char* const kModelName = "squeezenet1_1_dynamic";
 
 // Generated with torch on first use (never committed), in a folder of its own so that the
-// architecture tests, which generate the other models, never write the same files.
+// architecture tests, which generate the other models, never write the same files; one generation
+// at a time (the CPU and HETERO cases start together).
 std::string model_path() {
-    const fs::path dir = fs::path(MOSAIC_BUILD_DIR) / "onnx_models_dynamic";
-    const fs::path model = dir / kModelName / "model.onnx";
-    if (fs::exists(model)) return model.string();
-    const std::string command = "/usr/bin/python3 " + std::string(MOSAIC_SOURCE_DIR) +
-                                "/tools/models/make_onnx_models.py " + dir.string() + " --only " + kModelName +
-                                " >/dev/null 2>&1";
-    if (std::system(command.c_str()) != 0 || !fs::exists(model)) return "";
-    return model.string();
+    const fs::path folder = mosaic::test::generated_model("onnx_models_dynamic", kModelName, "make_onnx_models.py",
+                                                          std::string("--only ") + kModelName, "/usr/bin/python3");
+    return folder.empty() ? "" : (folder / "model.onnx").string();
 }
 
 Tensor random_image(const Shape& shape, unsigned seed) {

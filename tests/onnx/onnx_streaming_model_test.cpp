@@ -4,6 +4,8 @@
 // the same compiled model, equal to torch; then the same with the state kept by the request
 // (make_stateful, through IR: ReadValue / Assign) and reset_state between the two rates. The same
 // for the older family's shape (--reflect), on HETERO lists too.
+#include "onnx/exporter_models.hpp"
+
 #include <mosaic/mosaic.hpp>
 #include <mosaic/onnx.hpp>
 #include <mosaic/serialize.hpp>
@@ -27,7 +29,7 @@ constexpr int kChunks = 20;
 // Generated with torch on first use (never committed), one generation at a time. "reflect": the
 // older family's shape (reflect-padded convolutions in the branches, dynamic batch and length).
 fs::path model_folder(const std::string& variant) {
-    const fs::path dir = fs::path(MOSAIC_BUILD_DIR) / "onnx_models_streaming";
+    const fs::path dir = mosaic::test::generated_models_root() / "onnx_models_streaming";
     const bool reflect = variant == "reflect";
     const fs::path folder = dir / (reflect ? "streaming_vad_reflect" : "streaming_vad");
     if (fs::exists(folder / "model.onnx")) return folder;

@@ -8,30 +8,18 @@ The C++ suite generates the models into build/ir_models_control_flow (tests/ir/i
 which scripts/test.sh runs first; here they are generated the same way when missing.
 """
 import os
-import pathlib
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from generated_models import generated
 
 import mosaic as ov
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-MODELS = pathlib.Path(os.environ.get("MOSAIC_BUILD_DIR", REPO / "build")) / "ir_models_control_flow"
-
 
 def model_folder():
-    folder = MODELS / "ir_control_flow"
-    if not (folder / "done").is_file():
-        python = os.environ.get("MOSAIC_PYTHON", "python3")
-        MODELS.mkdir(parents=True, exist_ok=True)
-        made = subprocess.run(["flock", str(MODELS / ".lock"), python,
-                               str(REPO / "tools/models/make_ir_control_flow_models.py"), str(MODELS)],
-                              capture_output=True)
-        if made.returncode != 0:
-            pytest.skip("OpenVINO's Python package is needed to write the models (scripts/install_python_tools.sh)")
-    return folder
+    return generated("ir_models_control_flow", "ir_control_flow", "make_ir_control_flow_models.py", [],
+                     os.environ.get("MOSAIC_PYTHON", "python3"), "done",
+                     "OpenVINO's Python package is needed to write the models (scripts/install_python_tools.sh)")
 
 
 @pytest.mark.parametrize("device", ["REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU"])

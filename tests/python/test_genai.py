@@ -6,35 +6,19 @@ The C++ suite generates the folders into build/llm_models (tests/genai/llm_pipel
 here they are generated the same way when missing.
 """
 import json
-import os
-import pathlib
-import subprocess
 
 import pytest
+from generated_models import generated, venv_python
 
 import mosaic.genai as ov_genai
-
-REPO = pathlib.Path(__file__).resolve().parents[2]
-MODELS = pathlib.Path(os.environ.get("MOSAIC_BUILD_DIR", REPO / "build")) / "llm_models"
-
-
-def torch_exporter_python():
-    found = os.environ.get("MOSAIC_TORCH_EXPORTERS_PYTHON") or str(REPO / "build-torch-exporters-venv" / "bin" / "python")
-    return found if pathlib.Path(found).is_file() else None
 
 
 @pytest.fixture(scope="module")
 def folder():
-    found = MODELS / "llm_qwen2_ov"
-    if not (found / "generate.json").is_file():
-        python = torch_exporter_python()
-        if python is None:
-            pytest.skip("torch, transformers and optimum-intel are needed to export the LLM "
-                        "(bash scripts/install_model_exporters.sh)")
-        MODELS.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["flock", str(MODELS / ".lock"), python, str(REPO / "tools/models/make_llm_models.py"),
-                        str(MODELS), "--only", "qwen2_ov"], check=True, capture_output=True)
-    return found
+    return generated("llm_models", "llm_qwen2_ov", "make_llm_models.py", ["--only", "qwen2_ov"],
+                     venv_python("MOSAIC_TORCH_EXPORTERS_PYTHON", "build-torch-exporters-venv"), "generate.json",
+                     "torch, transformers and optimum-intel are needed to export the LLM "
+                     "(bash scripts/install_model_exporters.sh)")
 
 
 @pytest.fixture(scope="module")

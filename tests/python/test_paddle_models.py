@@ -6,34 +6,18 @@ data sets' shapes on every device, one compiled model for both.
 The C++ suite generates the models into build/paddle_models (tests/onnx/onnx_paddle_model_test.cpp),
 which scripts/test.sh runs first; here they are generated the same way when missing.
 """
-import os
-import pathlib
-import subprocess
-
 import numpy as np
 import pytest
+from generated_models import generated, venv_python
 
 import mosaic as ov
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-MODELS = pathlib.Path(os.environ.get("MOSAIC_BUILD_DIR", REPO / "build")) / "paddle_models"
-
-
-def exporter_python():
-    found = os.environ.get("MOSAIC_EXPORTERS_PYTHON") or str(REPO / "build-exporters-venv" / "bin" / "python")
-    return found if pathlib.Path(found).is_file() else None
-
 
 def model_folder(name):
-    folder = MODELS / f"paddle_{name}"
-    if not (folder / "model.onnx").is_file():
-        python = exporter_python()
-        if python is None:
-            pytest.skip("PaddlePaddle and paddle2onnx are needed to export the models "
-                        "(bash scripts/install_model_exporters.sh)")
-        MODELS.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["flock", str(MODELS / ".lock"), python, str(REPO / "tools/models/make_paddle_models.py"),
-                        str(MODELS), "--only", name], check=True, capture_output=True)
+    folder = generated("paddle_models", f"paddle_{name}", "make_paddle_models.py", ["--only", name],
+                       venv_python("MOSAIC_EXPORTERS_PYTHON", "build-exporters-venv"), "model.onnx",
+                       "PaddlePaddle and paddle2onnx are needed to export the models "
+                       "(bash scripts/install_model_exporters.sh)")
     if not (folder / "output_1.npy").is_file():
         pytest.skip(f"{folder} was made before the generator wrote .npy files; remove it to make it again")
     return folder

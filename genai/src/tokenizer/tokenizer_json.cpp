@@ -14,8 +14,9 @@ json read_json_file(const std::filesystem::path& path) {
     text << in.rdbuf();
     try {
         return json::parse(text.str());
-    } catch (const json::parse_error& e) {
-        // nlohmann's message says where: "parse error at line 3, column 7: ...".
+    } catch (const json::exception& e) {
+        // Not only parse_error: a number too large for a double (1e999) is out_of_range. nlohmann's
+        // message says where: "parse error at line 3, column 7: ...".
         throw TokenizerError(path.string() + ": malformed JSON: " + e.what());
     }
 }
