@@ -130,7 +130,10 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
     e->dst_desc_ = pd.dst_desc(0);
     e->dst_user_ = keep_dst_layout ? e->dst_desc_ : plain_desc(out.shape);
     e->scratchpad_desc_ = pd.scratchpad_desc();
-    e->weights_ = PackedWeights(ctx.engine, filters, weights_data, pd.weights_desc(0));
+    // Folded weights are the executor's own; only the graph's constants are shared (packed_weights.hpp).
+    e->weights_ = weights_data == weights.constant
+                      ? PackedWeights::of_constant(ctx.engine, filters, weights_data, pd.weights_desc(0), ctx.packed_weights)
+                      : PackedWeights(ctx.engine, filters, weights_data, pd.weights_desc(0));
 
     size_t pad_bytes = e->scratchpad_desc_.get_size();
     if (e->src_desc_ != e->src_user_) {

@@ -10,6 +10,7 @@
 #include "executor.hpp"
 #include "fusion.hpp"
 #include "onednn_util.hpp"
+#include "packed_weights.hpp"
 
 #include <memory>
 

@@ -38,6 +38,7 @@ private:
     CpuConfig config_;
     dnnl::engine engine_;
     ValueTable values_;
+    PackedWeightsTotals packed_weights_;
     std::vector<std::unique_ptr<Executor>> executors_;
     MemoryPlan plan_;
     size_t scratch_bytes_ = 0;

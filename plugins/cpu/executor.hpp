@@ -4,6 +4,7 @@
 // everything that changes per inference in the request (its buffers and scratch).
 #pragma once
 
+#include "packed_weights.hpp"
 #include "value_table.hpp"
 
 #include <mosaic/sdk/graph.hpp>
@@ -62,6 +63,8 @@ struct BuildContext {
     // What convolutions and MatMuls with constant weights compute in (INFERENCE_PRECISION_HINT):
     // f32, or bf16, where their activations between executors are stored in bf16 too.
     dnnl::memory::data_type compute = dnnl::memory::data_type::f32;
+    // What the graph's constants take packed (PackedWeights::of_constant); null: not counted.
+    PackedWeightsTotals* packed_weights = nullptr;
 };
 
 }  // namespace mosaic::cpu_plugin

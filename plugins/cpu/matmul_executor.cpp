@@ -115,7 +115,8 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
     e->impl_ = pd.impl_info_str();
     e->scratchpad_desc_ = pd.scratchpad_desc();
     e->b_desc_ = pd.weights_desc();
-    if (e->constant_b_) e->weights_ = PackedWeights(ctx.engine, b_desc, b.constant, pd.weights_desc());
+    if (e->constant_b_)
+        e->weights_ = PackedWeights::of_constant(ctx.engine, b_desc, b.constant, pd.weights_desc(), ctx.packed_weights);
     size_t pad_bytes = e->scratchpad_desc_.get_size();
     if (pd.src_desc() != a_desc) {
         e->a_compute_desc_ = pd.src_desc();

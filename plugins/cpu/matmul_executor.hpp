@@ -6,6 +6,7 @@
 #include "executor.hpp"
 #include "fusion.hpp"
 #include "onednn_util.hpp"
+#include "packed_weights.hpp"
 
 #include <memory>
 

@@ -101,21 +101,4 @@ void Reorder::run(dnnl::stream& stream, const dnnl::memory& from, const dnnl::me
     primitive_.execute(stream, args);
 }
 
-PackedWeights::PackedWeights(const dnnl::engine& engine, const dnnl::memory::desc& plain, const void* data,
-                             const dnnl::memory::desc& wanted)
-    : desc_(wanted) {
-    if (plain == wanted) {
-        data_ = const_cast<void*>(data);  // oneDNN's memory takes a mutable handle; weights are only read
-        return;
-    }
-    owned_ = dnnl::memory(wanted, engine);
-    const dnnl::memory source(plain, engine, const_cast<void*>(data));
-    const Reorder reorder(engine, plain, wanted);
-    std::vector<uint8_t> scratchpad(reorder.scratchpad_bytes());
-    dnnl::stream stream(engine);
-    reorder.run(stream, source, owned_, scratchpad.data());
-    stream.wait();
-    data_ = owned_.get_data_handle();
-}
-
 }  // namespace mosaic::cpu_plugin

@@ -1,6 +1,6 @@
 // Glue between Mosaic's tensors and oneDNN: descriptors of plain row-major tensors, the scratch
-// layout an executor carves out of its request's scratch area, reorders built at compile time, and
-// constant weights reordered once into the layout a primitive prefers.
+// layout an executor carves out of its request's scratch area, reorders built at compile time
+// (packed_weights.hpp reorders constant weights once).
 #pragma once
 
 #include <mosaic/element_type.hpp>
@@ -80,25 +80,6 @@ private:
     dnnl::reorder primitive_;
     dnnl::memory::desc scratchpad_;
     std::string impl_;
-};
-
-// The weights a primitive reads: the host's constant in place when its layout is the one the
-// primitive chose, else a copy reordered once at compile time (the only copy of a constant made).
-class PackedWeights {
-public:
-    PackedWeights() = default;
-    PackedWeights(const dnnl::engine& engine, const dnnl::memory::desc& plain, const void* data,
-                  const dnnl::memory::desc& wanted);
-
-    void* data() const { return data_; }
-    bool reordered() const { return bool(owned_); }
-    size_t byte_size() const { return desc_.get_size(); }
-    const dnnl::memory::desc& desc() const { return desc_; }
-
-private:
-    dnnl::memory owned_;  // library-allocated when reordered
-    dnnl::memory::desc desc_;
-    void* data_ = nullptr;
 };
 
 }  // namespace mosaic::cpu_plugin

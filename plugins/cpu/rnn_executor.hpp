@@ -12,6 +12,7 @@
 
 #include "executor.hpp"
 #include "onednn_util.hpp"
+#include "packed_weights.hpp"
 
 #include <memory>
 

@@ -106,6 +106,13 @@ TEST_P(LlmOn, DecodeStepsReuseOneCompilation) {
         logits = decoder->step({static_cast<int64_t>(std::max_element(logits.begin(), logits.end()) - logits.begin())});
     const auto compilations = decoder->compiled().get_property("DYNAMIC_SHAPE_COMPILATIONS").get<size_t>();
     EXPECT_LE(compilations, 3u) << name << " on " << device << ": " << prompt.size() << " + 64 positions";
+    if (device == "CPU") {
+        // The weights are packed once: every specialization after the first reads the same copies.
+        const nlohmann::json packed = decoder->compiled().get_property("CPU_PACKED_WEIGHTS");
+        EXPECT_GT(compilations, 1u);
+        EXPECT_GT(packed.at("bytes").get<size_t>(), 0u) << packed.dump();
+        EXPECT_EQ(packed.at("shared_bytes"), packed.at("bytes")) << packed.dump();
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, LlmOn,

@@ -135,11 +135,14 @@ std::string Tokenizer::decode(const std::vector<int64_t>& ids, bool skip_special
     std::vector<std::string> tokens;
     tokens.reserve(ids.size());
     for (const int64_t id : ids) {
+        if (id < 0)
+            throw TokenizerError("Tokenizer::decode: id " + std::to_string(id) + " is negative (the vocabulary has " +
+                                 std::to_string(vocab_size()) + " ids)");
         const AddedToken* added = impl.added.find(id);
         const std::string* token = added ? &added->content : impl.model->id_to_token(id);
-        if (!token)
-            throw TokenizerError("Tokenizer::decode: id " + std::to_string(id) + " is not in the vocabulary (" +
-                                 std::to_string(vocab_size()) + " ids)");
+        // As HF: an id the vocabulary lacks gives nothing. A model's output often has more rows than
+        // its tokenizer has tokens (Qwen2.5: 151,936 for 151,665), and such a row may be sampled.
+        if (!token) continue;
         // As HF: a token is skipped for its content being a special token's, whichever id it came from.
         if (skip_special_tokens && impl.added.is_special(*token)) continue;
         tokens.push_back(*token);

@@ -35,8 +35,9 @@ public:
     // `add_special_tokens`, the post-processor's template adds what the model expects (a BOS id).
     // Thread-safe: encode and decode may run from many threads at once.
     std::vector<int64_t> encode(const std::string& text, bool add_special_tokens = true) const;
-    // Ids outside the vocabulary throw TokenizerError. Bytes that do not yet form a whole UTF-8
-    // character (a streamed token in the middle of one) come out as U+FFFD, as HF decodes them.
+    // Ids past the vocabulary give nothing, as in HF; a negative id throws TokenizerError. Bytes
+    // that do not yet form a whole UTF-8 character (a streamed token in the middle of one) come out
+    // as U+FFFD, as HF decodes them.
     std::string decode(const std::vector<int64_t>& ids, bool skip_special_tokens = true) const;
 
     size_t vocab_size() const;  // the largest id + 1, added tokens included

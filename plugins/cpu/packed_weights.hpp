@@ -1,0 +1,54 @@
+// Constant weights in the layout a primitive prefers, reordered once at compile time.
+//
+// A constant of the graph (Value::constant: the host's bytes or the value table's folded ones, valid
+// and unchanged while its compiled model lives) is packed once per layout in the whole process: the
+// packed copy is shared by every compiled model that packs the same bytes the same way. A model with
+// dynamic shapes compiles one specialization per set of input shapes (an LLM: per prompt length and
+// KV-cache capacity), and each would otherwise hold its own packed copy of every weight (1.9 GB for
+// a 0.5B-parameter model in f32, once per specialization). oneDNN picks the same blocked layout for
+// a weight whatever the row count, so prefill and decode specializations share it too.
+//
+// Why the host's address is a sound key: an entry is found only while a copy is alive, and a copy
+// is held only by executors of compiled models whose constant lives at that address for as long
+// as they do; executors go before their value table, and a plugin's compiled model before the graph
+// the host gave it. So two constants alive at one address at once are the same bytes.
+#pragma once
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <cstddef>
+#include <memory>
+
+namespace mosaic::cpu_plugin {
+
+// What a compiled model's packed weights take: all of them, and those it found already packed by
+// another compiled model (CPU_PACKED_WEIGHTS).
+struct PackedWeightsTotals {
+    size_t bytes = 0;
+    size_t shared_bytes = 0;
+};
+
+class PackedWeights {
+public:
+    PackedWeights() = default;
+    // `data` (any buffer that outlives the executor) read in place when its layout is `wanted`, else
+    // a private copy reordered to it.
+    PackedWeights(const dnnl::engine& engine, const dnnl::memory::desc& plain, const void* data,
+                  const dnnl::memory::desc& wanted);
+    // The same for a graph constant: a reordered copy comes from, or goes to, the process's cache.
+    // `totals` (may be null) counts what the copy takes.
+    static PackedWeights of_constant(const dnnl::engine& engine, const dnnl::memory::desc& plain, const void* constant,
+                                     const dnnl::memory::desc& wanted, PackedWeightsTotals* totals);
+
+    void* data() const { return data_; }
+    bool reordered() const { return bool(owned_); }
+    size_t byte_size() const { return desc_.get_size(); }
+    const dnnl::memory::desc& desc() const { return desc_; }
+
+private:
+    std::shared_ptr<const dnnl::memory> owned_;  // library-allocated when reordered; shared through the cache
+    dnnl::memory::desc desc_;
+    void* data_ = nullptr;
+};
+
+}  // namespace mosaic::cpu_plugin
