@@ -4,6 +4,9 @@
 #include "data_movement_util.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
 
 namespace mosaic::reference {
 
@@ -17,18 +20,48 @@ Shape left_padded(const KernelArgs& args, const Shape& shape, size_t rank) {
     return out;
 }
 
-// Output element at `index` reads data[index[d] % aligned[d]] per axis.
+// Output element at `index` reads data[index[d] % aligned[d]] per axis. Copied in blocks, as this
+// runs on every decode step of an LLM (its grouped key/value heads broadcast to the query heads):
+// the trailing axes the data is not repeated along are one contiguous copy, and along a repeated
+// axis the first period is built once and the rest copied from it.
+class Repeater {
+public:
+    Repeater(const Shape& aligned, const Shape& shape, size_t element_bytes)
+        : aligned_(aligned), shape_(shape), out_block_(shape.size() + 1), in_block_(shape.size() + 1) {
+        const size_t rank = shape.size();
+        out_block_[rank] = in_block_[rank] = element_bytes;
+        for (size_t d = rank; d-- > 0;) {
+            out_block_[d] = out_block_[d + 1] * static_cast<size_t>(shape[d]);
+            in_block_[d] = in_block_[d + 1] * static_cast<size_t>(aligned[d]);
+        }
+        contiguous_ = rank;
+        while (contiguous_ > 0 && aligned[contiguous_ - 1] == shape[contiguous_ - 1]) --contiguous_;
+    }
+
+    // Axes d.. of the output at `dst`, from those of the data at `src`.
+    void fill(size_t d, uint8_t* dst, const uint8_t* src) const {
+        if (d == contiguous_) {
+            std::memcpy(dst, src, out_block_[d]);
+            return;
+        }
+        const size_t period = static_cast<size_t>(aligned_[d]), count = static_cast<size_t>(shape_[d]);
+        const size_t step = out_block_[d + 1];
+        for (size_t i = 0; i < period; ++i) fill(d + 1, dst + i * step, src + i * in_block_[d + 1]);
+        for (size_t i = period; i < count; i += period) std::memcpy(dst + i * step, dst, std::min(period, count - i) * step);
+    }
+
+private:
+    const Shape& aligned_;
+    const Shape& shape_;
+    std::vector<size_t> out_block_, in_block_;  // [d]: the bytes of axes d.. (one index of axis d-1)
+    size_t contiguous_;                          // from this axis on, the output is the data as it is
+};
+
 void repeat(const KernelArgs& args, const Shape& aligned) {
-    const ConstTensorView& in = args.inputs[0];
     const TensorView& out = args.outputs[0];
-    const std::vector<int64_t> strides = dm::strides_of(aligned);
-    const size_t esize = element_size(in.type);
-    int64_t to = 0;
-    dm::for_each_index(out.shape, [&](const std::vector<int64_t>& index) {
-        int64_t from = 0;
-        for (size_t d = 0; d < aligned.size(); ++d) from += (index[d] % aligned[d]) * strides[d];
-        dm::copy_element(out.data, to++, in.data, from, esize);
-    });
+    if (shape_size(out.shape) == 0) return;
+    Repeater(aligned, out.shape, element_size(args.inputs[0].type))
+        .fill(0, static_cast<uint8_t*>(out.data), static_cast<const uint8_t*>(args.inputs[0].data));
 }
 
 void broadcast_kernel(const KernelArgs& args) {
