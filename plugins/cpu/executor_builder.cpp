@@ -12,6 +12,7 @@
 #include "reference_executor.hpp"
 #include "reorder_executor.hpp"
 #include "rnn_executor.hpp"
+#include "sdpa_executor.hpp"
 #include "softmax_executor.hpp"
 #include "transpose_executor.hpp"
 
@@ -45,6 +46,7 @@ std::unique_ptr<Executor> onednn_executor(const BuildContext& ctx, size_t node, 
     if (type == "MatMul") return with_fusion(ctx, node, BiasRule::broadcast, &MatMulExecutor::create, fused_away);
     if (type == "MaxPool" || type == "AvgPool") return PoolingExecutor::create(ctx, node);
     if (type == "Softmax") return SoftmaxExecutor::create(ctx, node);
+    if (type == "ScaledDotProductAttention") return SdpaExecutor::create(ctx, node);
     if (type == "LSTMSequence" || type == "GRUSequence" || type == "RNNSequence")
         return RnnExecutor::create(ctx, node);
     // Decomposed LayerNorm, erf Gelu and Swish: one executor from their first op, the rest absorbed.

@@ -14,10 +14,12 @@
 namespace mosaic {
 
 std::shared_ptr<const Buffer> Buffer::copy_of(const void* data, size_t size) {
-    auto bytes = std::make_shared<std::vector<uint8_t>>(size);
-    if (size) std::memcpy(bytes->data(), data, size);
+    // Not value-initialised: the bytes are written once (an IR's misaligned weights, gigabytes of
+    // them in an LLM, are copied here). new[] aligns for every element type.
+    std::shared_ptr<uint8_t[]> bytes(new uint8_t[std::max<size_t>(size, 1)]);
+    if (size) std::memcpy(bytes.get(), data, size);
     auto b = std::make_shared<Buffer>();
-    b->data_ = bytes->data();
+    b->data_ = bytes.get();
     b->size_ = size;
     b->owner_ = bytes;
     return b;
