@@ -125,10 +125,41 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
         pad_bytes = std::max(pad_bytes, e->a_reorder_.scratchpad_bytes());
     }
     e->pad_offset_ = e->scratch_.reserve(pad_bytes);
+    e->prepare_gemv(ctx, fused, a_shape, ta, b_shape.size() == 2);
     return e;
 }
 
+void MatMulExecutor::prepare_gemv(const BuildContext& ctx, const std::vector<FusedOp>& fused, const Shape& a_shape,
+                                  bool transposed_a, bool matrix_b) {
+    const int64_t columns = dst_desc_.dims().back();
+    if (!constant_b_ || !matrix_b || transposed_a || shape_size(a_shape) != a_shape.back() ||
+        dst_desc_.get_size() != static_cast<size_t>(columns) * sizeof(float) || a_compute_desc_ != dnnl::memory::desc())
+        return;
+    std::optional<BlockedWeights> blocked = blocked_weights_of(b_desc_);
+    if (!blocked || blocked->rows != a_shape.back() || blocked->columns != columns) return;
+    if (bias_ && bias_desc_.get_size() != static_cast<size_t>(columns) * sizeof(float)) return;  // one per column
+    row_desc_ = plain_desc({1, columns});
+    for (const FusedOp& op : merged_post_ops(fused)) {
+        if (op.kind != FusedOp::Kind::eltwise) continue;
+        try {
+            const dnnl::eltwise_forward::primitive_desc pd(
+                dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_inference, op.algorithm, row_desc_, op.alpha, op.beta),
+                user_scratchpad_attr(), ctx.engine);
+            if (pd.scratchpad_desc().get_size() != 0) return;
+            eltwise_.emplace_back(pd);
+        } catch (const dnnl::error&) {
+            return;
+        }
+    }
+    post_ops_ = merged_post_ops(fused);
+    x_offset_ = scratch_.reserve(static_cast<size_t>(blocked->padded_rows) * sizeof(float));
+    y_offset_ = scratch_.reserve(static_cast<size_t>(columns) * sizeof(float));
+    gemv_ = blocked;
+    impl_ = "gemv:avx512_core";
+}
+
 void MatMulExecutor::execute(const ExecContext& ctx) const {
+    if (gemv_) return execute_gemv(ctx);
     if (residual_ != kNoValue && ctx[residual_] != ctx[dst_])
         std::memcpy(ctx[dst_], ctx[residual_], dst_desc_.get_size());  // the sum post-op adds what dst holds
     void* b = constant_b_ ? weights_.data() : ctx[b_];
@@ -145,6 +176,32 @@ void MatMulExecutor::execute(const ExecContext& ctx) const {
     if (bias_) args[DNNL_ARG_BIAS] = dnnl::memory(bias_desc_, engine_, const_cast<void*>(bias_));
     if (scratchpad_desc_.get_size()) args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_desc_, engine_, pad);
     primitive_.execute(*ctx.stream, args);
+}
+
+void MatMulExecutor::execute_gemv(const ExecContext& ctx) const {
+    const BlockedWeights& w = *gemv_;
+    auto* x = reinterpret_cast<float*>(ctx.scratch + x_offset_);
+    auto* y = reinterpret_cast<float*>(ctx.scratch + y_offset_);
+    std::memcpy(x, ctx[a_], static_cast<size_t>(w.rows) * sizeof(float));
+    std::fill(x + w.rows, x + w.padded_rows, 0.0f);  // the weights' padding rows are zero, x's must be finite
+    gemv(w, static_cast<const float*>(weights_.data()), x, y);
+    const size_t n = static_cast<size_t>(w.columns);
+    if (bias_) {
+        const auto* b = static_cast<const float*>(bias_);
+        for (size_t i = 0; i < n; ++i) y[i] += b[i];
+    }
+    // The post-ops in the order oneDNN would apply them; the residual is read before dst is written.
+    size_t eltwise = 0;
+    for (const FusedOp& op : post_ops_) {
+        if (op.kind == FusedOp::Kind::eltwise) {
+            const dnnl::memory row(row_desc_, engine_, y);
+            eltwise_[eltwise++].execute(*ctx.stream, {{DNNL_ARG_SRC, row}, {DNNL_ARG_DST, row}});
+        } else if (op.kind == FusedOp::Kind::sum) {
+            const auto* r = static_cast<const float*>(ctx[residual_]);
+            for (size_t i = 0; i < n; ++i) y[i] += r[i];
+        }
+    }
+    std::memcpy(ctx[dst_], y, n * sizeof(float));
 }
 
 }  // namespace mosaic::cpu_plugin

@@ -1,10 +1,12 @@
 // MatMul on oneDNN's matmul primitive, f32, with OpenVINO's semantics (transpose_a/transpose_b as
 // strides, 1-D operands, numpy-broadcast batch dims), a fused bias, activations and residual Add.
-// Constant weights are reordered once at compile time into the layout the primitive prefers.
+// Constant weights are reordered once at compile time into the layout the primitive prefers; one
+// row times them (an LLM's decode step) runs the streaming kernel of gemv.hpp on that layout.
 #pragma once
 
 #include "executor.hpp"
 #include "fusion.hpp"
+#include "gemv.hpp"
 #include "onednn_util.hpp"
 #include "packed_weights.hpp"
 
@@ -37,6 +39,15 @@ private:
     bool constant_b_ = false;
     const void* bias_ = nullptr;
     ScratchLayout scratch_;
+    // One row times constant weights (gemv.hpp): the product, then the bias and post-ops in order.
+    void prepare_gemv(const BuildContext& ctx, const std::vector<FusedOp>& fused, const Shape& a_shape,
+                      bool transposed_a, bool matrix_b);
+    void execute_gemv(const ExecContext& ctx) const;
+    std::optional<BlockedWeights> gemv_;
+    std::vector<FusedOp> post_ops_;
+    std::vector<dnnl::eltwise_forward> eltwise_;  // one per eltwise post-op, run in place on the row
+    dnnl::memory::desc row_desc_;
+    size_t x_offset_ = 0, y_offset_ = 0;
 };
 
 }  // namespace mosaic::cpu_plugin

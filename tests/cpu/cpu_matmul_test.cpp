@@ -1,6 +1,8 @@
 // MatMul of a batch of rows by one 2-D matrix runs as one tall 2-D product (every fully connected
 // layer of an encoder); a bias along the columns fuses either way, one that varies along the rows
-// keeps the batched form. Both agree with REFERENCE.
+// keeps the batched form. One row by constant weights (an LLM's decode step) runs the streaming
+// kernel (gemv.hpp) on AVX-512 CPUs, with the bias, activations and residual Add after it. All agree
+// with REFERENCE.
 #include "cpu/cpu_test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -38,6 +40,57 @@ TEST(CpuMatMul, TransposedRowsStayBatched) {
                   "matmul"),
              "y");
     expect_matches_reference(b.build(), {{"x", random_tensor({2, 8, 3}, 3)}});
+}
+
+// One row of K by a constant [K, N] (or [N, K] with transpose_b), sizes that are not multiples of
+// the packed blocks (16 rows, 64 columns), then what an LLM fuses after its projections.
+struct RowCase {
+    Shape a;
+    int64_t k, n;
+    bool transpose_b = false;
+    Shape bias;             // empty: none
+    bool swish = false;     // x * Sigmoid(x) after (a gate projection)
+    bool residual = false;  // + another input after (a residual connection)
+};
+
+std::shared_ptr<Model> row_times_weights(const RowCase& c) {
+    ModelBuilder b("row");
+    Output x = b.parameter("x", ElementType::f32, c.a);
+    const Shape w = c.transpose_b ? Shape{c.n, c.k} : Shape{c.k, c.n};
+    Output y = b.op("MatMul", {x, random_constant(b, w, 109, "w")},
+                    {{"transpose_a", "false"}, {"transpose_b", c.transpose_b ? "true" : "false"}}, "matmul");
+    if (!c.bias.empty()) y = b.op("Add", {y, random_constant(b, c.bias, 113, "bias")}, {}, "bias_add");
+    if (c.swish) y = b.op("Multiply", {y, b.op("Sigmoid", {y}, {}, "sigmoid")}, {}, "swish");
+    if (c.residual) {
+        Shape out = c.a;
+        out.back() = c.n;
+        y = b.op("Add", {y, b.parameter("r", ElementType::f32, out)}, {}, "residual");
+    }
+    b.result(y, "y");
+    return b.build();
+}
+
+TEST(CpuMatMul, OneRowByConstantWeightsStreamsThemWithItsPostOps) {
+    const bool avx512 = __builtin_cpu_supports("avx512f");
+    for (const RowCase& c : {RowCase{{1, 100}, 100, 200}, RowCase{{1, 1, 896}, 896, 130, true, {130}},
+                             RowCase{{100}, 100, 1}, RowCase{{1, 1, 70}, 70, 300, false, {300}, true},
+                             RowCase{{1, 64}, 64, 64, true, {64}, true, true}, RowCase{{1, 1, 33}, 33, 96, false, {}, false, true}}) {
+        const std::shared_ptr<Model> model = row_times_weights(c);
+        const std::string what = "A " + to_string(c.a) + " x [" + std::to_string(c.k) + ", " + std::to_string(c.n) + "]";
+        Shape out = c.a;
+        out.back() = c.n;
+        Inputs inputs{{"x", random_tensor(c.a, 7)}};
+        if (c.residual) inputs.emplace("r", random_tensor(out, 8));
+        const RunResult r = expect_matches_reference(model, inputs);
+        ASSERT_EQ(op_records(r.profile).size(), 1u) << what << ": " << contents(r.profile);
+        EXPECT_EQ(r.profile[0].exec_type == "gemv:avx512_core", avx512) << what << ": " << r.profile[0].exec_type;
+    }
+}
+
+TEST(CpuMatMul, TwoRowsStayOnOneDnn) {
+    const RunResult r = expect_matches_reference(row_times_weights({{2, 100}, 100, 200}), {{"x", random_tensor({2, 100}, 9)}});
+    ASSERT_EQ(op_records(r.profile).size(), 1u) << contents(r.profile);
+    EXPECT_NE(r.profile[0].exec_type, "gemv:avx512_core");
 }
 
 }  // namespace
