@@ -1,5 +1,6 @@
 #include "decoder_model.hpp"
 
+#include "last_position_logits.hpp"
 #include "stateful_to_stateless.hpp"
 
 #include <nlohmann/json.hpp>
@@ -126,6 +127,7 @@ std::unique_ptr<DecoderModel> open_decoder(Core& core, const fs::path& folder, c
     std::shared_ptr<Model> model = core.read_model(file.string());
     try {
         stateful_to_stateless(*model);
+        slice_logits_to_last_position(*model);
     } catch (const std::exception& e) {
         throw std::runtime_error(file.string() + ": " + e.what());
     }
