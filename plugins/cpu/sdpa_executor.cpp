@@ -2,6 +2,8 @@
 
 #include "graph_queries.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -136,6 +138,9 @@ std::unique_ptr<Executor> SdpaExecutor::create(const BuildContext& ctx, size_t n
         !matrix_indices(batch_of(v.shape), out_batch, e->v_matrix_))
         return nullptr;
     e->L_ = L, e->S_ = S, e->E_ = E, e->Ev_ = Ev;
+    // A row of scores per thread of the stream (the compiled model builds under its thread count).
+    e->threads_ = std::max(1, omp_get_max_threads());
+    e->scores_offset_ = e->scratch_.reserve(static_cast<size_t>(e->threads_) * static_cast<size_t>(S) * sizeof(float));
     e->causal_ = causal;
     e->scale_ = scale;
     if (runtime_scale) e->scale_value_ = ids.back();
@@ -166,11 +171,10 @@ void SdpaExecutor::execute(const ExecContext& ctx) const {
     const size_t mask_bytes = mask_ == Mask::boolean ? 1 : sizeof(float);
     const float scale = scale_value_ == kNoValue ? scale_ : *static_cast<const float*>(ctx[scale_value_]);
     const int64_t rows = static_cast<int64_t>(q_matrix_.size()) * L_;
-#pragma omp parallel
+    float* const scores_of_threads = reinterpret_cast<float*>(ctx.scratch + scores_offset_);
+#pragma omp parallel num_threads(threads_)
     {
-        // One row of scores per thread, kept between inferences: a decode step allocates nothing.
-        thread_local std::vector<float> scores;
-        if (scores.size() < static_cast<size_t>(S_)) scores.resize(static_cast<size_t>(S_));
+        float* const scores = scores_of_threads + static_cast<size_t>(omp_get_thread_num()) * static_cast<size_t>(S_);
 #pragma omp for schedule(static)
         for (int64_t r = 0; r < rows; ++r) {
             const auto b = static_cast<size_t>(r / L_);
@@ -183,7 +187,7 @@ void SdpaExecutor::execute(const ExecContext& ctx) const {
                 row.boolean = mask_ == Mask::boolean;
             }
             attend_row(q + (q_matrix_[b] * L_ + l) * E_, k + k_matrix_[b] * S_ * E_, v + v_matrix_[b] * S_ * Ev_,
-                       out + r * Ev_, scores.data(), S_, E_, Ev_, scale, row, causal_ ? l : S_ - 1);
+                       out + r * Ev_, scores, S_, E_, Ev_, scale, row, causal_ ? l : S_ - 1);
         }
     }
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "executor.hpp"
+#include "onednn_util.hpp"
 
 #include <memory>
 
@@ -19,6 +20,7 @@ public:
 
     void execute(const ExecContext& ctx) const override;
     std::string exec_type() const override { return "cpu:sdpa"; }
+    size_t scratch_bytes() const override { return scratch_.total(); }
 
 private:
     SdpaExecutor(std::string name, std::vector<ValueId> inputs, ValueId output);
@@ -32,6 +34,9 @@ private:
     bool causal_ = false;
     float scale_ = 1.0f;
     ValueId mask_value_ = kNoValue, scale_value_ = kNoValue;  // scale_value_: a scale computed at run time
+    int threads_ = 1;
+    ScratchLayout scratch_;
+    size_t scores_offset_ = 0;
 };
 
 }  // namespace mosaic::cpu_plugin
