@@ -1,6 +1,6 @@
 // mosaic generate on an LLM folder (tools/models/make_llm_models.py): the streamed text is
 // transformers' greedy continuation, --json carries the text and the figures, and bad input ends
-// as one error line.
+// as one error line. mosaic benchmark's LLM mode on the same folder: the figures of its rounds.
 #include "cli_runner.hpp"
 #include "onnx/exporter_models.hpp"
 
@@ -61,6 +61,47 @@ TEST(CliGenerate, BadInputIsOneErrorLine) {
     const CliResult missing = run_mosaic({"generate", "-m", "/nonexistent/llm", "-p", "Hello"});
     EXPECT_EQ(missing.exit_code, 1);
     EXPECT_NE(missing.err.find("/nonexistent/llm is not a folder"), std::string::npos) << missing;
+}
+
+TEST(CliBenchmarkLlm, PrintsTheRoundsFiguresAndWritesTheReport) {
+    const auto folder = llm_folder();
+    if (folder.empty()) GTEST_SKIP() << "the exporters' venv is needed for llm_qwen2_ov (scripts/install_model_exporters.sh)";
+    TempDir dir;
+    const std::string report = dir / "llm.json";
+    const CliResult r = run_mosaic({"benchmark", "-m", folder.string(), "-d", "CPU", "--prompt_length", "20",
+                                    "--new_tokens", "8", "-niter", "2", "-nthreads", "1", "--report", report});
+    ASSERT_EQ(r.exit_code, 0) << r;
+    for (const char* line : {"prompt of 20 tokens, 8 new tokens, 2 rounds", "Load time:", "TTFT:", "TPOT:",
+                             "Throughput:", "tokens/s", "Peak memory:"})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r;
+    std::ifstream in(report);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["prompt_tokens"], 20);
+    EXPECT_EQ(j["new_tokens"], 8);
+    EXPECT_EQ(j["rounds"], 2);
+    EXPECT_GT(j["tpot_ms"]["mean"].get<double>(), 0) << j.dump();
+    EXPECT_GT(j["ttft_ms"]["mean"].get<double>(), 0) << j.dump();
+    EXPECT_GT(j["decode_tokens_per_s"]["mean"].get<double>(), 0) << j.dump();
+}
+
+TEST(CliBenchmarkLlm, FlagsOfTheOtherModeAreRefused) {
+    const auto folder = llm_folder();
+    if (folder.empty()) GTEST_SKIP() << "the exporters' venv is needed for llm_qwen2_ov (scripts/install_model_exporters.sh)";
+    struct Case {
+        std::vector<std::string> args;
+        std::string says;
+    };
+    const std::vector<Case> cases = {
+        {{"benchmark", "-m", folder.string(), "-d", "CPU", "-t", "5"}, "is a folder: an LLM"},
+        {{"benchmark", "-m", folder.string(), "-d", "CPU", "--new_tokens", "0"}, "--new_tokens must be at least 1"},
+        {{"benchmark", "-m", folder.string(), "-d", "CPU", "--prompt_length", "0"}, "--prompt_length must be at least 1"},
+        {{"benchmark", "-m", default_model(), "-d", "CPU", "--new_tokens", "4"}, "are for an LLM folder"},
+    };
+    for (const Case& c : cases) {
+        const CliResult r = run_mosaic(c.args);
+        EXPECT_EQ(r.exit_code, 1) << r;
+        EXPECT_NE(r.err.find(c.says), std::string::npos) << c.says << "\n" << r;
+    }
 }
 
 }  // namespace

@@ -8,12 +8,15 @@
 // request in a loop (sync) or nireq requests kept in flight with completion callbacks (async).
 // Throughput is frames (iterations x batch) / wall time, as benchmark_app computes it for both APIs.
 // The eleven "[Step i/11]" lines are benchmark_app's; Mosaic adds the HETERO split line.
+// With -m an LLM folder: generation figures instead (llm_benchmark.hpp; --prompt_length, --new_tokens,
+// -niter rounds, -nthreads, -infer_precision, --config, --report).
 #include "benchmark_report.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "config_file.hpp"
 #include "device_flags.hpp"
 #include "inputs.hpp"
+#include "llm_benchmark.hpp"
 #include "profiling.hpp"
 #include "progress.hpp"
 #include "shapes.hpp"
@@ -26,9 +29,11 @@
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace mosaic::cli {
 
@@ -56,6 +61,8 @@ struct BenchmarkOptions {
     std::string pcsort;
     std::string report_type, report_folder;
     bool json_stats = false;
+    // The LLM mode (-m a decoder LLM folder; llm_benchmark.hpp).
+    std::optional<int64_t> prompt_length, new_tokens;
 };
 
 // benchmark_app's step lines: "[Step 3/11] Setting device configuration".
@@ -341,7 +348,38 @@ void print_counters(const BenchmarkOptions& opts, const std::vector<std::vector<
     }
 }
 
+// The device properties the flags ask for, over --config's.
+AnyMap device_properties(const BenchmarkOptions& opts, AnyMap props) {
+    for (const DeviceFlag& flag : {DeviceFlag{"-nstreams", properties::num_streams.name, opts.nstreams},
+                                   DeviceFlag{"-nthreads", properties::inference_num_threads.name, opts.nthreads},
+                                   DeviceFlag{"-infer_precision", properties::hint::inference_precision.name,
+                                              opts.infer_precision}})
+        apply_device_flag(props, opts.device, flag);
+    return props;
+}
+
+// -m names a folder: an LLM, generated from rather than inferred once per iteration.
+void run_llm_mode(const BenchmarkOptions& opts) {
+    if (opts.seconds > 0 || opts.nireq > 0 || !opts.inputs.empty() || opts.pc || !opts.pcsort.empty() ||
+        !opts.report_type.empty() || !opts.shapes.shape.empty() || !opts.shapes.data_shape.empty())
+        throw UsageError("-m " + opts.model + " is a folder: an LLM, benchmarked with --prompt_length, --new_tokens and "
+                         "-niter (rounds); -t, -nireq, -i, -shape, -data_shape, -pc and -report_type are for a model file");
+    LlmBenchmarkOptions llm;
+    llm.model = opts.model;
+    llm.device = opts.device;
+    llm.properties = device_properties(opts, opts.config.empty() ? AnyMap{} : load_config(opts.config, opts.device));
+    if (opts.prompt_length) llm.prompt_length = *opts.prompt_length;
+    if (opts.new_tokens) llm.new_tokens = *opts.new_tokens;
+    if (opts.niter) llm.rounds = opts.niter;
+    llm.report = opts.report;
+    run_llm_benchmark(llm);
+}
+
 void run_benchmark(const BenchmarkOptions& opts, const std::vector<ReportItem>& command_line) {
+    if (std::filesystem::is_directory(opts.model)) return run_llm_mode(opts);
+    if (opts.prompt_length || opts.new_tokens)
+        throw UsageError("--prompt_length and --new_tokens are for an LLM folder (-m FOLDER); " + opts.model +
+                         " is not a folder");
     Steps steps;
     steps.next();
     validate(opts);
@@ -357,11 +395,7 @@ void run_benchmark(const BenchmarkOptions& opts, const std::vector<ReportItem>& 
     const std::string hint = choose_hint(core, opts, props);
     if (!hint.empty()) props[properties::hint::performance_mode.name] = hint;
     if (perf_count) props[properties::enable_profiling.name] = true;
-    for (const DeviceFlag& flag : {DeviceFlag{"-nstreams", properties::num_streams.name, opts.nstreams},
-                                   DeviceFlag{"-nthreads", properties::inference_num_threads.name, opts.nthreads},
-                                   DeviceFlag{"-infer_precision", properties::hint::inference_precision.name,
-                                              opts.infer_precision}})
-        apply_device_flag(props, opts.device, flag);
+    props = device_properties(opts, std::move(props));
     print_properties(props);
 
     steps.next();
@@ -524,7 +558,7 @@ void run_benchmark(const BenchmarkOptions& opts, const std::vector<ReportItem>& 
 
 void add_benchmark_command(CLI::App& app) {
     auto opts = std::make_shared<BenchmarkOptions>();
-    CLI::App* cmd = app.add_subcommand("benchmark", "Measure latency and throughput (like OpenVINO benchmark_app)");
+    CLI::App* cmd = app.add_subcommand("benchmark", "Measure latency and throughput (like OpenVINO benchmark_app); of an LLM folder, generation figures");
     cmd->add_option("-m,--model", opts->model, "Model file (.xml IR or another readable format)")->required();
     cmd->add_option("-d,--device", opts->device, "Device string, e.g. REFERENCE or HETERO:ACCEL,REFERENCE")->required();
     cmd->add_option("-i,--input", opts->inputs,
@@ -561,6 +595,9 @@ void add_benchmark_command(CLI::App& app) {
     cmd->add_option("--config", opts->config,
                     "JSON file of compile properties: {\"KEY\": value} or {\"DEVICE\": {\"KEY\": value}}");
     cmd->add_option("--report", opts->report, "Write Mosaic's summary of the figures to this JSON file");
+    cmd->add_option("--prompt_length", opts->prompt_length,
+                    "LLM mode (-m a model folder): tokens in the prompt (default 128); -niter is the rounds (default 3)");
+    cmd->add_option("--new_tokens", opts->new_tokens, "LLM mode: tokens generated per round (default 64)");
     cmd->callback([opts, cmd] { run_benchmark(*opts, given_options(*cmd)); });
 }
 

@@ -5,10 +5,9 @@
 // --json prints {"text", "tokens", "ttft_ms", "decode_tokens_per_s", ...} instead.
 #include "commands.hpp"
 #include "config_file.hpp"
+#include "llm_benchmark.hpp"
 
 #include <mosaic/genai/llm_pipeline.hpp>
-
-#include <sys/resource.h>
 
 #include <iostream>
 #include <memory>
@@ -25,12 +24,6 @@ struct GenerateOptions {
     std::optional<uint64_t> seed;
     bool json = false;
 };
-
-double peak_rss_mib() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;  // kilobytes on Linux
-}
 
 void run_generate(const GenerateOptions& opts) {
     const AnyMap properties = opts.config.empty() ? AnyMap{} : load_config(opts.config, opts.device);
