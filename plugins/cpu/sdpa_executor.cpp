@@ -154,7 +154,7 @@ std::unique_ptr<Executor> SdpaExecutor::create(const BuildContext& ctx, size_t n
         if ((rows != 1 && rows != L) || (cols != 1 && cols != S)) return nullptr;
         if (!matrix_indices(batch_of(matrix), out_batch, e->mask_matrix_)) return nullptr;
         e->mask_ = mask.type == ElementType::boolean ? Mask::boolean : Mask::additive;
-        e->mask_rows_ = rows * cols;
+        e->mask_matrix_size_ = rows * cols;
         e->mask_row_stride_ = rows == 1 ? 0 : cols;
         e->mask_col_stride_ = cols == 1 ? 0 : 1;
         e->mask_value_ = ids[kMask];
@@ -182,7 +182,7 @@ void SdpaExecutor::execute(const ExecContext& ctx) const {
             MaskRow row;
             if (mask) {
                 row.row = static_cast<const uint8_t*>(mask) +
-                          static_cast<size_t>(mask_matrix_[b] * mask_rows_ + l * mask_row_stride_) * mask_bytes;
+                          static_cast<size_t>(mask_matrix_[b] * mask_matrix_size_ + l * mask_row_stride_) * mask_bytes;
                 row.stride = mask_col_stride_;
                 row.boolean = mask_ == Mask::boolean;
             }

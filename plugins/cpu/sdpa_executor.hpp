@@ -30,7 +30,7 @@ private:
     // Per index of the output's batch axes, the matrix each input reads (numpy broadcasting).
     std::vector<int64_t> q_matrix_, k_matrix_, v_matrix_, mask_matrix_;
     Mask mask_ = Mask::none;
-    int64_t mask_rows_ = 1, mask_row_stride_ = 0, mask_col_stride_ = 0;  // one mask matrix's size and strides
+    int64_t mask_matrix_size_ = 1, mask_row_stride_ = 0, mask_col_stride_ = 0;  // of one mask matrix
     bool causal_ = false;
     float scale_ = 1.0f;
     ValueId mask_value_ = kNoValue, scale_value_ = kNoValue;  // scale_value_: a scale computed at run time
