@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,12 +39,18 @@ bool slice_logits_to_last_position(Model& model) {
     } catch (const std::out_of_range&) {
         return false;
     }
+    // What reads each node: a node of the path read by anything but the next one would see the
+    // sliced positions too.
+    std::map<const Node*, size_t> readers;
+    for (const Node* op : model.get_ops())
+        for (const Output& in : op->inputs()) ++readers[in.node];
     // Up from the result through per-position ops to the projection.
     Node* n = result->input(0).node;
-    while (n && per_position(*n)) {
+    while (n && readers[n] == 1 && per_position(*n)) {
         const size_t data = one_element_constant(n->input(0)) && n->input_count() == 2 ? 1 : 0;
         n = n->input(data).node;
     }
+    if (!n || readers[n] != 1) return false;
     if (!n || n->get_type_name() != "MatMul" || n->attrs().get_bool("transpose_a", false)) return false;
     // [batch, positions, hidden] by one [hidden, vocabulary] matrix: each position's logits are its own.
     const Output hidden = n->input(0), weights = n->input(1);

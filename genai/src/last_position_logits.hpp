@@ -9,9 +9,10 @@
 
 namespace mosaic::genai {
 
-// Whether the model was changed: false, and the model left as it was, when its "logits" do not come
-// from a MatMul of [batch, positions, hidden] by a matrix through per-position ops only (Convert, Tanh, and
-// Add/Subtract/Multiply/Divide by a one-element constant: a logit soft-cap or scale).
+// Whether the model was changed: false, and the model left as it was, when its "logits" do not
+// come from a MatMul of [batch, positions, hidden] by a matrix through per-position ops only
+// (Convert, Tanh, and Add/Subtract/Multiply/Divide by a one-element constant: a logit soft-cap or
+// scale), each read by the next alone.
 bool slice_logits_to_last_position(Model& model);
 
 }  // namespace mosaic::genai

@@ -132,7 +132,7 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
     e->scratchpad_desc_ = pd.scratchpad_desc();
     // Folded weights are the executor's own; only the graph's constants are shared (packed_weights.hpp).
     e->weights_ = weights_data == weights.constant
-                      ? PackedWeights::of_constant(ctx.engine, filters, weights_data, pd.weights_desc(0), ctx.packed_weights)
+                      ? PackedWeights::of_constant(ctx.engine, filters, weights_data, pd.weights_desc(0))
                       : PackedWeights(ctx.engine, filters, weights_data, pd.weights_desc(0));
 
     size_t pad_bytes = e->scratchpad_desc_.get_size();

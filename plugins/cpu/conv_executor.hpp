@@ -32,6 +32,7 @@ public:
     size_t scratch_bytes() const override { return scratch_.total(); }
     // The output may take over the residual's buffer only when both are stored alike: a reorder in place is no reorder.
     ValueId reusable_input() const override { return residual_user_ == dst_user_ ? residual_ : kNoValue; }
+    void count_packed_weights(PackedWeightsTotals& totals) const override { totals.add(weights_); }
 
 private:
     ConvExecutor(std::string name, std::string type, std::vector<ValueId> inputs, ValueId output);

@@ -19,7 +19,8 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     // that of one stream, which is what each inference runs with.
     ThreadScope threads(config_.streams.threads_per_stream);
     const auto compute = config_.precision == "bf16" ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
-    executors_ = build_executors(BuildContext{graph, values_, engine_, compute, &packed_weights_});
+    executors_ = build_executors(BuildContext{graph, values_, engine_, compute});
+    for (const auto& e : executors_) e->count_packed_weights(packed_weights_);
     plan_ = plan_memory(values_, executors_);
     for (const auto& e : executors_) scratch_bytes_ = std::max(scratch_bytes_, e->scratch_bytes());
 }
@@ -35,8 +36,8 @@ nlohmann::json CpuCompiledModel::property(const std::string& key) const {
     if (key == "INFERENCE_NUM_THREADS") return config_.streams.total_threads();
     if (key == "CPU_THREADS_PER_STREAM") return config_.streams.threads_per_stream;
     if (key == "CPU_MEMORY_PLAN") return plan_.summary();
-    // The graph's constants packed for oneDNN, and the part found packed by another compiled model
-    // (a dynamic model's earlier specialization, say) and shared with it.
+    // The weights packed for oneDNN, and the part found packed by another compiled model (a dynamic
+    // model's earlier specialization, say) and shared with it.
     if (key == "CPU_PACKED_WEIGHTS")
         return {{"bytes", packed_weights_.bytes}, {"shared_bytes", packed_weights_.shared_bytes}};
     if (key == "CPU_EXECUTORS") {

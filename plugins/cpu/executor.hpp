@@ -42,6 +42,8 @@ public:
     virtual size_t scratch_bytes() const { return 0; }
     // An input whose buffer the first output may take over when that input dies here: a fused
     // residual Add accumulates into the tensor it adds. kNoValue when none.
+    // Adds the weights it packed (packed_weights.hpp) to `totals`.
+    virtual void count_packed_weights(PackedWeightsTotals& totals) const { (void)totals; }
     virtual ValueId reusable_input() const { return kNoValue; }
 
     const std::string& name() const { return name_; }
@@ -63,8 +65,6 @@ struct BuildContext {
     // What convolutions and MatMuls with constant weights compute in (INFERENCE_PRECISION_HINT):
     // f32, or bf16, where their activations between executors are stored in bf16 too.
     dnnl::memory::data_type compute = dnnl::memory::data_type::f32;
-    // What the graph's constants take packed (PackedWeights::of_constant); null: not counted.
-    PackedWeightsTotals* packed_weights = nullptr;
 };
 
 }  // namespace mosaic::cpu_plugin

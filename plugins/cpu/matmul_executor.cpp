@@ -116,7 +116,7 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
     e->scratchpad_desc_ = pd.scratchpad_desc();
     e->b_desc_ = pd.weights_desc();
     if (e->constant_b_)
-        e->weights_ = PackedWeights::of_constant(ctx.engine, b_desc, b.constant, pd.weights_desc(), ctx.packed_weights);
+        e->weights_ = PackedWeights::of_constant(ctx.engine, b_desc, b.constant, pd.weights_desc());
     size_t pad_bytes = e->scratchpad_desc_.get_size();
     if (pd.src_desc() != a_desc) {
         e->a_compute_desc_ = pd.src_desc();

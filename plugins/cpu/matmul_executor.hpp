@@ -23,6 +23,7 @@ public:
     std::string exec_type() const override { return impl_; }
     size_t scratch_bytes() const override { return scratch_.total(); }
     ValueId reusable_input() const override { return residual_; }
+    void count_packed_weights(PackedWeightsTotals& totals) const override { totals.add(weights_); }
 
 private:
     MatMulExecutor(std::string name, std::string type, std::vector<ValueId> inputs, ValueId output);

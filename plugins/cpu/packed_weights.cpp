@@ -90,8 +90,7 @@ PackedWeights::PackedWeights(const dnnl::engine& engine, const dnnl::memory::des
 }
 
 PackedWeights PackedWeights::of_constant(const dnnl::engine& engine, const dnnl::memory::desc& plain,
-                                         const void* constant, const dnnl::memory::desc& wanted,
-                                         PackedWeightsTotals* totals) {
+                                         const void* constant, const dnnl::memory::desc& wanted) {
     PackedWeights w;
     w.desc_ = wanted;
     if (plain == wanted) {
@@ -99,14 +98,20 @@ PackedWeights PackedWeights::of_constant(const dnnl::engine& engine, const dnnl:
         return w;
     }
     w.owned_ = cache().find(constant, plain, wanted);
-    const bool shared = bool(w.owned_);
-    if (!shared) w.owned_ = cache().add(constant, plain, wanted, reorder_copy(engine, plain, constant, wanted));
-    w.data_ = w.owned_->get_data_handle();
-    if (totals) {
-        totals->bytes += wanted.get_size();
-        if (shared) totals->shared_bytes += wanted.get_size();
+    w.shared_ = bool(w.owned_);
+    if (!w.shared_) {
+        std::shared_ptr<const dnnl::memory> mine = reorder_copy(engine, plain, constant, wanted);
+        w.owned_ = cache().add(constant, plain, wanted, mine);
+        w.shared_ = w.owned_ != mine;  // another compile packed the same meanwhile
     }
+    w.data_ = w.owned_->get_data_handle();
     return w;
+}
+
+void PackedWeightsTotals::add(const PackedWeights& w) {
+    if (!w.reordered()) return;  // read in place: nothing packed
+    bytes += w.byte_size();
+    if (w.shared()) shared_bytes += w.byte_size();
 }
 
 }  // namespace mosaic::cpu_plugin

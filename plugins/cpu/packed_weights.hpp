@@ -12,6 +12,10 @@
 // is held only by executors of compiled models whose constant lives at that address for as long
 // as they do; executors go before their value table, and a plugin's compiled model before the graph
 // the host gave it. So two constants alive at one address at once are the same bytes.
+//
+// Only the graph's constants are shared: weights the device computes at compile time (an f16
+// weight's decompressing Convert folded, a BatchNorm folded into a convolution's filters) are each
+// compiled model's own, packed for it alone.
 #pragma once
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -26,6 +30,8 @@ namespace mosaic::cpu_plugin {
 struct PackedWeightsTotals {
     size_t bytes = 0;
     size_t shared_bytes = 0;
+
+    void add(const class PackedWeights& w);
 };
 
 class PackedWeights {
@@ -36,12 +42,12 @@ public:
     PackedWeights(const dnnl::engine& engine, const dnnl::memory::desc& plain, const void* data,
                   const dnnl::memory::desc& wanted);
     // The same for a graph constant: a reordered copy comes from, or goes to, the process's cache.
-    // `totals` (may be null) counts what the copy takes.
     static PackedWeights of_constant(const dnnl::engine& engine, const dnnl::memory::desc& plain, const void* constant,
-                                     const dnnl::memory::desc& wanted, PackedWeightsTotals* totals);
+                                     const dnnl::memory::desc& wanted);
 
     void* data() const { return data_; }
     bool reordered() const { return bool(owned_); }
+    bool shared() const { return shared_; }  // a copy another compiled model had packed
     size_t byte_size() const { return desc_.get_size(); }
     const dnnl::memory::desc& desc() const { return desc_; }
 
@@ -49,6 +55,7 @@ private:
     std::shared_ptr<const dnnl::memory> owned_;  // library-allocated when reordered; shared through the cache
     dnnl::memory::desc desc_;
     void* data_ = nullptr;
+    bool shared_ = false;
 };
 
 }  // namespace mosaic::cpu_plugin

@@ -26,6 +26,10 @@ public:
     void execute(const ExecContext& ctx) const override;
     std::string exec_type() const override { return impl_; }
     size_t scratch_bytes() const override { return scratch_.total(); }
+    void count_packed_weights(PackedWeightsTotals& totals) const override {
+        totals.add(weights_layer_);
+        totals.add(weights_iter_);
+    }
 
 private:
     RnnExecutor(std::string name, std::string type, std::vector<ValueId> inputs, std::vector<ValueId> outputs);

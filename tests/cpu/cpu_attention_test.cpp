@@ -35,20 +35,21 @@ std::shared_ptr<Model> attention_model(const Attention& a) {
 
 // Key padding as a decoder with a fixed-capacity cache hides the positions not yet written: the
 // first `visible` of each mask row attend, the rest hold the most negative float (or false).
-Tensor padding_mask(const Shape& shape, ElementType type, int64_t visible) {
+// (hidden: -inf as some exporters write it, else the most negative float).
+Tensor padding_mask(const Shape& shape, ElementType type, int64_t visible, float hidden = std::numeric_limits<float>::lowest()) {
     Tensor t(type, shape);
     const int64_t columns = shape.back();
     for (size_t i = 0; i < t.get_size(); ++i) {
         const bool seen = static_cast<int64_t>(i) % columns < visible;
         if (type == ElementType::boolean) t.data<uint8_t>()[i] = seen ? 1 : 0;
-        else t.data<float>()[i] = seen ? 0.0f : std::numeric_limits<float>::lowest();
+        else t.data<float>()[i] = seen ? 0.0f : hidden;
     }
     return t;
 }
 
-Inputs inputs_of(const Attention& a, int64_t visible) {
+Inputs inputs_of(const Attention& a, int64_t visible, float hidden = std::numeric_limits<float>::lowest()) {
     Inputs in{{"q", random_tensor(a.q, 1)}, {"k", random_tensor(a.k, 2)}, {"v", random_tensor(a.v, 3)}};
-    if (!a.mask.empty()) in.emplace("mask", padding_mask(a.mask, a.mask_type, visible));
+    if (!a.mask.empty()) in.emplace("mask", padding_mask(a.mask, a.mask_type, visible, hidden));
     if (a.scale == Attention::Scale::input)
         in.emplace("scale", Tensor::from_vector(Shape{}, ElementType::f32, std::vector<float>{0.125f}));
     return in;
@@ -60,10 +61,10 @@ std::string executor_of(const std::shared_ptr<Model>& model) {
     return "";
 }
 
-void expect_on_the_cpu_executor(const Attention& a, int64_t visible) {
+void expect_on_the_cpu_executor(const Attention& a, int64_t visible, float hidden = std::numeric_limits<float>::lowest()) {
     const std::shared_ptr<Model> model = attention_model(a);
     EXPECT_EQ(executor_of(model), "cpu:sdpa");
-    expect_matches_reference(model, inputs_of(a, visible), {}, 1e-5, 1e-4);
+    expect_matches_reference(model, inputs_of(a, visible, hidden), {}, 1e-5, 1e-4);
 }
 
 TEST(CpuAttention, PrefillWithACausalMaskAndGroupedHeads) {
@@ -74,6 +75,8 @@ TEST(CpuAttention, PrefillWithACausalMaskAndGroupedHeads) {
 TEST(CpuAttention, DecodeStepOverAFixedCapacityCache) {
     // One query over 256 cache positions of which 37 are written; the float mask hides the rest.
     expect_on_the_cpu_executor({{1, 14, 1, 64}, {1, 14, 256, 64}, {1, 14, 256, 64}, {1, 1, 1, 256}}, 37);
+    expect_on_the_cpu_executor({{1, 14, 1, 64}, {1, 14, 256, 64}, {1, 14, 256, 64}, {1, 1, 1, 256}}, 37,
+                               -std::numeric_limits<float>::infinity());
     expect_on_the_cpu_executor(
         {{1, 14, 1, 64}, {1, 14, 256, 64}, {1, 14, 256, 64}, {1, 1, 1, 256}, ElementType::boolean}, 37);
 }

@@ -32,6 +32,7 @@ std::shared_ptr<Model> decoder_head(const std::string& after) {
                               b.constant<float>({}, {30.0f})},
                  {}, "cap_mul");
     if (after == "concat") y = b.op("Concat", {y, y}, {{"axis", "2"}}, "concat");
+    if (after == "also_read") b.result(b.op("Relu", {y}, {}, "other_reader"), "every_position");
     b.result(y, "logits");
     return b.build();
 }
@@ -61,6 +62,10 @@ TEST(LastPositionLogits, OtherModelsAreLeftAsTheyAre) {
     const size_t ops = concat->get_ops_count();
     EXPECT_FALSE(slice_logits_to_last_position(*concat));  // a Concat over the vocabulary axis: not per position
     EXPECT_EQ(concat->get_ops_count(), ops);
+    // The projection read by another output too, which needs every position.
+    const std::shared_ptr<Model> also_read = decoder_head("also_read");
+    EXPECT_FALSE(slice_logits_to_last_position(*also_read));
+    EXPECT_EQ(also_read->get_ops_count(), decoder_head("also_read")->get_ops_count());
     ModelBuilder b("no_logits");
     b.result(b.op("Relu", {b.parameter("x", ElementType::f32, {1, 3})}, {}, "relu"), "y");
     const std::shared_ptr<Model> other = b.build();

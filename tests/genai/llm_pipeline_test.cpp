@@ -110,7 +110,8 @@ TEST_P(LlmOn, DecodeStepsReuseOneCompilation) {
         // The weights are packed once: every specialization after the first reads the same copies.
         const nlohmann::json packed = decoder->compiled().get_property("CPU_PACKED_WEIGHTS");
         EXPECT_GT(compilations, 1u);
-        EXPECT_GT(packed.at("bytes").get<size_t>(), 0u) << packed.dump();
+        // oneDNN packs f32 weights on AVX-512 (brgemm); elsewhere it may read untransposed ones in place.
+        if (__builtin_cpu_supports("avx512f")) EXPECT_GT(packed.at("bytes").get<size_t>(), 0u) << packed.dump();
         EXPECT_EQ(packed.at("shared_bytes"), packed.at("bytes")) << packed.dump();
     }
 }
