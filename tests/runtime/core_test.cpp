@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -147,9 +149,10 @@ TEST(Core, DynamicShapesCompileAndTheQueryAnswersAtTheSmallestShapes) {
 namespace mosaic::test {
 namespace {
 
-// A registry declaring REFERENCE twice: plainly, and as "EMU" emulating three instances.
+// A registry declaring REFERENCE twice: plainly, and as "EMU" emulating three instances. A folder
+// per process: ctest runs these tests at once, and one must not read the file another is writing.
 std::string multi_instance_registry() {
-    const std::string dir = ::testing::TempDir() + "/mosaic_multi_instance";
+    const std::string dir = ::testing::TempDir() + "/mosaic_multi_instance_" + std::to_string(::getpid());
     std::filesystem::create_directories(dir);
     const std::string plugin = std::string(MOSAIC_BUILD_DIR) + "/lib/mosaic/plugins/libmosaic_reference_plugin.so";
     nlohmann::json registry = {{"version", 1},
