@@ -64,7 +64,11 @@ ctest_suite() {  # ctest_suite NAME BUILD_DIR [cmake args...]
   count "$build/ctest.log"
 }
 
-ctest_suite "release" "$root/build"
+# The op-case sweeps (Cases/*: every op case on REFERENCE, CPU and GPU, thousands) run one process
+# per suite (tests/CMakeLists.txt, MOSAIC_OP_CASES_ONE_PROCESS; on by itself in the sanitizer builds):
+# a process per case cost more in starting than in testing. A build without the option keeps one
+# ctest test per case.
+ctest_suite "release" "$root/build" -DMOSAIC_OP_CASES_ONE_PROCESS=ON
 
 # The Python package, after the release build: its build reuses that build's objects through ccache,
 # and its tests read that build's bundled model.
