@@ -19,6 +19,20 @@ std::filesystem::path llm_folder() {
                            "generate.json");
 }
 
+// Each command ends with exit code 1 and an error line that says `says`.
+struct ErrorCase {
+    std::vector<std::string> args;
+    std::string says;
+};
+void expect_errors(const std::vector<ErrorCase>& cases) {
+    for (const ErrorCase& c : cases) {
+        const CliResult r = run_mosaic(c.args);
+        EXPECT_EQ(r.exit_code, 1) << r;
+        EXPECT_NE(r.err.find("mosaic: error:"), std::string::npos) << r;
+        EXPECT_NE(r.err.find(c.says), std::string::npos) << c.says << "\n" << r;
+    }
+}
+
 TEST(CliGenerate, StreamsTransformersTextThenTheFigures) {
     const auto folder = llm_folder();
     if (folder.empty()) GTEST_SKIP() << "the exporters' venv is needed for llm_qwen2_ov (scripts/install_model_exporters.sh)";
@@ -41,23 +55,13 @@ TEST(CliGenerate, StreamsTransformersTextThenTheFigures) {
 TEST(CliGenerate, BadInputIsOneErrorLine) {
     const auto folder = llm_folder();
     if (folder.empty()) GTEST_SKIP() << "the exporters' venv is needed for llm_qwen2_ov (scripts/install_model_exporters.sh)";
-    struct Case {
-        std::vector<std::string> args;
-        std::string says;
-    };
-    const std::vector<Case> cases = {
+    std::vector<ErrorCase> cases = {
         {{"-n", "0"}, "max_new_tokens is 0"},
         {{"--temperature", "0"}, "temperature"},
         {{"--top-p", "1.5"}, "top_p"},
     };
-    for (const Case& c : cases) {
-        std::vector<std::string> args = {"generate", "-m", folder.string(), "-p", "Hello"};
-        args.insert(args.end(), c.args.begin(), c.args.end());
-        const CliResult r = run_mosaic(args);
-        EXPECT_EQ(r.exit_code, 1) << r;
-        EXPECT_NE(r.err.find("mosaic: error:"), std::string::npos) << r;
-        EXPECT_NE(r.err.find(c.says), std::string::npos) << c.says << "\n" << r;
-    }
+    for (ErrorCase& c : cases) c.args.insert(c.args.begin(), {"generate", "-m", folder.string(), "-p", "Hello"});
+    expect_errors(cases);
     const CliResult missing = run_mosaic({"generate", "-m", "/nonexistent/llm", "-p", "Hello"});
     EXPECT_EQ(missing.exit_code, 1);
     EXPECT_NE(missing.err.find("/nonexistent/llm is not a folder"), std::string::npos) << missing;
@@ -87,21 +91,12 @@ TEST(CliBenchmarkLlm, PrintsTheRoundsFiguresAndWritesTheReport) {
 TEST(CliBenchmarkLlm, FlagsOfTheOtherModeAreRefused) {
     const auto folder = llm_folder();
     if (folder.empty()) GTEST_SKIP() << "the exporters' venv is needed for llm_qwen2_ov (scripts/install_model_exporters.sh)";
-    struct Case {
-        std::vector<std::string> args;
-        std::string says;
-    };
-    const std::vector<Case> cases = {
+    expect_errors({
         {{"benchmark", "-m", folder.string(), "-d", "CPU", "-t", "5"}, "is a folder: an LLM"},
         {{"benchmark", "-m", folder.string(), "-d", "CPU", "--new_tokens", "0"}, "--new_tokens must be at least 1"},
         {{"benchmark", "-m", folder.string(), "-d", "CPU", "--prompt_length", "0"}, "--prompt_length must be at least 1"},
         {{"benchmark", "-m", default_model(), "-d", "CPU", "--new_tokens", "4"}, "are for an LLM folder"},
-    };
-    for (const Case& c : cases) {
-        const CliResult r = run_mosaic(c.args);
-        EXPECT_EQ(r.exit_code, 1) << r;
-        EXPECT_NE(r.err.find(c.says), std::string::npos) << c.says << "\n" << r;
-    }
+    });
 }
 
 }  // namespace
