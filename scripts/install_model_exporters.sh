@@ -8,7 +8,8 @@
 #   otherwise pip-install itself on first use; PaddlePaddle pins its numpy and protobuf.
 # - build-torch-exporters-venv ($MOSAIC_TORCH_EXPORTERS_VENV): torch, transformers, optimum's ONNX
 #   exporter and optimum-intel's OpenVINO exporter, with onnxruntime and openvino for the references
-#   (tools/models/make_optimum_models.py). Installed in one pip call, so that pip picks an
+#   (tools/models/make_optimum_models.py), and NNCF for OpenVINO IR quantized as NNCF does it
+#   (tools/models/make_quantized_models.py). Installed in one pip call, so that pip picks an
 #   optimum-intel that agrees with optimum-onnx's pin of optimum.
 #
 # Optional: when pip or the package index is unreachable this says so, and the tests that need the
@@ -44,6 +45,6 @@ if python3 -c "import urllib.request; urllib.request.urlopen('https://download.p
   cpu_torch=(--extra-index-url https://download.pytorch.org/whl/cpu)
 fi
 install_set "${MOSAIC_TORCH_EXPORTERS_VENV:-$root/build-torch-exporters-venv}" \
-  "torch, transformers, optimum.exporters.onnx, optimum.intel, openvino, onnxruntime, onnxruntime_genai, onnx_ir" \
-  "${cpu_torch[@]}" torch transformers "optimum[onnx]" optimum-intel openvino onnx onnxruntime "onnxruntime-genai==0.11.4" onnx-ir
+  "torch, transformers, optimum.exporters.onnx, optimum.intel, openvino, onnxruntime, onnxruntime_genai, onnx_ir, nncf" \
+  "${cpu_torch[@]}" torch transformers "optimum[onnx]" optimum-intel openvino onnx onnxruntime "onnxruntime-genai==0.11.4" onnx-ir nncf
 exit $status

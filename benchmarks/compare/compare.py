@@ -26,6 +26,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 MODEL_MAKER = os.path.join(REPO, "tools", "models", "make_onnx_models.py")
+QUANTIZER = os.path.join(REPO, "tools", "models", "make_quantized_models.py")
+QUANTIZED_SUFFIXES = ("_qdq", "_dynamic")
 SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's, with torch and onnx: what make_onnx_models.py needs
 
 DEFAULT_MODELS = ["resnet50", "mobilenet_v2", "efficientnet_b0", "squeezenet1_1", "bert_base", "minilm_l6", "bilstm"]
@@ -50,7 +52,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="run.sh", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--models", type=csv_list, default=",".join(DEFAULT_MODELS),
-                   help="comma-separated names from tools/models/make_onnx_models.py (default: %(default)s)")
+                   help="comma-separated names from tools/models/make_onnx_models.py, or such a name with _qdq or "
+                        "_dynamic: quantized by tools/models/make_quantized_models.py (default: %(default)s)")
     p.add_argument("--threads", type=lambda s: [int(x) for x in csv_list(s)], default="1",
                    help="comma-separated thread counts (default: 1)")
     which = p.add_mutually_exclusive_group()
@@ -228,6 +231,27 @@ def ensure_models(args):
     missing = [m for m in args.models if not present(m)]
     if not missing:
         return
+    # NAME_qdq and NAME_dynamic: NAME quantized by ONNX Runtime's quantizer (make_quantized_models.py,
+    # run by this harness's interpreter, which has onnxruntime), NAME generated first when missing.
+    quantized = [m for m in missing if m.endswith(QUANTIZED_SUFFIXES)]
+    sources = sorted({m.rsplit("_", 1)[0] for m in quantized})
+    missing = sorted(set(m for m in missing if m not in quantized) | {s for s in sources if not present(s)})
+    if missing:
+        generate_models(args, missing)
+    if quantized:
+        forms = sorted({m.rsplit("_", 1)[1] for m in quantized})
+        say("Quantizing %s into %s (tools/models/make_quantized_models.py) ..." % (",".join(quantized), args.models_dir))
+        rc = subprocess.call([sys.executable, QUANTIZER, args.models_dir, args.models_dir, "--only", ",".join(sources),
+                              "--forms", ",".join(forms)])
+        still = [m for m in quantized if not present(m)]
+        if rc or still:
+            sys.exit("compare: quantization failed (exit %d); missing: %s" % (rc, ",".join(still) or "-"))
+
+
+def generate_models(args, missing):
+    def present(m):
+        return os.path.exists(os.path.join(args.models_dir, m, "model.onnx"))
+
     say("Generating %s into %s (tools/models/make_onnx_models.py, %s) ..." % (",".join(missing), args.models_dir, SYSTEM_PYTHON))
     if not os.path.exists(SYSTEM_PYTHON) or not python_has(SYSTEM_PYTHON, ["torch", "torchvision", "onnx"]):
         sys.exit("compare: %s with torch, torchvision and onnx is needed to generate the models "

@@ -1,5 +1,6 @@
 #include "conv_executor.hpp"
 
+#include "integer_operands.hpp"
 #include "window.hpp"
 
 #include <mosaic/sdk/batch_norm.hpp>
@@ -18,8 +19,10 @@ bool runnable(const Value& v) {
     return std::all_of(v.shape.begin(), v.shape.end(), [](int64_t d) { return d > 0; });
 }
 
-std::vector<ValueId> executor_inputs(const BuildContext& ctx, size_t node, const std::vector<FusedOp>& fused) {
-    std::vector<ValueId> inputs{ctx.values.input(node, 0), ctx.values.input(node, 1)};
+std::vector<ValueId> executor_inputs(const BuildContext& ctx, size_t node, const std::vector<FusedOp>& fused,
+                                     const IntegerOperands* integer) {
+    std::vector<ValueId> inputs{integer ? integer->src.q : ctx.values.input(node, 0),
+                                integer ? integer->weights.q : ctx.values.input(node, 1)};
     for (const FusedOp& op : fused)
         if (op.operand != kNoValue) inputs.push_back(op.operand);
     return inputs;
@@ -63,6 +66,13 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
     // A folded BatchNorm scales output channels, which a transposed convolution's filters hold on
     // their second axis: not folded there (the chain is retried without it).
     if (transposed && find_fused(fused, FusedOp::Kind::batch_norm)) return nullptr;
+    IntegerOperands integer_ops;
+    const bool integer = !transposed && !find_fused(fused, FusedOp::Kind::batch_norm) &&
+                         integer_conv_operands(ctx, node, grouped, out.shape[1], integer_ops);
+    const FusedOp* quantize = find_fused(fused, FusedOp::Kind::quantize);
+    // Integers out need integers in, and a residual added in f32 needs an f32 destination.
+    if (quantize && (!integer || !quantize->quantization.per_tensor() || find_fused(fused, FusedOp::Kind::sum)))
+        return nullptr;
 
     WindowGeometry window;
     const Shape kernel(weights.shape.end() - static_cast<std::ptrdiff_t>(rank - 2), weights.shape.end());
@@ -73,10 +83,11 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
         return nullptr;
 
     const size_t last = last_node(node, fused);
-    std::unique_ptr<ConvExecutor> e(new ConvExecutor(g.node_name(last), g.type(node), executor_inputs(ctx, node, fused),
+    std::unique_ptr<ConvExecutor> e(new ConvExecutor(g.node_name(last), g.type(node),
+                                                     executor_inputs(ctx, node, fused, integer ? &integer_ops : nullptr),
                                                      ctx.values.output(last, 0)));
     e->engine_ = ctx.engine;
-    e->src_ = ctx.values.input(node, 0);
+    e->src_ = e->inputs()[0];
     e->dst_ = e->outputs()[0];
     const int64_t channels = out.shape[1];
     if (const FusedOp* bias = find_fused(fused, FusedOp::Kind::bias)) {
@@ -89,6 +100,7 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
         e->bias_desc_ = plain_desc({channels});
     }
     if (const FusedOp* sum = find_fused(fused, FusedOp::Kind::sum)) e->residual_ = sum->operand;
+    if (const FusedOp* sum = find_fused(fused, FusedOp::Kind::quantized_sum)) e->residual_ = sum->operand;
     const void* weights_data = weights.constant;
     if (const FusedOp* bn = find_fused(fused, FusedOp::Kind::batch_norm)) {
         e->fold_batch_norm(ctx, bn->node, weights, channels);
@@ -99,10 +111,24 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
     attr.set_post_ops(post_ops_of(fused));
     // In bf16 the source and weights are bf16, and so is an intermediate output; a graph output is f32.
     const bool keep_dst_layout = ctx.values[e->dst_].kind == Value::Kind::intermediate;
-    const auto dst_type = keep_dst_layout ? ctx.compute : dnnl::memory::data_type::f32;
-    const dnnl::memory::desc filters = filter_desc(weights.shape, transposed, grouped);
-    const dnnl::memory::desc src_any = any_desc(src.shape, ctx.compute), dst_any = any_desc(out.shape, dst_type);
-    const dnnl::memory::desc weights_any(filters.dims(), ctx.compute, dnnl::memory::format_tag::any);
+    auto dst_type = keep_dst_layout ? ctx.compute : dnnl::memory::data_type::f32;
+    auto src_type = ctx.compute, weights_type = ctx.compute;
+    dnnl::memory::desc filters = filter_desc(weights.shape, transposed, grouped);
+    if (integer) {
+        src_type = data_type_of(integer_ops.src.params.type);
+        weights_type = dnnl::memory::data_type::s8;
+        // The destination's quantization is the chain's last op (an earlier one rounds a residual's addend).
+        dst_type = fused.back().kind == FusedOp::Kind::quantize ? data_type_of(fused.back().quantization.type)
+                                                                 : dnnl::memory::data_type::f32;
+        filters = plain_desc(weights.shape, weights_type);
+        weights_data = ctx.values[integer_ops.weights.q].constant;
+        std::optional<dnnl::primitive_attr> integer_attr =
+            integer_attributes(integer_ops, fused, 1 << 1, channels, e->bias_, e->owned_bias_);
+        if (!integer_attr) return nullptr;
+        attr = *integer_attr;
+    }
+    const dnnl::memory::desc src_any = any_desc(src.shape, src_type), dst_any = any_desc(out.shape, dst_type);
+    const dnnl::memory::desc weights_any(filters.dims(), weights_type, dnnl::memory::format_tag::any);
     dnnl::primitive_desc pd;
     try {
         if (transposed) {
@@ -122,16 +148,16 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
         return nullptr;  // no implementation for this geometry or these post-ops
     }
     e->primitive_ = dnnl::primitive(pd);
-    e->impl_ = pd.impl_info_str();
+    e->impl_ = std::string(pd.impl_info_str()) + (integer ? "_I8" : "");
     // The source as its producer wrote it; the destination in the primitive's layout when it is an
     // intermediate (the next executors read that layout), else plain: the caller's tensor.
-    e->src_user_ = layout_of(src);
+    e->src_user_ = layout_of(ctx.values[e->src_]);
     e->src_desc_ = pd.src_desc(0);
     e->dst_desc_ = pd.dst_desc(0);
-    e->dst_user_ = keep_dst_layout ? e->dst_desc_ : plain_desc(out.shape);
+    e->dst_user_ = keep_dst_layout ? e->dst_desc_ : layout_of(ctx.values[e->dst_]);
     e->scratchpad_desc_ = pd.scratchpad_desc();
     // Folded weights are the executor's own; only the graph's constants are shared (packed_weights.hpp).
-    e->weights_ = weights_data == weights.constant
+    e->weights_ = e->folded_weights_.empty()
                       ? PackedWeights::of_constant(ctx.engine, filters, weights_data, pd.weights_desc(0))
                       : PackedWeights(ctx.engine, filters, weights_data, pd.weights_desc(0));
 

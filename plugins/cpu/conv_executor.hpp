@@ -5,6 +5,10 @@
 // weights are reordered into it once at compile time; it writes an intermediate output in its own
 // (blocked) layout, which the next convolution or pooling reads as is. Its source is reordered per
 // inference only when the producer's layout is not the one it chose (a plain graph input).
+//
+// Over dequantized operands (a QDQ model's) it runs on their integers, u8/i8 source and i8 filters,
+// with the scales applied to the accumulator and a following quantization fused: its result is
+// then the integer tensor itself (conv_executor.cpp, IntegerOperands).
 #pragma once
 
 #include "executor.hpp"

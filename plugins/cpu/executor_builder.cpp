@@ -8,6 +8,7 @@
 #include "layer_norm_executor.hpp"
 #include "matmul_executor.hpp"
 #include "pooling_executor.hpp"
+#include "quantize_executor.hpp"
 #include "reduction_executor.hpp"
 #include "reference_executor.hpp"
 #include "reorder_executor.hpp"
@@ -18,6 +19,8 @@
 
 #include <mosaic/sdk/plugin.hpp>
 
+#include <algorithm>
+#include <iterator>
 #include <unordered_map>
 
 namespace mosaic::cpu_plugin {
@@ -40,8 +43,21 @@ std::unique_ptr<Executor> with_fusion(const BuildContext& ctx, size_t node, Bias
     }
 }
 
+// A QDQ model's quantization ops that no integer kernel absorbed, run as one executor each
+// (quantize_executor.hpp), whatever layout their integer tensors are in.
+std::unique_ptr<Executor> quantization_executor(const BuildContext& ctx, size_t node, std::vector<bool>& fused_away) {
+    const std::string type = ctx.graph.type(node);
+    std::vector<size_t> absorbed;
+    std::unique_ptr<Executor> e;
+    if (type == "Convert" || type == "Divide") e = QuantizeExecutor::create(ctx, node, absorbed);
+    if (type == "Add") e = QuantizedAddExecutor::create(ctx, node, absorbed);
+    for (size_t n : absorbed) fused_away[n] = true;
+    return e;
+}
+
 std::unique_ptr<Executor> onednn_executor(const BuildContext& ctx, size_t node, std::vector<bool>& fused_away) {
     const std::string type = ctx.graph.type(node);
+    if (std::unique_ptr<Executor> e = quantization_executor(ctx, node, fused_away)) return e;
     if (ConvExecutor::runs(type)) return with_fusion(ctx, node, BiasRule::per_channel, &ConvExecutor::create, fused_away);
     if (type == "MatMul") return with_fusion(ctx, node, BiasRule::broadcast, &MatMulExecutor::create, fused_away);
     if (type == "MaxPool" || type == "AvgPool") return PoolingExecutor::create(ctx, node);
@@ -69,6 +85,7 @@ std::unique_ptr<Executor> onednn_executor(const BuildContext& ctx, size_t node, 
 // layouts; every other executor reads plain tensors.
 std::unique_ptr<Executor> layout_keeping_executor(const BuildContext& ctx, size_t node, std::vector<bool>& fused_away) {
     const std::string type = ctx.graph.type(node);
+    if (std::unique_ptr<Executor> e = quantization_executor(ctx, node, fused_away)) return e;
     if (ConvExecutor::runs(type)) return with_fusion(ctx, node, BiasRule::per_channel, &ConvExecutor::create, fused_away);
     if (type == "MaxPool" || type == "AvgPool") return PoolingExecutor::create(ctx, node);
     if (BinaryExecutor::runs(type)) return with_fusion(ctx, node, BiasRule::none, &BinaryExecutor::create, fused_away);
@@ -105,6 +122,7 @@ public:
             if (!e) e = plain_executor(n);
             executors_.push_back(std::move(e));
         }
+        prune_unread();
         return std::move(executors_);
     }
 
@@ -143,6 +161,25 @@ private:
             }
             ctx_.values.rebind_input(node, i, it->second);
         }
+    }
+
+    // Drops the executors whose results nothing reads: the dequantizations that integer kernels
+    // made unnecessary by reading the integers themselves (and a plain copy made for one). From the
+    // last executor back, so that what only a dropped one read goes too.
+    void prune_unread() {
+        std::vector<bool> read(ctx_.values.size(), false);
+        for (const ResultCopy& c : ctx_.values.result_copies()) read[c.from] = true;
+        std::vector<std::unique_ptr<Executor>> kept;
+        for (size_t i = executors_.size(); i-- > 0;) {
+            const std::vector<ValueId>& outputs = executors_[i]->outputs();
+            const bool needed = outputs.empty() || std::any_of(outputs.begin(), outputs.end(), [&](ValueId v) {
+                                    return read[v] || ctx_.values[v].kind != Value::Kind::intermediate;
+                                });
+            if (!needed) continue;
+            for (ValueId v : executors_[i]->inputs()) read[v] = true;
+            kept.push_back(std::move(executors_[i]));
+        }
+        executors_.assign(std::make_move_iterator(kept.rbegin()), std::make_move_iterator(kept.rend()));
     }
 
     const BuildContext& ctx_;

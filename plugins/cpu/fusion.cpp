@@ -53,6 +53,36 @@ bool foldable_batch_norm(const sdk::GraphView& g, const ValueTable& values, size
 }
 
 
+// After `quantize` (the chain's result quantized to q): q dequantized again with the same
+// parameters and added to another dequantized tensor r computed before `main` (ResNet's residual
+// connection in a QDQ model). An integer kernel rounds to q's grid and adds r as a sum post-op
+// reading r's integers, never writing q.
+bool quantized_residual(const sdk::GraphView& g, const ValueTable& values, size_t main, const FusedOp& quantize,
+                        const Shape& out_shape, FusedOp& sum) {
+    const ValueId q = values.output(quantize.node, 0);
+    const size_t convert = sdk::patterns::sole_reader(g, values, q, "Convert");
+    sdk::patterns::Dequantized again, residual;
+    if (convert == sdk::patterns::kNone || !sdk::patterns::dequantization_from(g, values, convert, again) ||
+        again.params.scale != quantize.quantization.scale || again.params.zero_point != quantize.quantization.zero_point ||
+        !again.params.per_tensor())
+        return false;
+    const ValueId real = values.output(again.nodes.back(), 0);
+    const size_t add = sdk::patterns::sole_reader(g, values, real, "Add");
+    if (add == sdk::patterns::kNone) return false;
+    const size_t port = values.input(add, 0) == real ? 1 : 0;
+    if (values.input(add, 1 - port) != real || !sdk::patterns::dequantized_input(g, values, add, port, residual) ||
+        !residual.params.per_tensor())
+        return false;
+    const Value& r = values[residual.q];
+    if (r.is_constant() || r.shape != out_shape || (r.kind != Value::Kind::input && r.producer >= main)) return false;
+    sum.kind = FusedOp::Kind::quantized_sum;
+    sum.node = add;
+    sum.operand = residual.q;
+    sum.quantization = residual.params;
+    sum.absorbed = again.nodes;
+    return true;
+}
+
 // Clamps in a row compose into one clamp: the bounds are where the pair sends -inf and +inf.
 FusedOp compose_clamps(const FusedOp& first, const FusedOp& second) {
     const auto apply = [&](float x) { return std::min(std::max(x, second.alpha), second.beta); };
@@ -214,6 +244,22 @@ std::vector<FusedOp> fusable_chain(const sdk::GraphView& g, const ValueTable& va
         if (cur.kind != Value::Kind::intermediate || cur.uses.size() != 1 || !is_f32(cur)) break;
         const size_t next = cur.uses[0].node;
         if (g.output_count(next) != 1) break;
+        sdk::patterns::Quantized quantized;
+        if (cur.uses[0].port == 0 && sdk::patterns::quantization_from(g, values, next, quantized)) {
+            FusedOp q;
+            q.kind = FusedOp::Kind::quantize;
+            q.node = quantized.nodes.back();
+            q.absorbed.assign(quantized.nodes.begin(), quantized.nodes.end() - 1);
+            q.quantization = std::move(quantized.params);
+            chain.push_back(std::move(q));
+            // Integers from here on, unless they are dequantized again for a quantized residual.
+            FusedOp sum;
+            if (has_sum || !quantized_residual(g, values, main, chain.back(), out_shape, sum)) break;
+            chain.push_back(std::move(sum));
+            has_sum = true;
+            current = values.output(chain.back().node, 0);
+            continue;
+        }
         const ValueId next_out = values.output(next, 0);
         if (values[next_out].shape != out_shape || !is_f32(values[next_out])) break;
 

@@ -6,6 +6,7 @@
 #include "value_table.hpp"
 
 #include <mosaic/sdk/graph.hpp>
+#include <mosaic/sdk/quantization_patterns.hpp>
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -16,13 +17,20 @@ namespace mosaic::cpu_plugin {
 struct FusedOp {
     // batch_norm: a BatchNormInference with constant parameters after a convolution, folded into
     // its weights and bias at compile time (a per-channel scale and shift).
-    enum class Kind { bias, batch_norm, eltwise, sum };
+    // quantize: the chain's result quantized to integers (sdk/quantization_patterns.hpp), always
+    // last; `node` is its final Convert, the other ops are `absorbed`. Only an executor that writes
+    // integers (an int8 convolution) takes it; the others drop it and the ops run on their own.
+    // quantized_sum: after a quantize, that result dequantized again and added to another
+    // dequantized tensor (`operand`: its integers, `quantization`: how), the dequantization's ops
+    // `absorbed`; the chain goes on from the Add (a Relu, the sum's own quantization).
+    enum class Kind { bias, batch_norm, eltwise, sum, quantize, quantized_sum };
     Kind kind = Kind::eltwise;
     size_t node = 0;  // the op fused
     dnnl::algorithm algorithm = dnnl::algorithm::undef;  // eltwise
     float alpha = 0, beta = 0;                           // eltwise
     ValueId operand = kNoValue;  // bias: the constant added; sum: the tensor added
     std::vector<size_t> absorbed;  // the other ops of a decomposed activation (decomposed_activation.hpp)
+    sdk::patterns::QuantParams quantization;  // quantize
 };
 
 // Where a bias may broadcast: along the channels (axis 1) of a convolution's output, in any numpy
@@ -33,7 +41,9 @@ enum class BiasRule { per_channel, broadcast, none };
 // one's output: first an optional Add of an f32 constant following `rule`, then (per_channel only)
 // an optional BatchNormInference with constant parameters, then activations, and
 // at most one Add of a tensor of the same shape that is computed before `main` and dies at that
-// Add (so that the output may take over its buffer). An executor may accept only a prefix.
+// Add (so that the output may take over its buffer), and last an optional quantization of the
+// result (Kind::quantize), which a quantized residual Add may follow (Kind::quantized_sum, then
+// activations and a quantization again). An executor may accept only a prefix.
 std::vector<FusedOp> fusable_chain(const sdk::GraphView& graph, const ValueTable& values, size_t main, BiasRule rule);
 
 // The oneDNN eltwise algorithm computing `node` on its input `port`, or false. The one mapping of
@@ -46,8 +56,9 @@ std::vector<FusedOp> fusable_chain(const sdk::GraphView& graph, const ValueTable
 // reference kernels: oneDNN 2.6's soft_relu is off by 2e-6 (and negative) at -20.
 bool eltwise_of(const sdk::GraphView& graph, const ValueTable& values, size_t node, size_t port, FusedOp& op);
 
-// The eltwise and sum ops of `fused` in the order they run, consecutive clamps (ONNX's Clip as
-// Maximum then Minimum) composed into one. A bias is the primitive's own input, not a post-op.
+// The eltwise, sum and quantization ops of `fused` in the order they run, consecutive clamps
+// (ONNX's Clip as Maximum then Minimum) composed into one. A bias is the primitive's own input,
+// not a post-op.
 std::vector<FusedOp> merged_post_ops(const std::vector<FusedOp>& fused);
 
 // merged_post_ops(fused) as oneDNN post-ops.

@@ -1,5 +1,7 @@
 #include "matmul_executor.hpp"
 
+#include "integer_operands.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
@@ -15,7 +17,8 @@ bool runnable(const Value& v) {
 
 // One operand as oneDNN sees it: dims [batch..., rows, cols] over the row-major data of `stored`,
 // padded with leading 1s to `rank`; a transposed operand swaps the last two dims and their strides.
-dnnl::memory::desc operand_desc(Shape stored, bool transposed, size_t rank) {
+dnnl::memory::desc operand_desc(Shape stored, bool transposed, size_t rank,
+                                dnnl::memory::data_type type = dnnl::memory::data_type::f32) {
     stored.insert(stored.begin(), rank - stored.size(), 1);
     dnnl::memory::dims strides(rank, 1);
     for (size_t i = rank; i-- > 1;) strides[i - 1] = strides[i] * stored[i];
@@ -24,7 +27,14 @@ dnnl::memory::desc operand_desc(Shape stored, bool transposed, size_t rank) {
         std::swap(dims[rank - 1], dims[rank - 2]);
         std::swap(strides[rank - 1], strides[rank - 2]);
     }
-    return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
+    return dnnl::memory::desc(dims, type, strides);
+}
+
+// A bias with one value per output column: every dim 1 but the last (an [M, 1] bias of a square
+// product has as many values, one per row).
+bool along_last_axis(const Shape& bias, int64_t columns) {
+    if (bias.empty()) return columns == 1;
+    return bias.back() == columns && std::all_of(bias.begin(), bias.end() - 1, [](int64_t d) { return d == 1; });
 }
 
 }  // namespace
@@ -48,6 +58,20 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
     if (a_vector) a_shape.insert(a_shape.begin(), 1);
     if (b_vector) b_shape.push_back(1);
     const FusedOp* bias = find_fused(fused, FusedOp::Kind::bias);
+    // Dequantized operands run as integers (integer_operands.hpp): A as its producer wrote it
+    // (plain), a bias with one value per column.
+    IntegerOperands integer_ops;
+    const int64_t columns = tb ? b_shape.front() : b_shape.back();
+    const bool integer = b.is_constant() && b_shape.size() == 2 &&
+                         integer_matmul_operands(ctx, node, tb, columns, integer_ops) &&
+                         ctx.values[integer_ops.src.q].is_plain() &&
+                         (!bias || along_last_axis(ctx.values[bias->operand].shape, columns));
+    const FusedOp* quantize = find_fused(fused, FusedOp::Kind::quantize);
+    if (quantize && (!integer || !quantize->quantization.per_tensor() || find_fused(fused, FusedOp::Kind::sum) ||
+                     find_fused(fused, FusedOp::Kind::quantized_sum)))
+        return nullptr;
+    const auto a_type = integer ? data_type_of(integer_ops.src.params.type) : dnnl::memory::data_type::f32;
+    const auto dst_type = quantize ? data_type_of(quantize->quantization.type) : dnnl::memory::data_type::f32;
     // A batch of rows times one 2-D matrix (every fully connected layer of an encoder: [1, 128, 768]
     // x [768, 768]) is one 2-D product over all the rows: oneDNN blocks a tall 2-D product far
     // better than a batch of short ones. A bias must then vary along the columns only.
@@ -62,8 +86,8 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
     }
     const size_t rank = std::max(a_shape.size(), b_shape.size());
 
-    const dnnl::memory::desc a_desc = operand_desc(a_shape, ta, rank);
-    const dnnl::memory::desc b_desc = operand_desc(b_shape, tb, rank);
+    const dnnl::memory::desc a_desc = operand_desc(a_shape, ta, rank, a_type);
+    const dnnl::memory::desc b_desc = operand_desc(b_shape, tb, rank, integer ? dnnl::memory::data_type::s8 : dnnl::memory::data_type::f32);
     dnnl::memory::dims dst_dims(rank);
     for (size_t i = 0; i + 2 < rank; ++i) dst_dims[i] = std::max(a_desc.dims()[i], b_desc.dims()[i]);
     dst_dims[rank - 2] = a_desc.dims()[rank - 2];
@@ -74,17 +98,18 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
     if (bias && !collapse && dst_shape != out.shape) return nullptr;  // a bias over a squeezed output: not worth it
 
     const size_t last = last_node(node, fused);
-    std::vector<ValueId> inputs{a_id, b_id};
+    const ValueId a_read = integer ? integer_ops.src.q : a_id, b_read = integer ? integer_ops.weights.q : b_id;
+    std::vector<ValueId> inputs{a_read, b_read};
     for (const FusedOp& op : fused)
         if (op.operand != kNoValue) inputs.push_back(op.operand);
     std::unique_ptr<MatMulExecutor> e(
         new MatMulExecutor(g.node_name(last), g.type(node), std::move(inputs), ctx.values.output(last, 0)));
     e->engine_ = ctx.engine;
-    e->a_ = a_id;
-    e->b_ = b_id;
+    e->a_ = a_read;
+    e->b_ = b_read;
     e->dst_ = e->outputs()[0];
     e->a_desc_ = a_desc;
-    e->dst_desc_ = plain_desc(dst_shape);
+    e->dst_desc_ = plain_desc(dst_shape, dst_type);
     e->constant_b_ = b.is_constant();
     if (bias) {
         Shape bias_shape = ctx.values[bias->operand].shape;
@@ -97,13 +122,23 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
 
     dnnl::primitive_attr attr = user_scratchpad_attr();
     attr.set_post_ops(post_ops_of(fused));
+    if (integer) {
+        std::optional<dnnl::primitive_attr> integer_attr =
+            integer_attributes(integer_ops, fused, 1 << (rank - 1), columns, e->bias_, e->owned_bias_);
+        if (!integer_attr) return nullptr;
+        attr = *integer_attr;
+    }
     // With constant weights the product runs in the compute type: bf16 weights packed once, A
     // converted per inference; the output stays f32. Two runtime operands (attention) stay f32.
-    const auto compute = e->constant_b_ ? ctx.compute : dnnl::memory::data_type::f32;
+    // Integers run as they are: u8/i8 A, i8 weights.
+    const auto compute = integer ? dnnl::memory::data_type::s8
+                         : e->constant_b_ ? ctx.compute
+                                          : dnnl::memory::data_type::f32;
     const dnnl::memory::desc weights_request =
         e->constant_b_ ? dnnl::memory::desc(b_desc.dims(), compute, dnnl::memory::format_tag::any) : b_desc;
-    const dnnl::memory::desc a_request =
-        compute == dnnl::memory::data_type::f32 ? a_desc : dnnl::memory::desc(a_desc.dims(), compute, dnnl::memory::format_tag::any);
+    const dnnl::memory::desc a_request = compute == dnnl::memory::data_type::f32 || integer
+                                             ? a_desc
+                                             : dnnl::memory::desc(a_desc.dims(), compute, dnnl::memory::format_tag::any);
     dnnl::matmul::primitive_desc pd;
     try {
         pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_request, weights_request, e->bias_desc_, e->dst_desc_),
@@ -112,11 +147,11 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
         return nullptr;
     }
     e->primitive_ = dnnl::matmul(pd);
-    e->impl_ = pd.impl_info_str();
+    e->impl_ = std::string(pd.impl_info_str()) + (integer ? "_I8" : "");
     e->scratchpad_desc_ = pd.scratchpad_desc();
     e->b_desc_ = pd.weights_desc();
     if (e->constant_b_)
-        e->weights_ = PackedWeights::of_constant(ctx.engine, b_desc, b.constant, pd.weights_desc());
+        e->weights_ = PackedWeights::of_constant(ctx.engine, b_desc, ctx.values[b_read].constant, pd.weights_desc());
     size_t pad_bytes = e->scratchpad_desc_.get_size();
     if (pd.src_desc() != a_desc) {
         e->a_compute_desc_ = pd.src_desc();
@@ -125,7 +160,7 @@ std::unique_ptr<Executor> MatMulExecutor::create(const BuildContext& ctx, size_t
         pad_bytes = std::max(pad_bytes, e->a_reorder_.scratchpad_bytes());
     }
     e->pad_offset_ = e->scratch_.reserve(pad_bytes);
-    e->prepare_gemv(ctx, fused, a_shape, ta, b_shape.size() == 2);
+    if (!integer) e->prepare_gemv(ctx, fused, a_shape, ta, b_shape.size() == 2);
     return e;
 }
 

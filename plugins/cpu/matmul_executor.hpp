@@ -2,6 +2,7 @@
 // strides, 1-D operands, numpy-broadcast batch dims), a fused bias, activations and residual Add.
 // Constant weights are reordered once at compile time into the layout the primitive prefers; one
 // row times them (an LLM's decode step) runs the streaming kernel of gemv.hpp on that layout.
+// Dequantized operands (a QDQ model's) run as integers (integer_operands.hpp).
 #pragma once
 
 #include "executor.hpp"
@@ -39,6 +40,7 @@ private:
     PackedWeights weights_;  // for constant B; a runtime B is read in place with b_desc_
     bool constant_b_ = false;
     const void* bias_ = nullptr;
+    std::vector<float> owned_bias_;  // an integer product's bias, in its accumulator's units
     ScratchLayout scratch_;
     // One row times constant weights (gemv.hpp): the product, then the bias and post-ops in order.
     void prepare_gemv(const BuildContext& ctx, const std::vector<FusedOp>& fused, const Shape& a_shape,

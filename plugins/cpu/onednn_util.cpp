@@ -42,13 +42,36 @@ dnnl::memory::dims row_major_strides(const dnnl::memory::dims& dims) {
 
 dnnl::memory::dims dims_of(const Shape& shape) { return dnnl::memory::dims(shape.begin(), shape.end()); }
 
-dnnl::memory::desc plain_desc(const Shape& shape) {
-    dnnl::memory::dims strides(shape.size(), 1);
-    for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
-    return dnnl::memory::desc(dims_of(shape), dnnl::memory::data_type::f32, strides);
+dnnl::memory::desc plain_desc(const Shape& shape, dnnl::memory::data_type type) {
+    const dnnl::memory::dims dims = dims_of(shape);
+    return dnnl::memory::desc(dims, type, row_major_strides(dims));
 }
 
-dnnl::memory::desc layout_of(const Value& v) { return v.is_plain() ? plain_desc(v.shape) : v.layout; }
+dnnl::memory::data_type data_type_of(ElementType type) {
+    using dt = dnnl::memory::data_type;
+    switch (type) {
+        case ElementType::f32: return dt::f32;
+        case ElementType::bf16: return dt::bf16;
+        case ElementType::f16: return dt::f16;
+        case ElementType::i32: return dt::s32;
+        case ElementType::i8: return dt::s8;
+        case ElementType::u8: return dt::u8;
+        case ElementType::boolean: return dt::u8;
+        default: return dt::undef;
+    }
+}
+
+dnnl::memory::desc with_type(const dnnl::memory::desc& desc, dnnl::memory::data_type type) {
+    dnnl_memory_desc_t d = desc.data;
+    d.data_type = dnnl::memory::convert_to_c(type);
+    return dnnl::memory::desc(d);
+}
+
+dnnl::memory::desc layout_of(const Value& v) {
+    if (!v.is_plain()) return v.layout;
+    const dnnl::memory::data_type type = data_type_of(v.type);
+    return plain_desc(v.shape, type == dnnl::memory::data_type::undef ? dnnl::memory::data_type::f32 : type);
+}
 
 dnnl::memory::desc result_request(const Value& src, const Value& result, const dnnl::memory::dims& dims,
                                   dnnl::memory::data_type type) {
@@ -61,7 +84,7 @@ bool fast_implementation(const char* impl_info) { return std::string(impl_info).
 
 void keep_layout(const BuildContext& ctx, size_t value, const dnnl::memory::desc& chosen) {
     const Value& v = ctx.values[value];
-    if (v.kind == Value::Kind::intermediate && chosen.dims() == dims_of(v.shape) && chosen != plain_desc(v.shape))
+    if (v.kind == Value::Kind::intermediate && chosen.dims() == dims_of(v.shape) && chosen != layout_of(v))
         ctx.values.set_layout(value, chosen);
 }
 

@@ -21,10 +21,16 @@ dnnl::memory::dims row_major_strides(const dnnl::memory::dims& dims);
 
 dnnl::memory::dims dims_of(const Shape& shape);
 
-// f32, row-major, as Mosaic stores every tensor.
-dnnl::memory::desc plain_desc(const Shape& shape);
+// Row-major, as Mosaic stores every tensor; f32 unless told.
+dnnl::memory::desc plain_desc(const Shape& shape, dnnl::memory::data_type type = dnnl::memory::data_type::f32);
 
-// The layout value `v` is stored in: its blocked layout, or plain_desc of its shape.
+// oneDNN's name for `type`; undef for the types oneDNN has no tensors of (f64, i64, ...).
+dnnl::memory::data_type data_type_of(ElementType type);
+
+// `desc` with its elements of `type` instead, laid out alike (a quantized copy of a blocked tensor).
+dnnl::memory::desc with_type(const dnnl::memory::desc& desc, dnnl::memory::data_type type);
+
+// The layout value `v` is stored in: its blocked layout, or plain_desc of its shape and type.
 struct Value;
 dnnl::memory::desc layout_of(const Value& v);
 

@@ -562,6 +562,30 @@ def gen_convert():
     cases.append(case("Select_error_none_shapes", "Select", "opset1",
                       [tensor(np.ones([3]), "boolean"), tensor(np.ones([3]), "f32"), tensor(np.ones([1]), "f32")],
                       attrs={"auto_broadcast": "none"}, error="auto_broadcast=none requires equal input shapes"))
+    # FakeQuantize: OpenVINO's formula in double, half-to-even rounding; bounds per tensor and per
+    # channel, 8-bit and 4-bit levels, reversed output bounds.
+    def fake_quantize(x, il, ih, ol, oh, levels):
+        x, il, ih, ol, oh = (np.asarray(a, np.float64) for a in (x, il, ih, ol, oh))
+        q = np.rint((x - il) / (ih - il) * (levels - 1)) / (levels - 1) * (oh - ol) + ol
+        return np.where(x <= np.minimum(il, ih), ol, np.where(x > np.maximum(il, ih), oh, q))
+
+    def fq_case(name, x, bounds, levels):
+        ins = [tensor(x, "f32")] + [tensor(np.asarray(b, np.float32), "f32") for b in bounds]
+        want = fake_quantize(x, *[np.asarray(b, np.float32) for b in bounds], levels).astype(np.float32)
+        cases.append(case(name, "FakeQuantize", "opset1", ins, [tensor(want, "f32")], attrs={"levels": str(levels)}))
+
+    # Its own generator: the groups after this one keep their values.
+    xf = np.random.default_rng(33).uniform(-3, 3, [2, 3, 4]).astype(np.float32)
+    fq_case("FakeQuantize_f32_per_tensor_256", xf, [[-2.0], [2.0], [-2.0], [2.0]], 256)
+    per_channel = [np.array(v, np.float32).reshape(1, 3, 1) for v in ([-1, -2, 0], [1, 2.5, 3], [0, 0, 0], [255, 255, 255])]
+    fq_case("FakeQuantize_f32_per_channel_to_u8_grid", xf, per_channel, 256)
+    fq_case("FakeQuantize_f32_16_levels_reversed_output", xf, [[-1.5], [1.5], [1.0], [-1.0]], 16)
+    cases.append(case("FakeQuantize_error_levels", "FakeQuantize", "opset1",
+                      [tensor([1.0], "f32")] + [tensor([0.0], "f32")] * 2 + [tensor([1.0], "f32")] * 2,
+                      attrs={"levels": "1"}, error="'levels' must be at least 2"))
+    cases.append(case("FakeQuantize_error_bound_type", "FakeQuantize", "opset1",
+                      [tensor([1.0], "f32"), tensor([0.0], "f64"), tensor([1.0], "f32"), tensor([0.0], "f32"),
+                       tensor([1.0], "f32")], attrs={"levels": "256"}, error="must have the same element type"))
     return write("convert", cases)
 
 

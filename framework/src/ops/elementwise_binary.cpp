@@ -1,5 +1,5 @@
-// Schemas of the binary elementwise ops (arithmetic, comparison, logical, bitwise) and Select. All take
-// the auto_broadcast attribute: "numpy" (default) or "none".
+// Schemas of the binary elementwise ops (arithmetic, comparison, logical, bitwise), Select and
+// FakeQuantize. All take the auto_broadcast attribute: "numpy" (default) or "none".
 #include "ops/elementwise_ops.hpp"
 
 namespace mosaic::ops {
@@ -54,6 +54,22 @@ std::vector<PortInfo> infer_select(const InferContext& ctx) {
     return {{ctx.input_type(1), elementwise_shape(ctx, {0, 1, 2})}};
 }
 
+// FakeQuantize-1(x, input_low, input_high, output_low, output_high): x of a floating type and its
+// four bounds of the same type, numpy-broadcast together (the bounds per tensor or per channel);
+// `levels` (at least 2) quantization levels between the bounds.
+std::vector<PortInfo> infer_fake_quantize(const InferContext& ctx) {
+    const ElementType t = require_float(ctx, 0);
+    for (size_t i = 1; i < 5; ++i) require_same_type(ctx, 0, i);
+    int64_t levels = 0;
+    try {
+        levels = ctx.attrs().get_int("levels");
+    } catch (const AttributeError& e) {
+        ctx.fail(e.what());
+    }
+    ctx.check(levels >= 2, "attribute 'levels' must be at least 2, got " + std::to_string(levels));
+    return {{t, elementwise_shape(ctx, {0, 1, 2, 3, 4})}};
+}
+
 }  // namespace
 
 void register_binary_elementwise_ops(OpRegistry& r) {
@@ -68,6 +84,7 @@ void register_binary_elementwise_ops(OpRegistry& r) {
     for (const char* type : {"BitwiseAnd", "BitwiseOr", "BitwiseXor"}) r.add({type, {"opset13"}, 2, 2, infer_bitwise});
     r.add({"BitwiseNot", {"opset13"}, 1, 1, infer_bitwise_not});
     r.add({"Select", {"opset1"}, 3, 3, infer_select});
+    r.add({"FakeQuantize", {"opset1"}, 5, 5, infer_fake_quantize});
 }
 
 }  // namespace mosaic::ops

@@ -10,7 +10,7 @@
 
 namespace mosaic::ops {
 
-void register_binary_elementwise_ops(OpRegistry&);  // elementwise_binary.cpp: arithmetic, comparison, logical, Select
+void register_binary_elementwise_ops(OpRegistry&);  // elementwise_binary.cpp: arithmetic, comparison, logical, Select, FakeQuantize
 void register_unary_elementwise_ops(OpRegistry&);   // elementwise_unary.cpp: unary math, activations, Convert
 void register_reduction_ops(OpRegistry&);           // reduction.cpp
 

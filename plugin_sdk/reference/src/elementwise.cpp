@@ -1,5 +1,5 @@
 // Reference kernels of the elementwise group: arithmetic, comparison, logical, unary math,
-// activations, conversion, selection and reductions. Each concept lives in its own file.
+// activations, conversion, selection, FakeQuantize and reductions. Each concept lives in its own file.
 #include "elementwise_kernels.hpp"
 
 namespace mosaic::reference {
@@ -10,6 +10,7 @@ void register_elementwise_kernels(KernelRegistry& r) {
     register_unary_math_kernels(r);
     register_activation_kernels(r);
     register_convert_select_kernels(r);
+    register_fake_quantize_kernel(r);
     register_reduction_kernels(r);
 }
 

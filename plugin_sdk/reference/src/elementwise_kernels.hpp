@@ -16,6 +16,7 @@ void register_comparison_logical_kernels(KernelRegistry&);  // elementwise_compa
 void register_unary_math_kernels(KernelRegistry&);          // elementwise_unary.cpp
 void register_activation_kernels(KernelRegistry&);          // elementwise_activation.cpp
 void register_convert_select_kernels(KernelRegistry&);      // elementwise_convert.cpp
+void register_fake_quantize_kernel(KernelRegistry&);        // elementwise_fake_quantize.cpp
 void register_reduction_kernels(KernelRegistry&);           // reduction.cpp
 
 inline void require_io(const KernelArgs& args, size_t min_inputs, size_t max_inputs, size_t outputs) {

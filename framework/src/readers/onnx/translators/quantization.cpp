@@ -8,6 +8,7 @@
 #include "readers/onnx/onnx_node_context.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -54,6 +55,80 @@ Output along_axis(NodeContext& ctx, Output p, int64_t rank, int64_t axis) {
 
 Output as_f32(NodeContext& ctx, Output x) { return ctx.convert(x, ElementType::f32); }
 
+// Blocked quantization (opset 21's block_size): parameter `p` holds one value per `block`
+// consecutive indices along `axis` of x and has x's shape elsewhere. Each value is repeated over
+// its block (Unsqueeze, Tile, Reshape) and the last block cut to x's length, giving x's shape.
+Output expand_blocks(NodeContext& ctx, Output p, Output x, int64_t axis, int64_t block) {
+    const Shape &xs = ctx.shape(x), &ps = ctx.shape(p);
+    const auto a = static_cast<size_t>(normalized_axis(ctx, axis, ctx.rank(x)));
+    if (block < 0) ctx.fail("attribute 'block_size' must not be negative, got " + std::to_string(block));
+    if (ps.size() != xs.size())
+        ctx.fail("blocked quantization needs a scale of the input's rank " + std::to_string(xs.size()) + ", got shape " +
+                 to_string(ps));
+    if (std::any_of(xs.begin(), xs.end(), [](int64_t d) { return d < 0; }) ||
+        std::any_of(ps.begin(), ps.end(), [](int64_t d) { return d < 0; }))
+        ctx.unsupported("blocked quantization of a tensor of dynamic shape " + to_string(xs));
+    for (size_t i = 0; i < xs.size(); ++i) {
+        const int64_t want = i == a ? (xs[i] + block - 1) / block : xs[i];
+        if (ps[i] != want)
+            ctx.fail("with block_size " + std::to_string(block) + " the scale and zero point for input " + to_string(xs) +
+                     " must have " + std::to_string(want) + " values along axis " + std::to_string(i) + ", got shape " +
+                     to_string(ps));
+    }
+    std::vector<int64_t> repeats(xs.size() + 1, 1);
+    repeats[a + 1] = block;
+    const Output tiled = ctx.op("Tile", {ctx.op("Unsqueeze", {p, ctx.scalar_i64(static_cast<int64_t>(a) + 1)}),
+                                         ctx.const_i64(repeats)});
+    std::vector<int64_t> merged(ps.begin(), ps.end());
+    merged[a] *= block;
+    const Output flat = ctx.op("Reshape", {tiled, ctx.const_i64(merged)}, {{"special_zero", "false"}});
+    if (merged[a] == xs[a]) return flat;
+    return ctx.op("Slice", {flat, ctx.const_i64({0}), ctx.const_i64({xs[a]}), ctx.const_i64({1}),
+                            ctx.const_i64({static_cast<int64_t>(a)})});
+}
+
+// The scale or zero point input `i` shaped to broadcast against x: per tensor, per axis or blocked.
+Output parameter(NodeContext& ctx, size_t i, Output x, int64_t axis) {
+    const int64_t block = ctx.attr_int("block_size", 0);
+    if (block != 0) return expand_blocks(ctx, ctx.input(i), x, axis, block);
+    return along_axis(ctx, ctx.input(i), ctx.rank(x), axis);
+}
+
+// What a model states wrongly about a quantization, checked where the reader knows the values (a
+// scale or zero point is almost always an initializer): a scale of NaN or infinity (every result
+// would be NaN or infinity), of zero where it divides (QuantizeLinear), a zero point of another
+// type than the integers it belongs to, and per-axis parameters whose length is not the tensor's
+// dimension.
+void check_parameters(NodeContext& ctx, Output x, size_t scale_input, size_t zero_point_input, int64_t axis,
+                      ElementType integer_type, bool zero_scale_allowed) {
+    const Output scale = ctx.input(scale_input);
+    const Shape& ss = ctx.shape(scale);
+    const int64_t rank = ctx.rank(x);
+    if (ss.size() == 1 && ss[0] != 1 && rank > 0 && ctx.attr_int("block_size", 0) == 0) {
+        const int64_t a = normalized_axis(ctx, axis, rank);
+        const int64_t dim = ctx.shape(x)[static_cast<size_t>(a)];
+        if (dim >= 0 && ss[0] >= 0 && ss[0] != dim)
+            ctx.fail("the scale has " + std::to_string(ss[0]) + " values but axis " + std::to_string(a) + " of input " +
+                     to_string(ctx.shape(x)) + " has " + std::to_string(dim) + ": give one scale per index along 'axis'");
+    }
+    if (const ops::KnownValue* v = ctx.value(scale))
+        for (double s : v->as_floats())
+            if ((s == 0 && !zero_scale_allowed) || !std::isfinite(s))
+                ctx.fail("scale " + Attributes::format_float(s) +
+                         " is not a usable scale (" + (s == 0 ? "quantizing divides by it" : "NaN or infinite") +
+                         "); the quantizer that wrote the model saw a constant tensor or a broken calibration: give a "
+                         "finite non-zero scale");
+    if (!ctx.has_input(zero_point_input)) return;
+    const Output zp = ctx.input(zero_point_input);
+    if (ctx.type(zp) != integer_type)
+        ctx.fail("the zero point is " + std::string(to_string(ctx.type(zp))) + " but the quantized tensor is " +
+                 to_string(integer_type) + ": they must have one type");
+    const Shape& zs = ctx.shape(zp);
+    if (shape_size(zs) != shape_size(ss) && shape_size(zs) >= 0 && shape_size(ss) >= 0)
+        ctx.fail("the zero point has shape " + to_string(zs) + " and the scale " + to_string(ss) +
+                 ": they must have one shape");
+}
+
 // saturate(round_half_to_even(v) + zero_point) in `type`; v and zero_point are f32.
 Output requantize(NodeContext& ctx, Output v, const Output* zero_point_f32, ElementType type) {
     const IntegerRange r = range_of(ctx, type);
@@ -65,22 +140,26 @@ Output requantize(NodeContext& ctx, Output v, const Output* zero_point_f32, Elem
 
 Outputs quantize_linear(NodeContext& ctx) {
     const Output x = ctx.input(0);
-    const int64_t rank = ctx.rank(x), axis = ctx.attr_int("axis", 1);
-    const Output scale = as_f32(ctx, along_axis(ctx, ctx.input(1), rank, axis));
+    const int64_t axis = ctx.attr_int("axis", 1);
     const ElementType type = ctx.has_input(2) ? ctx.type(ctx.input(2)) : ElementType::u8;
+    range_of(ctx, type);
+    check_parameters(ctx, x, 1, 2, axis, type, false);
+    const Output scale = as_f32(ctx, parameter(ctx, 1, x, axis));
     const Output scaled = ctx.op("Divide", {as_f32(ctx, x), scale});
     if (!ctx.has_input(2)) return {requantize(ctx, scaled, nullptr, type)};
-    const Output zero_point = as_f32(ctx, along_axis(ctx, ctx.input(2), rank, axis));
+    const Output zero_point = as_f32(ctx, parameter(ctx, 2, x, axis));
     return {requantize(ctx, scaled, &zero_point, type)};
 }
 
 Outputs dequantize_linear(NodeContext& ctx) {
     const Output x = ctx.input(0);
-    const int64_t rank = ctx.rank(x), axis = ctx.attr_int("axis", 1);
+    const int64_t axis = ctx.attr_int("axis", 1);
+    // A zero scale dequantizes to zeros (a dead channel of per-channel weights): allowed.
+    check_parameters(ctx, x, 1, 2, axis, ctx.type(x), true);
     const ElementType out_type = ctx.type(ctx.input(1));
     Output y = as_f32(ctx, x);
-    if (ctx.has_input(2)) y = ctx.op("Subtract", {y, as_f32(ctx, along_axis(ctx, ctx.input(2), rank, axis))});
-    y = ctx.op("Multiply", {y, as_f32(ctx, along_axis(ctx, ctx.input(1), rank, axis))});
+    if (ctx.has_input(2)) y = ctx.op("Subtract", {y, as_f32(ctx, parameter(ctx, 2, x, axis))});
+    y = ctx.op("Multiply", {y, as_f32(ctx, parameter(ctx, 1, x, axis))});
     return {ctx.convert(y, out_type)};
 }
 
