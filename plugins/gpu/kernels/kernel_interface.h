@@ -79,6 +79,7 @@ typedef enum ActivationKind {
     ACT_ATANH = 39,
     ACT_ROUND_EVEN = 40,  // halves to the even neighbour (rint in the default rounding mode)
     ACT_ROUND_AWAY = 41,  // halves away from zero
+    ACT_DIVIDE = 42,      // x / a, correctly rounded (a quantization's x / scale: x * (1 / a) moves ties)
 } ActivationKind;
 
 // How a kernel finds a broadcast operand's element for flat output index i (kernels/kernel_args.hpp's

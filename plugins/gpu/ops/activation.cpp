@@ -91,7 +91,8 @@ std::optional<Activation> activation_of(const sdk::GraphView& g, size_t n) {
         if (t == "Add") return act(ACT_LINEAR, 1.0f, *c);
         if (t == "Subtract") return act(ACT_LINEAR, 1.0f, -*c);
         if (t == "Multiply") return act(ACT_LINEAR, *c, 0.0f);
-        return act(ACT_LINEAR, 1.0f / *c, 0.0f);  // x / c: one rounding more than the division
+        // x / c exactly: x * (1 / c) rounds twice and moves a quantization's values at ties.
+        return act(ACT_DIVIDE, *c);
     }
     return std::nullopt;
 }

@@ -48,6 +48,7 @@
             case ACT_ATANH: return atanh(x);                                                                  \
             case ACT_ROUND_EVEN: return rint(x);                                                              \
             case ACT_ROUND_AWAY: return round(x);                                                             \
+            case ACT_DIVIDE: return x / a;                                                                    \
             default: return x;                                                                                \
         }                                                                                                     \
     }
