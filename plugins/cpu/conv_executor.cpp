@@ -118,8 +118,9 @@ std::unique_ptr<Executor> ConvExecutor::create(const BuildContext& ctx, size_t n
         src_type = data_type_of(integer_ops.src.params.type);
         weights_type = dnnl::memory::data_type::s8;
         // The destination's quantization is the chain's last op (an earlier one rounds a residual's addend).
-        dst_type = fused.back().kind == FusedOp::Kind::quantize ? data_type_of(fused.back().quantization.type)
-                                                                 : dnnl::memory::data_type::f32;
+        dst_type = !fused.empty() && fused.back().kind == FusedOp::Kind::quantize
+                       ? data_type_of(fused.back().quantization.type)
+                       : dnnl::memory::data_type::f32;
         filters = plain_desc(weights.shape, weights_type);
         weights_data = ctx.values[integer_ops.weights.q].constant;
         std::optional<dnnl::primitive_attr> integer_attr =

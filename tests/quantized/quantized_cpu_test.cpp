@@ -155,6 +155,16 @@ TEST(QuantizedCpu, UnsignedWeightsRunInF32) {
     expect_within_one_step(model, {{"x", random_tensor({1, 4, 6, 6}, 14)}}, 0.05f);
 }
 
+// An integer convolution with nothing fused after it (no bias, no quantization): an f32 result.
+TEST(QuantizedCpu, BareIntegerConvolutionWritesReals) {
+    QdqModel q;
+    q.input("x", {1, 4, 6, 6});
+    q.conv(q.qdq("x", 0.02f, 128), q.weights({6, 4, 3, 3}, 51, 0), "", 3);
+    const std::shared_ptr<Model> model = q.finish("y", {1, 6, 6, 6}, "bare_conv");
+    EXPECT_EQ(count_type(executors_of(model), "Convolution", "_I8"), 1u) << listing(executors_of(model));
+    expect_matches_reference(model, {{"x", random_tensor({1, 4, 6, 6}, 52)}}, {}, 1e-4, 1e-4);
+}
+
 // A dequantized tensor read by an integer convolution and by an f32 op too: the dequantization
 // still runs for the f32 reader.
 TEST(QuantizedCpu, DequantizedTensorWithAnF32ReaderStillRuns) {
