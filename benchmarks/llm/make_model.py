@@ -8,7 +8,15 @@ runtime's format from the same weights:
     OUT/ort       ONNX Runtime GenAI's model builder (-p fp32 -e cpu)
     OUT/model.gguf  llama.cpp's F32 GGUF, written with `gguf` (qwen2 architecture)
 
-    python make_model.py OUT [--layers N]   (a smaller depth for a quick run)
+and with `--weights int8,int4`, the same weights compressed as each runtime's tools compress them:
+
+    OUT/ov_int8, OUT/ov_int4   optimum-intel (NNCF) --weight-format int8 (per channel) / int4
+                               (asymmetric, groups of 128, every layer: --ratio 1.0; the tied
+                               embedding and head int8 per channel, as NNCF keeps them)
+    OUT/ort_int4               the model builder's -p int4 (MatMulNBits, blocks of 32, symmetric)
+    OUT/model_q8_0.gguf, OUT/model_q4_0.gguf   llama.cpp's quantize of the F32 GGUF (Q8_0, Q4_0)
+
+    python make_model.py OUT [--layers N] [--weights f32,int8,int4]   (a smaller depth for a quick run)
 """
 import argparse
 import os
@@ -100,19 +108,49 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out")
     parser.add_argument("--layers", type=int, default=24)
+    parser.add_argument("--weights", default="f32", help="f32, int8, int4, comma-separated")
     args = parser.parse_args()
+    weights = args.weights.split(",")
     hf = os.path.join(args.out, "hf")
-    model, tok = build_hf(hf, args.layers)
     bin_dir = os.path.dirname(sys.executable)
-    if not os.path.exists(os.path.join(args.out, "ov", "openvino_model.xml")):
-        subprocess.run([os.path.join(bin_dir, "optimum-cli"), "export", "openvino", "--model", hf, "--task",
-                        "text-generation-with-past", "--weight-format", "fp32", os.path.join(args.out, "ov")], check=True)
-    if not os.path.exists(os.path.join(args.out, "ort", "genai_config.json")):
-        subprocess.run([sys.executable, "-m", "onnxruntime_genai.models.builder", "-i", hf, "-o",
-                        os.path.join(args.out, "ort"), "-p", "fp32", "-e", "cpu"], check=True)
-    if not os.path.exists(os.path.join(args.out, "model.gguf")):
-        write_gguf(model, tok, os.path.join(args.out, "model.gguf"))
+    ov, ort, gguf_path = (os.path.join(args.out, p) for p in ("ov", "ort", "model.gguf"))
+    if not all(os.path.exists(p) for p in (os.path.join(ov, "openvino_model.xml"), os.path.join(ort, "genai_config.json"),
+                                           gguf_path)):
+        model, tok = build_hf(hf, args.layers)
+        if not os.path.exists(os.path.join(ov, "openvino_model.xml")):
+            subprocess.run([os.path.join(bin_dir, "optimum-cli"), "export", "openvino", "--model", hf, "--task",
+                            "text-generation-with-past", "--weight-format", "fp32", ov], check=True)
+        if not os.path.exists(os.path.join(ort, "genai_config.json")):
+            subprocess.run([sys.executable, "-m", "onnxruntime_genai.models.builder", "-i", hf, "-o", ort, "-p", "fp32",
+                            "-e", "cpu"], check=True)
+        if not os.path.exists(gguf_path):
+            write_gguf(model, tok, gguf_path)
+    for w in weights:
+        if w != "f32":
+            compress(args.out, hf, w)
     print("models in", args.out)
+
+
+def compress(out, hf, weights):
+    """The compressed formats of `weights` (int8 or int4), each made by its runtime's own tool."""
+    bin_dir = os.path.dirname(sys.executable)
+    ov = os.path.join(out, "ov_" + weights)
+    if not os.path.exists(os.path.join(ov, "openvino_model.xml")):
+        extra = ["--group-size", "128", "--ratio", "1.0"] if weights == "int4" else []
+        subprocess.run([os.path.join(bin_dir, "optimum-cli"), "export", "openvino", "--model", hf, "--task",
+                        "text-generation-with-past", "--weight-format", weights] + extra + [ov], check=True)
+    ort = os.path.join(out, "ort_int4")
+    if weights == "int4" and not os.path.exists(os.path.join(ort, "genai_config.json")):
+        subprocess.run([sys.executable, "-m", "onnxruntime_genai.models.builder", "-i", hf, "-o", ort, "-p", "int4",
+                        "-e", "cpu"], check=True)
+    kind = {"int8": "q8_0", "int4": "q4_0"}[weights]
+    gguf_path = os.path.join(out, "model_%s.gguf" % kind)
+    if not os.path.exists(gguf_path):
+        import llama_cpp
+        params = llama_cpp.llama_model_quantize_default_params()
+        params.ftype = {"q8_0": llama_cpp.LLAMA_FTYPE_MOSTLY_Q8_0, "q4_0": llama_cpp.LLAMA_FTYPE_MOSTLY_Q4_0}[kind]
+        if llama_cpp.llama_model_quantize(os.path.join(out, "model.gguf").encode(), gguf_path.encode(), params) != 0:
+            raise SystemExit("llama.cpp could not quantize " + gguf_path)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,12 @@
 # Qwen2.5-0.5B-shaped model (random weights, f32, every format from the same weights): time to the
 # first token and decode tokens/s, greedy, side by side in one run, at 1 and 2 threads.
 #
-#   benchmarks/llm/run.sh [--prompt 128] [--new 64] [--threads 1,2] [--layers 24]
-#                         [--devices 'CPU;GPU;HETERO:GPU,CPU'] [--runtimes mosaic,openvino_genai,ort_genai,llama_cpp]
+#   benchmarks/llm/run.sh [--prompt 128] [--new 64] [--threads 1,2] [--layers 24] [--weights f32,int8,int4]
+#                         [--devices 'CPU;GPU;HETERO:GPU,CPU'] [--runtimes mosaic,mosaic_dq,openvino_genai,ort_genai,llama_cpp]
+#
+# --weights: the same weights compressed by each runtime's tools (make_model.py): optimum-intel's
+# int8/int4 IR (Mosaic, OpenVINO GenAI), the builder's int4 (ONNX Runtime GenAI), llama.cpp's
+# Q8_0/Q4_0. mosaic_dq: Mosaic with DYNAMIC_QUANTIZATION_GROUP_SIZE 32 (compressed models only).
 #
 # Installs its runtimes into build-llm-bench-venv (install.sh; llama-cpp-python compiles for
 # minutes), the mosaic package into it (pip install . from this tree), writes the models into

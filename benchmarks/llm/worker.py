@@ -4,7 +4,9 @@ token ids, a fixed number of new tokens with end-of-sequence ignored. Prints one
 
     python worker.py RUNTIME MODEL_PATH DEVICE THREADS PROMPT_LEN NEW_TOKENS
 
-RUNTIME: mosaic (mosaic.genai on an optimum-intel IR folder), openvino_genai (the same folder),
+RUNTIME: mosaic (mosaic.genai on an optimum-intel IR folder), mosaic_dq (the same with
+DYNAMIC_QUANTIZATION_GROUP_SIZE 32: a compressed model's MatMuls quantize their activations to int8,
+as OpenVINO's CPU plugin does by default), openvino_genai (the same folder),
 ort_genai (onnxruntime-genai on its model builder's folder), llama_cpp (llama-cpp-python on a GGUF).
 """
 import json
@@ -30,9 +32,9 @@ def peak_rss_mib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def run_mosaic(path, device, threads, ids, new):
+def run_mosaic(path, device, threads, ids, new, extra=None):
     import mosaic.genai as genai
-    properties = {"INFERENCE_NUM_THREADS": threads} if device == "CPU" else {}
+    properties = dict({"INFERENCE_NUM_THREADS": threads}, **(extra or {})) if device == "CPU" else {}
     pipe = genai.LLMPipeline(path, device, **properties)
     config = genai.GenerationConfig()
     config.max_new_tokens = new
@@ -41,6 +43,10 @@ def run_mosaic(path, device, threads, ids, new):
     result = pipe.generate(ids, config)
     metrics = result.perf_metrics
     return metrics.ttft_ms, metrics.throughput, len(result.tokens[0])
+
+
+def run_mosaic_dq(path, device, threads, ids, new):
+    return run_mosaic(path, device, threads, ids, new, {"DYNAMIC_QUANTIZATION_GROUP_SIZE": 32})
 
 
 def run_openvino_genai(path, device, threads, ids, new):
@@ -123,7 +129,7 @@ def run_llama_cpp(path, device, threads, ids, new):
 
 def main():
     runtime, path, device, threads, prompt_len, new = sys.argv[1:7]
-    runner = {"mosaic": run_mosaic, "openvino_genai": run_openvino_genai, "ort_genai": run_ort_genai,
+    runner = {"mosaic": run_mosaic, "mosaic_dq": run_mosaic_dq, "openvino_genai": run_openvino_genai, "ort_genai": run_ort_genai,
               "llama_cpp": run_llama_cpp}[runtime]
     ttft, rate, tokens = runner(path, device, int(threads), prompt_ids(int(prompt_len)), int(new))
     print(json.dumps({"runtime": runtime, "device": device, "threads": int(threads), "ttft_ms": round(ttft, 1),

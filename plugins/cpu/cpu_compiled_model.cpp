@@ -1,5 +1,6 @@
 #include "cpu_compiled_model.hpp"
 
+#include "compressed_weights.hpp"
 #include "cpu_infer_request.hpp"
 #include "executor_builder.hpp"
 
@@ -7,11 +8,22 @@
 
 namespace mosaic::cpu_plugin {
 
+namespace {
+
+// Compressed weights stay compressed (compressed_weights.hpp) where MatMuls compute in f32.
+sdk::ValueTableOptions value_options(const sdk::GraphView& graph, const CpuConfig& config) {
+    sdk::ValueTableOptions options;
+    if (config.precision != "bf16") options.unfolded = compressed_decompressions(graph);
+    return options;
+}
+
+}  // namespace
+
 CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device)
     : properties_(config),
       config_(CpuConfig::from(config)),
       engine_(dnnl::engine::kind::cpu, 0),
-      values_(graph),
+      values_(graph, value_options(graph, config_)),
       device_(std::move(device)),
       model_name_(graph.name()),
       limiter_(config_.streams.streams) {
@@ -19,7 +31,7 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     // that of one stream, which is what each inference runs with.
     ThreadScope threads(config_.streams.threads_per_stream);
     const auto compute = config_.precision == "bf16" ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
-    executors_ = build_executors(BuildContext{graph, values_, engine_, compute});
+    executors_ = build_executors(BuildContext{graph, values_, engine_, compute, config_.dynamic_quantization_group});
     for (const auto& e : executors_) e->count_packed_weights(packed_weights_);
     plan_ = plan_memory(values_, executors_);
     for (const auto& e : executors_) scratch_bytes_ = std::max(scratch_bytes_, e->scratch_bytes());

@@ -1,5 +1,7 @@
 #include "cpu_config.hpp"
 
+#include <mosaic/sdk/status.hpp>
+
 #include <oneapi/dnnl/dnnl.h>
 
 #include <dlfcn.h>
@@ -40,6 +42,12 @@ CpuConfig CpuConfig::from(const nlohmann::json& config) {
     c.streams = plan_streams(streams.is_number_integer() ? streams.get<int64_t>() : 0, c.performance_hint != "LATENCY",
                              budget);
     c.precision = config.value("INFERENCE_PRECISION_HINT", std::string("f32"));
+    // The integer kernels scale chunks of 32 activations: a group is a whole number of them.
+    c.dynamic_quantization_group = config.value("DYNAMIC_QUANTIZATION_GROUP_SIZE", int64_t{0});
+    if (c.dynamic_quantization_group % 32 != 0)
+        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT,
+                         "property 'DYNAMIC_QUANTIZATION_GROUP_SIZE' must be 0 (activations stay f32) or a multiple of "
+                         "32, got " + std::to_string(c.dynamic_quantization_group));
     return c;
 }
 

@@ -17,6 +17,7 @@ struct CpuConfig {
     std::string performance_hint = "LATENCY";
     StreamPlan streams;             // from NUM_STREAMS, the hint and the thread budget
     std::string precision = "f32";
+    int64_t dynamic_quantization_group = 0;  // DYNAMIC_QUANTIZATION_GROUP_SIZE
 
     static CpuConfig from(const nlohmann::json& config);
 };

@@ -24,7 +24,10 @@ CpuDevice::CpuDevice(const std::string& name)
                     sp::inference_num_threads(0),
                     sp::inference_precision_hint(cpu_has_bf16() ? std::vector<std::string>{"f32", "bf16"}
                                                                 : std::vector<std::string>{"f32"}),
-                    sp::optimal_number_of_infer_requests(1)}) {
+                    sp::optimal_number_of_infer_requests(1),
+                    {"DYNAMIC_QUANTIZATION_GROUP_SIZE", sdk::PropertyKind::integer, 0, {}, false, 0,
+                     "MatMuls by compressed int8/int4 weights quantize their activations to int8 in groups of this "
+                     "many values (a multiple of 32) for integer dot products; 0: activations stay f32"}}) {
     pin_runtime_libraries();
 }
 

@@ -65,6 +65,9 @@ struct BuildContext {
     // What convolutions and MatMuls with constant weights compute in (INFERENCE_PRECISION_HINT):
     // f32, or bf16, where their activations between executors are stored in bf16 too.
     dnnl::memory::data_type compute = dnnl::memory::data_type::f32;
+    // DYNAMIC_QUANTIZATION_GROUP_SIZE: the compressed MatMul's activations quantized to int8 in
+    // groups of this many values (compressed_matmul_vnni.hpp); 0: they stay f32.
+    int64_t dynamic_quantization_group = 0;
 };
 
 }  // namespace mosaic::cpu_plugin

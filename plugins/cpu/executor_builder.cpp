@@ -1,6 +1,8 @@
 #include "executor_builder.hpp"
 
 #include "binary_executor.hpp"
+#include "compressed_gather_executor.hpp"
+#include "compressed_matmul_executor.hpp"
 #include "concat_executor.hpp"
 #include "conv_executor.hpp"
 #include "eltwise_executor.hpp"
@@ -59,7 +61,12 @@ std::unique_ptr<Executor> onednn_executor(const BuildContext& ctx, size_t node, 
     const std::string type = ctx.graph.type(node);
     if (std::unique_ptr<Executor> e = quantization_executor(ctx, node, fused_away)) return e;
     if (ConvExecutor::runs(type)) return with_fusion(ctx, node, BiasRule::per_channel, &ConvExecutor::create, fused_away);
-    if (type == "MatMul") return with_fusion(ctx, node, BiasRule::broadcast, &MatMulExecutor::create, fused_away);
+    if (type == "MatMul") {
+        if (auto e = with_fusion(ctx, node, BiasRule::broadcast, &CompressedMatMulExecutor::create, fused_away)) return e;
+        return with_fusion(ctx, node, BiasRule::broadcast, &MatMulExecutor::create, fused_away);
+    }
+    if (type == "Gather")
+        if (auto e = CompressedGatherExecutor::create(ctx, node)) return e;
     if (type == "MaxPool" || type == "AvgPool") return PoolingExecutor::create(ctx, node);
     if (type == "Softmax") return SoftmaxExecutor::create(ctx, node);
     if (type == "ScaledDotProductAttention") return SdpaExecutor::create(ctx, node);

@@ -1,9 +1,9 @@
 #include "packed_weights.hpp"
 
+#include "constant_cache.hpp"
 #include "onednn_util.hpp"
 
-#include <mutex>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace mosaic::cpu_plugin {
@@ -22,54 +22,8 @@ std::shared_ptr<const dnnl::memory> reorder_copy(const dnnl::engine& engine, con
     return packed;
 }
 
-// The packed copies alive in the process, by the address of the constant they were packed from.
-class PackedCache {
-public:
-    std::shared_ptr<const dnnl::memory> find(const void* source, const dnnl::memory::desc& plain,
-                                             const dnnl::memory::desc& wanted) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        return find_locked(source, plain, wanted);
-    }
-
-    // Keeps `packed` unless another thread packed the same meanwhile; returns the one to use.
-    std::shared_ptr<const dnnl::memory> add(const void* source, const dnnl::memory::desc& plain,
-                                            const dnnl::memory::desc& wanted,
-                                            std::shared_ptr<const dnnl::memory> packed) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (auto found = find_locked(source, plain, wanted)) return found;
-        // Entries whose copies are gone are dropped now and then, so the table follows what is alive.
-        if (++adds_ % 256 == 0)
-            for (auto it = entries_.begin(); it != entries_.end();)
-                it = it->second.packed.expired() ? entries_.erase(it) : std::next(it);
-        entries_.emplace(source, Entry{plain, wanted, packed});
-        return packed;
-    }
-
-private:
-    struct Entry {
-        dnnl::memory::desc plain, wanted;
-        std::weak_ptr<const dnnl::memory> packed;
-    };
-
-    std::shared_ptr<const dnnl::memory> find_locked(const void* source, const dnnl::memory::desc& plain,
-                                                    const dnnl::memory::desc& wanted) {
-        auto [it, end] = entries_.equal_range(source);
-        while (it != end) {
-            if (it->second.packed.expired()) {
-                it = entries_.erase(it);
-                continue;
-            }
-            if (it->second.plain == plain && it->second.wanted == wanted)
-                if (auto alive = it->second.packed.lock()) return alive;
-            ++it;
-        }
-        return nullptr;
-    }
-
-    std::mutex mutex_;
-    std::unordered_multimap<const void*, Entry> entries_;
-    size_t adds_ = 0;
-};
+// The packed copies alive in the process, by the constant they were packed from and their layouts.
+using PackedCache = ConstantCache<std::pair<dnnl::memory::desc, dnnl::memory::desc>, dnnl::memory>;
 
 PackedCache& cache() {
     static PackedCache instance;
@@ -97,11 +51,11 @@ PackedWeights PackedWeights::of_constant(const dnnl::engine& engine, const dnnl:
         w.data_ = const_cast<void*>(constant);
         return w;
     }
-    w.owned_ = cache().find(constant, plain, wanted);
+    w.owned_ = cache().find(constant, {plain, wanted});
     w.shared_ = bool(w.owned_);
     if (!w.shared_) {
         std::shared_ptr<const dnnl::memory> mine = reorder_copy(engine, plain, constant, wanted);
-        w.owned_ = cache().add(constant, plain, wanted, mine);
+        w.owned_ = cache().add(constant, {plain, wanted}, mine);
         w.shared_ = w.owned_ != mine;  // another compile packed the same meanwhile
     }
     w.data_ = w.owned_->get_data_handle();
@@ -109,9 +63,7 @@ PackedWeights PackedWeights::of_constant(const dnnl::engine& engine, const dnnl:
 }
 
 void PackedWeightsTotals::add(const PackedWeights& w) {
-    if (!w.reordered()) return;  // read in place: nothing packed
-    bytes += w.byte_size();
-    if (w.shared()) shared_bytes += w.byte_size();
+    if (w.reordered()) add(w.byte_size(), w.shared());  // else read in place: nothing packed
 }
 
 }  // namespace mosaic::cpu_plugin

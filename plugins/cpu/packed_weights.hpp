@@ -1,17 +1,10 @@
 // Constant weights in the layout a primitive prefers, reordered once at compile time.
 //
-// A constant of the graph (Value::constant: the host's bytes or the value table's folded ones, valid
-// and unchanged while its compiled model lives) is packed once per layout in the whole process: the
-// packed copy is shared by every compiled model that packs the same bytes the same way. A model with
-// dynamic shapes compiles one specialization per set of input shapes (an LLM: per prompt length and
-// KV-cache capacity), and each would otherwise hold its own packed copy of every weight (1.9 GB for
-// a 0.5B-parameter model in f32, once per specialization). oneDNN picks the same blocked layout for
-// a weight whatever the row count, so prefill and decode specializations share it too.
-//
-// Why the host's address is a sound key: an entry is found only while a copy is alive, and a copy
-// is held only by executors of compiled models whose constant lives at that address for as long
-// as they do; executors go before their value table, and a plugin's compiled model before the graph
-// the host gave it. So two constants alive at one address at once are the same bytes.
+// A constant of the graph is packed once per layout in the whole process (constant_cache.hpp): the
+// packed copy is shared by every compiled model that packs the same bytes the same way (1.9 GB for
+// a 0.5B-parameter LLM in f32, once per specialization of its dynamic shapes otherwise). oneDNN
+// picks the same blocked layout for a weight whatever the row count, so prefill and decode
+// specializations share it too.
 //
 // Only the graph's constants are shared: weights the device computes at compile time (an f16
 // weight's decompressing Convert folded, a BatchNorm folded into a convolution's filters) are each
@@ -32,6 +25,10 @@ struct PackedWeightsTotals {
     size_t shared_bytes = 0;
 
     void add(const class PackedWeights& w);
+    void add(size_t copy_bytes, bool shared) {
+        bytes += copy_bytes;
+        if (shared) shared_bytes += copy_bytes;
+    }
 };
 
 class PackedWeights {

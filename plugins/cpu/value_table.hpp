@@ -31,7 +31,8 @@ struct Value : sdk::Value {
 
 class ValueTable : public sdk::BasicValueTable<Value> {
 public:
-    explicit ValueTable(const sdk::GraphView& graph) : BasicValueTable(graph) {}
+    explicit ValueTable(const sdk::GraphView& graph, sdk::ValueTableOptions options = {})
+        : BasicValueTable(graph, std::move(options)) {}
 
     // While executors are built: the layout an intermediate's producer writes it in, and a new
     // intermediate holding a plain copy of `of` (a node reads it through rebind_input).

@@ -1,8 +1,9 @@
 // LLMPipeline on decoder LLMs as optimum and optimum-intel export them (tools/models/make_llm_models.py:
 // Llama, GPT-2 and Qwen2 architectures with random weights, each as past/present ONNX and as a
-// stateful IR), on every device: greedy generations of 64 tokens identical to transformers'
-// generate, the first step's logits within 1e-4 of their range, sampling reproducible by seed,
-// streaming, and what bad input gets.
+// stateful IR, and with int8/int4 compressed weights from optimum-intel and ONNX Runtime GenAI's
+// builder), on every device: greedy generations of 64 tokens identical to transformers' generate
+// (to OpenVINO's and ONNX Runtime GenAI's on the compressed models), the first step's logits within
+// 1e-4 of their range, sampling reproducible by seed, streaming, and what bad input gets.
 #include <mosaic/genai/chat_template.hpp>
 #include <mosaic/genai/llm_pipeline.hpp>
 
@@ -26,6 +27,14 @@ using test::generated_model;
 using test::torch_exporter_python;
 
 constexpr double kOfRange = 1e-4;
+// An IR with compressed weights multiplies the codes by their scales in f16. OpenVINO's CPU plugin
+// decompresses in f32 inside its MatMul and Gather, as Mosaic's CPU does (3e-7 of the range apart);
+// REFERENCE and the GPU compute the graph as written, each weight rounded to f16 (2.1e-4 to 2.5e-4).
+constexpr double kCompressedIrOfRange = 5e-4;
+
+double logits_tolerance(const std::string& name) {
+    return name.find("_ov_int") != std::string::npos ? kCompressedIrOfRange : kOfRange;
+}
 
 fs::path llm_folder(const std::string& name) {
     return generated_model("llm_models", "llm_" + name, "make_llm_models.py", "--only " + name, torch_exporter_python(),
@@ -63,7 +72,7 @@ TEST_P(LlmOn, GreedyTokensEqualTransformers) {
         EXPECT_EQ(got.perf_metrics.num_input_tokens, ids.size());
         EXPECT_EQ(got.perf_metrics.token_ms.size(), got.tokens[0].size());
     }
-    std::printf("llm_%s on %s: %zu tokens identical to transformers\n", name.c_str(), device.c_str(), tokens);
+    std::printf("llm_%s on %s: %zu tokens identical to generate.json's\n", name.c_str(), device.c_str(), tokens);
 }
 
 TEST_P(LlmOn, FirstLogitsEqualTransformers) {
@@ -83,7 +92,7 @@ TEST_P(LlmOn, FirstLogitsEqualTransformers) {
         const auto [lo, hi] = std::minmax_element(want.begin(), want.end());
         for (size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::fabs(double(got[i]) - want[i]) / (*hi - *lo));
     }
-    EXPECT_LE(worst, kOfRange) << name << " on " << device;
+    EXPECT_LE(worst, logits_tolerance(name)) << name << " on " << device;
     std::printf("llm_%s on %s: first logits within %.3g of their range\n", name.c_str(), device.c_str(), worst);
 }
 
@@ -118,7 +127,8 @@ TEST_P(LlmOn, DecodeStepsReuseOneCompilation) {
 
 INSTANTIATE_TEST_SUITE_P(Models, LlmOn,
                          ::testing::Combine(::testing::Values("llama", "gpt2", "qwen2", "llama_ov", "gpt2_ov", "qwen2_ov", "llama_ort",
-                                                              "qwen2_ort"),
+                                                              "qwen2_ort", "llama_ov_int4", "qwen2_ov_int8", "llama_ort_int4",
+                                                              "qwen2_ort_int4"),
                                             ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU")),
                          [](const auto& info) { return test::model_device_name(info); });
 

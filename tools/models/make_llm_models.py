@@ -9,10 +9,17 @@ template, exported the two ways optimum offers for `text-generation-with-past`:
 - `llama_ov`, `gpt2_ov`, `qwen2_ov`: optimum-intel's stateful OpenVINO IR (openvino_model.xml),
 - `llama_ort`, `qwen2_ort`: ONNX Runtime GenAI's model builder (`onnxruntime_genai.models.builder
   -p fp32 -e cpu`): model.onnx with com.microsoft GroupQueryAttention and SkipSimplifiedLayerNormalization,
+- with compressed weights: `llama_ov_int4` (optimum-intel `--weight-format int4 --group-size 16
+  --ratio 1.0`: u4 weights in groups of 16, the embedding and head u8 per channel), `qwen2_ov_int8`
+  (`--weight-format int8`), `llama_ort_int4`, `qwen2_ort_int4` (the builder's `-p int4`:
+  com.microsoft MatMulNBits, blocks of 32, symmetric, `int4_accuracy_level` 4 as it writes them),
 
 each folder beside config.json, generation_config.json, tokenizer.json and tokenizer_config.json,
 as optimum-cli leaves them. `generate.json` holds what transformers' `generate` (f32, greedy,
-the model's own generation config) returns for each prompt:
+the model's own generation config) returns for each prompt; for the compressed models, what the
+runtime of their format computes on them at f32 accuracy (the same quantized weights, dequantized
+exactly): OpenVINO through optimum-intel (INFERENCE_PRECISION_HINT f32, no dynamic quantization of
+activations, an f32 KV cache), ONNX Runtime GenAI with each MatMulNBits' accuracy_level set to 0:
 
     {"max_new_tokens": 64, "prompts": [{"text", "ids", "generated", "generated_text",
                                          "first_logits": [vocab floats]}]}
@@ -116,13 +123,55 @@ def generations(model, tok):
     return {"max_new_tokens": MAX_NEW_TOKENS, "prompts": out}
 
 
+def ov_generations(folder, tok):
+    """OpenVINO's generations on an IR with compressed weights, at f32 accuracy."""
+    from optimum.intel import OVModelForCausalLM
+    config = {"INFERENCE_PRECISION_HINT": "f32", "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0", "KV_CACHE_PRECISION": "f32"}
+    model = OVModelForCausalLM.from_pretrained(folder, ov_config=config)
+    model.generation_config.pad_token_id = tok.pad_token_id
+    return generations(model, tok)
+
+
+def ort_generations(folder, tok):
+    """ONNX Runtime GenAI's generations on a builder model with MatMulNBits, at f32 accuracy (a copy
+    with accuracy_level 0: the builder's 4 quantizes the activations to int8)."""
+    import onnx
+    import onnxruntime_genai as og
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "model")
+        shutil.copytree(folder, copy)
+        model = onnx.load(os.path.join(copy, "model.onnx"))
+        for node in model.graph.node:
+            for a in node.attribute:
+                if node.op_type == "MatMulNBits" and a.name == "accuracy_level":
+                    a.i = 0
+        os.remove(os.path.join(copy, "model.onnx.data"))
+        onnx.save(model, os.path.join(copy, "model.onnx"), save_as_external_data=True, location="model.onnx.data")
+        runtime = og.Model(copy)
+        out = []
+        for text in PROMPTS:
+            ids = tok(text).input_ids
+            params = og.GeneratorParams(runtime)
+            params.set_search_options(do_sample=False, max_length=len(ids) + MAX_NEW_TOKENS)
+            generator = og.Generator(runtime, params)
+            generator.append_tokens([ids])
+            first = generator.get_output("logits")[0, -1].tolist()
+            while not generator.is_done():
+                generator.generate_next_token()
+            full = [int(t) for t in generator.get_sequence(0)][len(ids):]
+            out.append({"text": text, "ids": ids, "generated": full,
+                        "generated_text": tok.decode(full, skip_special_tokens=True), "first_logits": first})
+    return {"max_new_tokens": MAX_NEW_TOKENS, "prompts": out}
+
+
 def export(name, out_dir, force):
     target = os.path.join(out_dir, "llm_" + name)
     marker = os.path.join(target, "generate.json")
     if os.path.exists(marker) and not force:
         return "cached"
-    ir, builder = name.endswith("_ov"), name.endswith("_ort")
-    arch = name.rsplit("_", 1)[0] if ir or builder else name
+    parts = name.split("_")
+    arch, ir, builder = parts[0], "ov" in parts, "ort" in parts
+    weights = parts[-1] if parts[-1] in ("int4", "int8") else None
     with tempfile.TemporaryDirectory() as tmp:
         hf = os.path.join(tmp, "hf")
         model, tok = build(arch, hf)
@@ -130,13 +179,18 @@ def export(name, out_dir, force):
         exported = os.path.join(tmp, "exported")
         if builder:
             subprocess.run([sys.executable, "-m", "onnxruntime_genai.models.builder", "-i", hf, "-o", exported,
-                            "-p", "fp32", "-e", "cpu"], check=True)
+                            "-p", weights or "fp32", "-e", "cpu"], check=True)
             for extra in ("config.json", "generation_config.json"):  # what a model folder holds beside it
                 shutil.copy(os.path.join(hf, extra), os.path.join(exported, extra))
+            if weights:
+                expected = ort_generations(exported, tok)
         elif ir:
             cli = os.path.join(os.path.dirname(sys.executable), "optimum-cli")
+            formats = {None: ["fp32"], "int8": ["int8"], "int4": ["int4", "--group-size", "16", "--ratio", "1.0"]}
             subprocess.run([cli, "export", "openvino", "--model", hf, "--task", "text-generation-with-past",
-                            "--weight-format", "fp32", exported], check=True)
+                            "--weight-format"] + formats[weights] + [exported], check=True)
+            if weights:
+                expected = ov_generations(exported, tok)
         else:
             from optimum.exporters.onnx import main_export
             main_export(hf, output=exported, task="text-generation-with-past", no_post_process=True)
@@ -152,5 +206,6 @@ def export(name, out_dir, force):
 
 
 if __name__ == "__main__":
-    names = list(ARCHITECTURES) + [a + "_ov" for a in ARCHITECTURES] + ["llama_ort", "qwen2_ort"]
+    names = (list(ARCHITECTURES) + [a + "_ov" for a in ARCHITECTURES] + ["llama_ort", "qwen2_ort"] +
+             ["llama_ov_int4", "qwen2_ov_int8", "llama_ort_int4", "qwen2_ort_int4"])
     sys.exit(main(sys.argv[1:], __doc__, "llm_", names, export))

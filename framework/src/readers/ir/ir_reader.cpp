@@ -5,6 +5,7 @@
 #include "readers/ir/ir_control_flow.hpp"
 #include "readers/ir/ir_format.hpp"
 #include "readers/ir/weights_file.hpp"
+#include "readers/packed_integers.hpp"
 #include "ops/op_schema.hpp"
 
 #include <pugixml.hpp>
@@ -20,6 +21,11 @@
 #include <optional>
 
 namespace mosaic::ir {
+
+using readers::PackedType;
+using readers::packed_bytes;
+using readers::packed_type_from_string;
+using readers::unpack;
 
 namespace {
 
@@ -212,10 +218,9 @@ private:
                         "'; port ids must be numbers");
         p.id = *id;
         p.precision = node.attribute("precision").value();
-        if (!p.precision.empty() && !is_unspecified_precision(p.precision) &&
-            element_type_from_string(p.precision) == ElementType::undefined)
+        if (!p.precision.empty() && !is_unspecified_precision(p.precision) && port_type(p.precision) == ElementType::undefined)
             fail(l, "port " + id_text + " has an unknown precision '" + p.precision +
-                        "'; expected one of FP32, FP16, BF16, FP64, I8, U8, I16, U16, I32, U32, I64, U64, BOOL");
+                        "'; expected one of FP32, FP16, BF16, FP64, I8, U8, I16, U16, I32, U32, I64, U64, BOOL, U4, I4, NF4");
         for (const auto& d : node.children("dim")) {
             const auto dim = parse_dim(d.child_value());
             if (!dim)
@@ -243,9 +248,12 @@ private:
         if (l.type != "Parameter" && l.type != "Constant") return;
         const std::string* et = l.attrs.find("element_type");
         if (!et) fail(l, "<data> has no element_type; add one, e.g. element_type=\"f32\"");
-        if (element_type_from_string(*et) == ElementType::undefined)
+        if (element_type_from_string(*et) == ElementType::undefined && !packed_type_from_string(*et))
             fail(l, "bad element_type '" + *et + "'; expected one of f32, f16, bf16, f64, i8, u8, i16, u16, i32, "
-                    "u32, i64, u64, boolean");
+                    "u32, i64, u64, boolean (u4, i4, nf4 for a Constant)");
+        if (l.type == "Parameter" && packed_type_from_string(*et))
+            fail(l, "element_type '" + *et + "' packs elements below a byte, which only a Constant (compressed "
+                    "weights) may; give the Parameter a type of whole bytes (u8, i8, f32, ...)");
         const std::string* shape = l.attrs.find("shape");
         if (!shape) fail(l, "<data> has no shape; add one, e.g. shape=\"1,3,224,224\" (\"\" for a scalar)");
         std::string bad;
@@ -427,7 +435,7 @@ private:
         layer.xml = l.xml;
         for (const PortRecord& p : l.inputs) {
             layer.input_port_ids.push_back(p.id);
-            layer.input_ports.push_back({element_type_from_string(p.precision), p.dims});
+            layer.input_ports.push_back({port_type(p.precision), p.dims});
         }
         for (const PortRecord& p : l.outputs) layer.output_port_ids.push_back(p.id);
         for (const Source& src : l.sources) layer.inputs.push_back(outputs_[src.layer][src.output]);
@@ -446,8 +454,16 @@ private:
         nodes_[index] = layer.node;
     }
 
+    // The type of a port's tensor in Mosaic's graph: packed types (U4) are read unpacked (u8).
+    static ElementType port_type(const std::string& precision) {
+        const auto packed = packed_type_from_string(precision);
+        return packed ? packed->unpacked : element_type_from_string(precision);
+    }
+
     Node* add_constant(Model& model, const LayerRecord& l) {
-        const ElementType type = element_type_from_string(*l.attrs.find("element_type"));
+        const std::string& type_name = *l.attrs.find("element_type");
+        const std::optional<PackedType> packed = packed_type_from_string(type_name);
+        const ElementType type = packed ? packed->unpacked : element_type_from_string(type_name);
         const Shape shape = *parse_shape_attr(*l.attrs.find("shape"), nullptr);
         auto number = [&](const char* attr) {
             const std::string* text = l.attrs.find(attr);
@@ -457,12 +473,13 @@ private:
             return *v;
         };
         const uint64_t offset = number("offset"), size = number("size");
-        uint64_t needed = element_size(type);
+        uint64_t count = 1;
         for (int64_t d : shape)
-            if (__builtin_mul_overflow(needed, static_cast<uint64_t>(d), &needed))
+            if (__builtin_mul_overflow(count, static_cast<uint64_t>(d), &count) || count > (UINT64_MAX >> 4))
                 fail(l, "shape " + to_string(shape) + " is too large to hold in memory");
+        const uint64_t needed = packed ? packed_bytes(count, packed->bits) : count * element_size(type);
         if (size != needed)
-            fail(l, "size=" + std::to_string(size) + " bytes disagrees with element_type " + to_string(type) +
+            fail(l, "size=" + std::to_string(size) + " bytes disagrees with element_type " + type_name +
                         " x shape " + to_string(shape) + ", which needs " + std::to_string(needed) +
                         " bytes; fix the size or the shape");
 
@@ -478,12 +495,14 @@ private:
                 fail(l, "the constant needs bytes " + std::to_string(offset) + ".." + std::to_string(offset + size) +
                             " but " + w.path() + " is only " + std::to_string(w.size()) +
                             " bytes long; the .bin is truncated or belongs to another .xml");
-            data = aligned_weights(w.data() + offset, size, element_size(type), root_->weights_);
+            data = packed ? unpack(*packed, w.data() + offset, count)
+                          : aligned_weights(w.data() + offset, size, element_size(type), root_->weights_);
         }
 
         Attributes attrs;  // offset and size only locate the bytes; the writer lays them out anew
         for (const auto& [k, v] : l.attrs.entries())
             if (k != "offset" && k != "size") attrs.set(k, v);
+        if (packed) attrs.set("element_type", to_string(type));  // the bytes are unpacked now
         Node* node = model.add_constant(type, shape, std::move(data), l.name, node_id_of_layer(l.id));
         node->attrs() = std::move(attrs);
         return node;
@@ -539,7 +558,7 @@ private:
             for (size_t o = 0; o < l.outputs.size(); ++o) {
                 const PortRecord& p = l.outputs[o];
                 const Output& out = outputs_[i][o];
-                const ElementType declared = element_type_from_string(p.precision);
+                const ElementType declared = port_type(p.precision);
                 if (declared != ElementType::undefined && declared != out.get_element_type())
                     fail(l, "output port " + std::to_string(p.id) + " is declared " + p.precision +
                                 " but the op produces " + to_string(out.get_element_type()) +

@@ -74,6 +74,9 @@ struct ValueTableOptions {
     // When a fold fails (a kernel refusing its constant inputs): true throws now, naming the node;
     // false leaves the node to run, for a device whose own kernel then reports it.
     bool fold_errors_throw = false;
+    // Nodes left unfolded although known at compile time, by node index: what the device computes
+    // inside their consumer (a weight's decompression that its MatMul reads compressed).
+    std::vector<bool> unfolded;
 };
 
 // Reshape, Squeeze and Unsqueeze: the bytes stay as they are.
@@ -89,6 +92,8 @@ public:
         runs_.assign(count, false);
         std::vector<bool> compile_time(count, false);
         if (options_.fold_constants) compile_time = reference::compile_time_nodes(graph);
+        for (size_t n = 0; n < options_.unfolded.size() && n < count; ++n)
+            if (options_.unfolded[n]) compile_time[n] = false;
         // View order is topological (plugin_abi.h), so every input is known when its consumer comes.
         for (size_t n = 0; n < count; ++n) add_node(graph, n, compile_time[n]);
     }
