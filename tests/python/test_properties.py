@@ -20,6 +20,7 @@ def test_calling_a_key_makes_a_pair():
     assert device.properties("GPU", properties.enable_profiling(True)) == ("DEVICE_PROPERTIES", {"GPU": {"PERF_COUNT": True}})
     assert hints.inference_precision(ov.Type.f32) == ("INFERENCE_PRECISION_HINT", ov.Type.f32)
     assert properties.inference_num_threads(1) == ("INFERENCE_NUM_THREADS", 1)
+    assert hints.dynamic_quantization_group_size(32) == ("DYNAMIC_QUANTIZATION_GROUP_SIZE", 32)
 
 
 def test_typed_values_reach_the_devices(core, model_path):

@@ -211,7 +211,8 @@ TEST(MatMulNBits, DynamicQuantizationOfTheActivations) {
         p.rows = 2;
         p.zero_points = ZeroPoints::packed;
         const NBitsCase c = nbits_case(p);
-        const AnyMap config{{"DYNAMIC_QUANTIZATION_GROUP_SIZE", 32}};
+        AnyMap config;
+        add_property(config, hint::dynamic_quantization_group_size(32));  // OpenVINO's spelling: ov::hint::...
         const std::vector<float> got = run_on(c.model, "CPU", c.inputs, config).outputs.at(0);
         const auto [lo, hi] = std::minmax_element(c.expected.begin(), c.expected.end());
         expect_near_all(c.expected, got, 0.01 * (*hi - *lo), 0, "bits " + std::to_string(bits) + ", block " + std::to_string(block));

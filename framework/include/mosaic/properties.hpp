@@ -114,6 +114,9 @@ namespace hint {
 inline constexpr Property<std::string> performance_mode{"PERFORMANCE_HINT"};
 // Takes element::f32 or its name.
 inline constexpr Property<std::string> inference_precision{"INFERENCE_PRECISION_HINT"};
+// CPU: MatMuls by compressed weights quantize their activations to int8 in groups of this many
+// values (a multiple of 32); 0 keeps them f32.
+inline constexpr Property<int64_t> dynamic_quantization_group_size{"DYNAMIC_QUANTIZATION_GROUP_SIZE"};
 }  // namespace hint
 namespace device {
 inline constexpr DevicePriorities priorities{"MULTI_DEVICE_PRIORITIES"};

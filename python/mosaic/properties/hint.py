@@ -12,5 +12,8 @@ class PerformanceMode:
 performance_mode = Property("PERFORMANCE_HINT", str)
 # A mosaic.Type (or its name): the Core writes a Type as its name, e.g. "f32".
 inference_precision = Property("INFERENCE_PRECISION_HINT")
+# CPU: MatMuls by compressed weights quantize their activations to int8 in groups of this many
+# values (a multiple of 32); 0 keeps them f32.
+dynamic_quantization_group_size = Property("DYNAMIC_QUANTIZATION_GROUP_SIZE", int)
 
-__all__ = ["PerformanceMode", "performance_mode", "inference_precision"]
+__all__ = ["PerformanceMode", "performance_mode", "inference_precision", "dynamic_quantization_group_size"]
