@@ -2,8 +2,6 @@
 
 #include "constant_cache.hpp"
 
-#include <mosaic/reference/constant_folding.hpp>
-
 #include <tuple>
 
 namespace mosaic::cpu_plugin {
@@ -39,27 +37,6 @@ ConstantCache<MatrixKey, CompressedMatrix>& cache() {
 }
 
 }  // namespace
-
-std::vector<bool> compressed_decompressions(const sdk::GraphView& graph) {
-    std::vector<bool> out(graph.node_count(), false);
-    sdk::ValueTableOptions options;
-    options.fold_constants = false;  // nothing computed: the structure and the constants are enough
-    const sdk::BasicValueTable<> values(graph, options);
-    const std::vector<bool> compile_time = reference::compile_time_nodes(graph);
-    const auto known = [&](size_t v) {
-        return values[v].is_constant() || (values[v].producer != SIZE_MAX && compile_time[values[v].producer]);
-    };
-    for (size_t n = 0; n < graph.node_count(); ++n) {
-        CompressedWeights w;
-        const std::string type = graph.type(n);
-        size_t port = 0;
-        if (type == "MatMul" && sdk::patterns::compressed_matmul_at(graph, values, n, known, w)) port = 1;
-        else if (type != "Gather" || !sdk::patterns::compressed_gather_at(graph, values, n, known, w)) continue;
-        if (sdk::patterns::read_compressed_only(graph, values, values.input(n, port), known))
-            for (size_t d : w.nodes) out[d] = true;
-    }
-    return out;
-}
 
 std::shared_ptr<const CompressedMatrix> compressed_matrix_of(const BuildContext& ctx, const CompressedWeights& w,
                                                              bool& shared) {

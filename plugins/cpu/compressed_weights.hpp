@@ -1,5 +1,6 @@
-// The CPU's side of compressed weights (sdk/compressed_weights.hpp): which decompressions to leave
-// unfolded, and the codes repacked for its kernels (compressed_matmul_kernel.hpp) once per process.
+// The CPU's side of compressed weights (sdk/compressed_weights.hpp): the codes repacked for its
+// kernels (compressed_matmul_kernel.hpp) once per process. Which decompressions it leaves unfolded:
+// sdk::patterns::compressed_decompressions, with Gathers (compressed_gather_executor.hpp).
 #pragma once
 
 #include "compressed_matmul_kernel.hpp"
@@ -11,11 +12,6 @@
 #include <vector>
 
 namespace mosaic::cpu_plugin {
-
-// Per node of `graph`: whether it decompresses weights that every reader takes compressed (the
-// MatMuls and Gathers of compressed_matmul_executor.hpp, compressed_gather_executor.hpp), to be
-// left unfolded: folding would write every weight as f32.
-std::vector<bool> compressed_decompressions(const sdk::GraphView& graph);
 
 // The compressed weights `w` found in `ctx`'s table, repacked; shared by every compiled model that
 // repacks the same constant with the same parameters (constant_cache.hpp), `shared` says whether

@@ -13,7 +13,7 @@ namespace {
 // Compressed weights stay compressed (compressed_weights.hpp) where MatMuls compute in f32.
 sdk::ValueTableOptions value_options(const sdk::GraphView& graph, const CpuConfig& config) {
     sdk::ValueTableOptions options;
-    if (config.precision != "bf16") options.unfolded = compressed_decompressions(graph);
+    if (config.precision != "bf16") options.unfolded = sdk::patterns::compressed_decompressions(graph, true);
     return options;
 }
 

@@ -1,7 +1,7 @@
 // Compressed weights as ONNX Runtime writes them: com.microsoft MatMulNBits (its MatMul4BitsQuantizer,
 // ONNX Runtime GenAI's builder with -p int4), read as the dequantization it defines and run on the
-// CPU by the compressed MatMul (plugins/cpu/compressed_matmul_executor.hpp), which keeps the codes
-// in memory. Every result is checked against the operator's definition computed here in double:
+// CPU by the compressed MatMul (plugins/cpu/compressed_matmul_executor.hpp) and on the GPU by its
+// own (plugins/gpu/ops/compressed_matmul_ops.cpp), both keeping the codes in memory. Every result is checked against the operator's definition computed here in double:
 // Y = A . ((codes - zero point) * scale)^T + bias, per block of block_size codes along K.
 #include "cpu/cpu_test_util.hpp"
 #include "quantized/quantized_test_util.hpp"
@@ -121,13 +121,17 @@ std::string exec_type_of(const std::shared_ptr<Model>& model, const std::string&
     return "(no executor named " + node + ")";
 }
 
-// REFERENCE and CPU against the definition; the CPU's MatMul runs `exec` (compressed_4bit: two codes
-// to a byte; compressed_8bit: a code to a byte, when blocks are not a multiple of 32).
+// Every device against the definition; the CPU's MatMul runs `exec` (compressed_4bit: two codes
+// to a byte; compressed_8bit: a code to a byte, when blocks are not a multiple of 32), the GPU's its
+// compressed kernel (the codes a byte each in device memory).
 void expect_definition(const NBits& p, std::initializer_list<const char*> exec) {
     const NBitsCase c = nbits_case(p);
-    for (const char* device : {"REFERENCE", "CPU"}) {
-        const RunResult got = run_on(c.model, device, c.inputs);
+    for (const char* device : {"REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU"}) {
+        const RunResult got = run_on(c.model, device, c.inputs, {{"PERF_COUNT", true}});
         expect_near_all(c.expected, got.outputs.at(0), 1e-4, 1e-4, device);
+        if (std::string(device) == "GPU")
+            EXPECT_TRUE(contains(contents(got.profile), "compressed_matmul_") && contains(contents(got.profile), "_u8"))
+                << contents(got.profile);
     }
     const std::string ran = exec_type_of(c.model, p.residual ? "residual" : "nbits");
     for (const char* part : exec) EXPECT_TRUE(contains(ran, part)) << ran << " lacks " << part;
@@ -256,6 +260,10 @@ TEST(CompressedIrWeights, SignedFourBitGroupsDecompressedInF16) {
     const Inputs inputs{{"x", random_tensor({1, 2, k}, 5)}};
     expect_matches_reference(model, inputs, {}, 2e-3, 2e-3);
     EXPECT_TRUE(contains(exec_type_of(model, "matmul"), "compressed_4bit")) << exec_type_of(model, "matmul");
+    const RunResult gpu = run_on(model, "GPU", inputs, {{"PERF_COUNT", true}});  // its signed-code kernel
+    expect_near_all(run_on(model, "REFERENCE", inputs).outputs[0], gpu.outputs[0], 2e-3, 2e-3, "GPU");
+    EXPECT_TRUE(contains(contents(gpu.profile), "compressed_matmul_") && contains(contents(gpu.profile), "_i8"))
+        << contents(gpu.profile);
     // 24 rows of 96 codes of 4 bits in one block of 64 bytes each, and their scales and zero points
     EXPECT_EQ(shared_core().compile_model(model, "CPU").get_property("CPU_PACKED_WEIGHTS").at("bytes"),
               static_cast<size_t>(n * 64 + n * groups * 2 * 4));
@@ -288,6 +296,9 @@ TEST(CompressedIrWeights, TiedEmbeddingAndHead) {
                         {"x", random_tensor({1, 1, hidden}, 6)}};
     const RunResult cpu = expect_matches_reference(model, inputs, {}, 2e-3, 2e-3);
     for (int64_t h = 0; h < hidden; ++h) EXPECT_EQ(cpu.outputs[0][static_cast<size_t>(2 * hidden + h)], 0.0f);
+    const RunResult gpu = run_on(model, "GPU", inputs, {{"PERF_COUNT", true}});  // the same on the GPU
+    for (size_t o = 0; o < 2; ++o) expect_near_all(cpu.outputs[o], gpu.outputs[o], 1e-4, 1e-4, "GPU");
+    EXPECT_TRUE(contains(contents(gpu.profile), "compressed_gather_u8_i64")) << contents(gpu.profile);
     EXPECT_TRUE(contains(exec_type_of(model, "embedding"), "compressed_8bit")) << exec_type_of(model, "embedding");
     EXPECT_TRUE(contains(exec_type_of(model, "head"), "compressed_8bit")) << exec_type_of(model, "head");
     // One repacked copy for both (the second executor finds the first's), counted by each: 52 rows

@@ -51,12 +51,41 @@ CHATML = ("{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\
           "'<|im_end|>' + '\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}")
 
 
+# The prose the tokenizer trains on besides the Zen of Python: this script's docstring as it was
+# when the test models were first made, frozen, so that documenting the script does not retrain the
+# tokenizer (and change every model's generations, which the tests check token by token).
+TOKENIZER_PROSE = """LLM folders as users download and export them, with the generations `transformers` makes on them.
+
+Each is a decoder built from a `transformers` config with random weights (a fixed seed) at a small
+size, with a byte-level BPE tokenizer trained here (the hub is out of reach) and a ChatML chat
+template, exported the two ways optimum offers for `text-generation-with-past`:
+
+- `llama`, `gpt2`, `qwen2`: optimum's ONNX (model.onnx with past_key_values / present outputs),
+- `llama_ov`, `gpt2_ov`, `qwen2_ov`: optimum-intel's stateful OpenVINO IR (openvino_model.xml),
+- `llama_ort`, `qwen2_ort`: ONNX Runtime GenAI's model builder (`onnxruntime_genai.models.builder
+  -p fp32 -e cpu`): model.onnx with com.microsoft GroupQueryAttention and SkipSimplifiedLayerNormalization,
+
+each folder beside config.json, generation_config.json, tokenizer.json and tokenizer_config.json,
+as optimum-cli leaves them. `generate.json` holds what transformers' `generate` (f32, greedy,
+the model's own generation config) returns for each prompt:
+
+    {"max_new_tokens": 64, "prompts": [{"text", "ids", "generated", "generated_text",
+                                         "first_logits": [vocab floats]}]}
+
+    python tools/models/make_llm_models.py OUT_DIR [--only llama,gpt2_ov] [--force]
+
+writes OUT_DIR/llm_<name>/, generate.json last (its presence marks a complete folder). Needs torch,
+transformers, tokenizers, optimum[onnx], optimum-intel and onnxruntime-genai
+(scripts/install_model_exporters.sh).
+"""
+
+
 def corpus():
     """Text to train the tokenizer on: English prose, code and some other scripts."""
     import this  # noqa: F401  (prints the Zen of Python; its text is a handy corpus)
     import codecs
     zen = codecs.decode(this.s, "rot13")
-    lines = [zen, __doc__]
+    lines = [zen, TOKENIZER_PROSE]
     for n in range(200):
         lines.append("def f%d(x):\n    return x * %d + %d  # %s" % (n, n, n * 7, "value"))
         lines.append("The number %d is %s than %d, said the fox to the dog." % (n, "larger" if n % 2 else "smaller", n + 3))

@@ -2,6 +2,7 @@
 // (moved as words of its stored size: f32 under the f16 hint is 2 bytes), i32 or i64 indices:
 // Gather (batch_dims 0) and GatherElements (negative indices count from the end; one out of range
 // gives 0), and OneHot (gather.cl).
+#include "ops/compressed_matmul.hpp"
 #include "ops/copy_executor.hpp"
 #include "kernels/kernel_args.hpp"
 #include "ops/op_registry.hpp"
@@ -84,7 +85,10 @@ const OpRegistration gather({"Gather"},
                                  if (g.attributes(n).get_int("batch_dims", 0) != 0) return "Gather with batch_dims has no GPU kernel";
                                  return "";
                              },
-                             [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> { return std::make_unique<GatherExecutor>(ctx, n); }});
+                             [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                                 if (auto e = compressed_gather(ctx, n)) return e;
+                                 return std::make_unique<GatherExecutor>(ctx, n);
+                             }});
 
 
 class OneHotExecutor : public Executor {

@@ -5,6 +5,7 @@
 // A Transpose before an operand or after the result is walked through strides instead of run
 // (matrix_layout.hpp).
 #include "gemm/gemm.hpp"
+#include "ops/compressed_matmul.hpp"
 #include "ops/fusion.hpp"
 #include "kernels/kernel_args.hpp"
 #include "gemm/matrix_layout.hpp"
@@ -124,6 +125,7 @@ private:
 };
 
 const OpRegistration matmul({"MatMul"}, {check_matmul, [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                                             if (auto e = compressed_matmul(ctx, n)) return e;
                                              return std::make_unique<MatMulExecutor>(ctx, n, operand(ctx, n, 0), operand(ctx, n, 1));
                                          }});
 

@@ -26,7 +26,9 @@ public:
 
 std::vector<std::unique_ptr<Executor>> build_executors(const sdk::GraphView& graph, const ValueTable& values,
                                                        ClEngine& engine, const std::string& gemm_kernel) {
+    // A compressed weight's decompression runs inside its MatMul's kernel (value_table.hpp).
     std::vector<bool> fused(graph.node_count(), false);
+    for (size_t n = 0; n < graph.node_count(); ++n) fused[n] = values.decompressed_in_kernel(n);
     BuildContext ctx{graph, values, engine, fused, gemm_kernel};
     std::vector<std::unique_ptr<Executor>> executors;
     for (size_t n = 0; n < graph.node_count(); ++n) {

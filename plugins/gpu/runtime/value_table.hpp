@@ -9,6 +9,10 @@
 // decompression Converts of FP16 weights need no GPU kernel and never split a HETERO graph; the
 // device's query answers them as supported, so a fold that fails is an error naming the node.
 //
+// Compressed weights (sdk/compressed_weights.hpp: an LLM's int8/int4 codes decompressed in the
+// graph) are the exception: their decompression is left unfolded, the codes go to the device as
+// they are (a byte each), and the MatMul reading them dequantizes in its kernel.
+//
 // Under INFERENCE_PRECISION_HINT f16 the device stores f32 values as f16 (`stored`): kernels load
 // and store halves and compute in float (kernels/common/storage.cl's `real`). The graph keeps its
 // f32 types, and so do the caller's tensors and the host's constants: uploads narrow, the requests
@@ -18,6 +22,7 @@
 #include <mosaic/sdk/value_table.hpp>
 
 #include <cstddef>
+#include <vector>
 
 namespace mosaic::gpu_plugin {
 
@@ -45,9 +50,15 @@ public:
     // How the device stores a tensor of type `t`, and whether it stores f32 as f16.
     ElementType device_type(ElementType t) const { return half_floats_ && t == ElementType::f32 ? ElementType::f16 : t; }
     bool half_floats() const { return half_floats_; }
+    // Whether node `n` decompresses weights a compressed MatMul reads as codes: left unfolded, and
+    // never run (ops/compressed_matmul_ops.cpp).
+    bool decompressed_in_kernel(size_t n) const { return n < decompressed_in_kernels_.size() && decompressed_in_kernels_[n]; }
 
 private:
+    ValueTable(const sdk::GraphView& graph, bool half_floats, sdk::ValueTableOptions options);
+
     bool half_floats_ = false;
+    std::vector<bool> decompressed_in_kernels_;
 };
 
 }  // namespace mosaic::gpu_plugin

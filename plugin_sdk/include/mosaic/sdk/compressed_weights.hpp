@@ -167,18 +167,45 @@ bool compressed_gather_at(const GraphView& g, const Values& values, size_t gathe
     return (a == 0 || a == -2) && compressed_weights_of(g, values, values.input(gather, 0), known, out);
 }
 
-// Whether every reader of compressed weights `w` (matched from one of them) reads them compressed:
-// a MatMul as compressed_matmul_at, a Gather as compressed_gather_at. Only then may a device leave
-// their decompression unfolded.
+// Whether every reader of compressed weights `weights` reads them compressed: a MatMul as
+// compressed_matmul_at, a Gather as compressed_gather_at where the device takes those (`gathers`).
+// Only then may a device leave their decompression unfolded.
 template <class Values, class Known>
-bool read_compressed_only(const GraphView& g, const Values& values, size_t weights, const Known& known) {
+bool read_compressed_only(const GraphView& g, const Values& values, size_t weights, const Known& known, bool gathers) {
     CompressedWeights w;
     for (const auto& use : values[weights].uses) {
         const bool ok = (use.port == 1 && compressed_matmul_at(g, values, use.node, known, w)) ||
-                        (use.port == 0 && compressed_gather_at(g, values, use.node, known, w));
+                        (gathers && use.port == 0 && compressed_gather_at(g, values, use.node, known, w));
         if (!ok) return false;
     }
     return !values[weights].uses.empty();
+}
+
+// Per node of `graph`: whether it decompresses weights that every reader takes compressed (MatMuls,
+// and Gathers with `gathers`), for ValueTableOptions::unfolded: a device that reads the codes itself
+// leaves their decompression unfolded, as folding would write every weight as f32. Found on the
+// graph before any folding (its structure and constants, compile_time_nodes for the parameters).
+inline std::vector<bool> compressed_decompressions(const GraphView& graph, bool gathers) {
+    std::vector<bool> out(graph.node_count(), false);
+    ValueTableOptions options;
+    options.fold_constants = false;  // nothing computed: the structure and the constants are enough
+    const BasicValueTable<> values(graph, options);
+    const std::vector<bool> compile_time = reference::compile_time_nodes(graph);
+    const auto known = [&](size_t v) {
+        return values[v].is_constant() || (values[v].producer != SIZE_MAX && compile_time[values[v].producer]);
+    };
+    for (size_t n = 0; n < graph.node_count(); ++n) {
+        CompressedWeights w;
+        const std::string type = graph.type(n);
+        size_t port = 0;
+        if (type == "MatMul" && compressed_matmul_at(graph, values, n, known, w))
+            port = 1;
+        else if (!gathers || type != "Gather" || !compressed_gather_at(graph, values, n, known, w))
+            continue;
+        if (read_compressed_only(graph, values, values.input(n, port), known, gathers))
+            for (size_t d : w.nodes) out[d] = true;
+    }
+    return out;
 }
 
 // A parameter's values (scale or zero point, f32 or f16 constant) spread to one per group: rows *
