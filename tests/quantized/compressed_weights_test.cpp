@@ -308,6 +308,19 @@ TEST(CompressedIrWeights, TiedEmbeddingAndHead) {
     EXPECT_EQ(packed.at("shared_bytes"), packed.at("bytes").get<size_t>() / 2) << packed.dump();
 }
 
+// Group scales that do not divide the weights into groups (an IR's [N, K / G, G] codes with scales
+// for one group more): the decompression's Multiply cannot broadcast them, named when the model is
+// built, as when an IR is read.
+TEST(CompressedIrWeights, ScalesOfAnotherGroupCount) {
+    ModelBuilder b("bad_groups");
+    const Output codes = b.constant<uint8_t>({4, 2, 16}, std::vector<uint8_t>(128, 7));
+    const Output w = b.op("Convert", {codes}, {{"destination_type", "f32"}});
+    const std::string e = error_of([&] {
+        b.op("Multiply", {w, b.constant<float>({4, 3, 1}, std::vector<float>(12, 0.1f))}, {}, "decompress");
+    });
+    EXPECT_TRUE(contains(e, "decompress") && contains(e, "[4,2,16]") && contains(e, "[4,3,1]")) << e;
+}
+
 // What a broken MatMulNBits gets: an error naming the node and the attribute or input to fix.
 class MatMulNBitsErrors : public ::testing::Test {
 protected:
