@@ -9,15 +9,6 @@ namespace mosaic::gpu_plugin {
 
 namespace {
 
-// Work items per output: a power of two, at most 128 on a GPU, 4 on an OpenCL CPU device (each
-// work group runs on one core there; a few lanes keep the combining steps tested on PoCL).
-int64_t lanes_for(int64_t k, const ClDeviceInfo& device) {
-    const int64_t most = device.is_cpu_fallback ? 4 : 128;
-    int64_t lanes = 1;
-    while (lanes < most && lanes * 2 <= k) lanes *= 2;
-    return lanes;
-}
-
 // Per group of the weights' rows, their scales and zero points, uploaded as floats.
 struct GroupParameters {
     cl::Buffer scale, zero;
@@ -37,7 +28,7 @@ public:
         const Shape out = ctx.graph.output_shape(n, 0);
         outputs_count_ = shape_size(out);
         rows_ = ctx.engine.info().prefers_sixteen_wide();
-        lanes_ = lanes_for(k_, ctx.engine.info());
+        lanes_ = group_lanes(k_, ctx.engine.info());
         epilogue_ = fuse_epilogue(ctx, n, out.size() - 1);
         take_epilogue(ctx.graph, epilogue_);
     }

@@ -18,17 +18,6 @@ std::string check_f32(const sdk::GraphView& g, size_t n) {
                      g.input_type(n, 0) == ElementType::f32 ? "" : "only f32 data has a GPU kernel"});
 }
 
-// The work items that share one row of Softmax or MVN, or one output of a reduction
-// (normalization.cl): a power of two, at most 128 on a GPU (at most one per element of the row). An
-// OpenCL CPU device runs each work group on one core, so more than a few lanes there only add
-// barriers; 4 keeps the combining steps in use on PoCL, where CI tests them.
-int64_t group_lanes(int64_t count, const ClDeviceInfo& device) {
-    const int64_t most = device.is_cpu_fallback ? 4 : 128;
-    int64_t lanes = 1;
-    while (lanes < most && lanes * 2 <= count) lanes *= 2;
-    return lanes;
-}
-
 class SoftmaxExecutor : public Executor {
 public:
     SoftmaxExecutor(const BuildContext& ctx, size_t n)

@@ -31,6 +31,13 @@ std::vector<std::string> registered_ops() {
     return out;
 }
 
+int64_t group_lanes(int64_t count, const ClDeviceInfo& device) {
+    const int64_t most = device.is_cpu_fallback ? 4 : 128;
+    int64_t lanes = 1;
+    while (lanes < most && lanes * 2 <= count) lanes *= 2;
+    return lanes;
+}
+
 bool computes_nothing(const sdk::GraphView& g, size_t n) {
     if (g.output_count(n) == 0) return false;
     for (size_t o = 0; o < g.output_count(n); ++o) {

@@ -63,6 +63,12 @@ struct OpRegistration {
     OpRegistration(std::initializer_list<const char*> types, OpEntry entry);
 };
 
+// The work items that share one row of Softmax or MVN, one output of a reduction or of a compressed
+// MatMul (a work group combining in local memory): a power of two, at most 128 on a GPU (at most one
+// per element of the row). An OpenCL CPU device runs each work group on one core, so more than a few
+// lanes there only add barriers; 4 keeps the combining steps in use on PoCL, where CI tests them.
+int64_t group_lanes(int64_t count, const ClDeviceInfo& device);
+
 // Whether node `n` has outputs and every one is static and empty: nothing to compute, whatever the op
 // (a Gather of a generation's first, empty KV cache). The device takes it and runs no kernel.
 bool computes_nothing(const sdk::GraphView& g, size_t n);
