@@ -1,6 +1,6 @@
 // ScaledDotProductAttention-13 (attention.cl): f32 query, key and value (f16 storage under the f16
 // hint) with numpy-broadcast batch axes, no mask, a boolean or additive one broadcast to [..., L, S],
-// or the causal attribute; the scale a one-element constant or 1/sqrt(E). What decoders exported by
+// or the causal attribute; the scale one f32 element known at compile time, or 1/sqrt(E). What decoders exported by
 // optimum-intel run at every step, which otherwise sends each layer's attention to another device.
 #include "kernels/kernel_args.hpp"
 #include "ops/op_registry.hpp"
@@ -24,14 +24,26 @@ std::vector<int64_t> batch_strides(const Shape& operand, const Shape& batch) {
     return strides;
 }
 
-// The scale: a one-element f32 constant, or 1/sqrt(E) when the input is absent; nothing when it
-// is computed at run time.
-std::optional<float> scale_of(const sdk::GraphView& g, size_t n) {
+// Why the scale is not one the kernel takes (a one-element f32 value known at compile time: a
+// constant, or what the compiled model folds, such as the decompression Convert of an f16 constant
+// in an IR that ovc compressed to FP16), or "". Absent, it is 1/sqrt(E).
+std::string check_scale(const sdk::GraphView& g, size_t n) {
+    if (g.input_count(n) <= kScale) return "";
+    if (g.input_type(n, kScale) != ElementType::f32 || shape_size(g.input_shape(n, kScale)) != 1)
+        return "a scale that is not one f32 element has no GPU kernel";
+    if (!check_compile_time_input(g, n, kScale).empty())
+        return "a scale computed at run time has no GPU kernel (one known at compile time has)";
+    return "";
+}
+
+float scale_of(const BuildContext& ctx, size_t n) {
+    const sdk::GraphView& g = ctx.graph;
     if (g.input_count(n) <= kScale) return 1.0f / std::sqrt(static_cast<float>(g.input_shape(n, kQuery).back()));
-    const std::optional<ConstTensorView> c = constant_view(g, n, kScale);
-    if (!c || c->type != ElementType::f32 || shape_size(c->shape) != 1) return std::nullopt;
+    const auto& scale = ctx.values[ctx.values.input(n, kScale)];
+    if (!scale.is_constant())
+        throw sdk::Error(MOSAIC_ERROR_GENERAL, "GPU plugin bug: the scale of attention '" + g.node_name(n) + "' was not folded");
     float v = 0;
-    std::memcpy(&v, c->data, sizeof v);
+    std::memcpy(&v, scale.constant, sizeof v);
     return v;
 }
 
@@ -47,8 +59,7 @@ std::string check_attention(const sdk::GraphView& g, size_t n, const ClDeviceInf
     if (shape_size(g.output_shape(n, 0)) >= (int64_t{1} << 31) || shape_size(g.input_shape(n, kKey)) >= (int64_t{1} << 31))
         return "more than 2^31 elements";
     // A mask is boolean or of the query's type, f32 (the schema's rule): the kernel takes both.
-    if (!scale_of(g, n)) return "a scale computed at run time has no GPU kernel (a one-element f32 constant has)";
-    return "";
+    return check_scale(g, n);
 }
 
 class AttentionExecutor : public Executor {
@@ -74,7 +85,7 @@ public:
         args_.keys = static_cast<cl_int>(g.input_shape(n, kKey)[g.input_shape(n, kKey).size() - 2]);
         args_.depth = static_cast<cl_int>(g.input_shape(n, kQuery).back());
         args_.value_depth = static_cast<cl_int>(out.back());
-        args_.scale = *scale_of(g, n);
+        args_.scale = scale_of(ctx, n);
         if (g.attributes(n).get_bool("causal", false)) {
             args_.mask = ATTENTION_CAUSAL;
         } else if (g.input_count(n) > kMask) {
