@@ -61,8 +61,10 @@ HeteroConfig::HeteroConfig(const nlohmann::json& config, const std::vector<std::
                                                                 "' is itself a multi-device orchestrator; list the "
                                                                 "devices to split over instead");
     }
-    placement = config.value("HETERO_PLACEMENT", std::string("GREEDY")) == "MIN_TRANSFER" ? PlacementMode::min_transfer
-                                                                                          : PlacementMode::greedy;
+    const std::string placement_name = config.value("HETERO_PLACEMENT", std::string("GREEDY"));
+    placement = placement_name == "MIN_TRANSFER" ? PlacementMode::min_transfer
+                : placement_name == "ONE_DEVICE" ? PlacementMode::one_device
+                                                 : PlacementMode::greedy;
     max_subgraphs = config.value("HETERO_MAX_SUBGRAPHS", int64_t{0});
     max_fallback_ratio = config.value("HETERO_MAX_FALLBACK_RATIO", 1.0);
     if (max_fallback_ratio < 0 || max_fallback_ratio > 1)

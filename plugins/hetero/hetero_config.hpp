@@ -12,7 +12,7 @@
 
 namespace mosaic::hetero {
 
-enum class PlacementMode { greedy, min_transfer };
+enum class PlacementMode { greedy, min_transfer, one_device };
 
 class HeteroConfig {
 public:

@@ -22,6 +22,7 @@ using sdk::PropertyKind;
 // Placement as compile and query both do it: affinity, then MIN_TRANSFER when asked.
 Placement place_model(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClient& host, bool require_all) {
     Placement placement = place(g, cfg, host);
+    if (cfg.placement == PlacementMode::one_device) keep_on_one_device(g, placement, cfg);
     settle_constant_expressions(g, placement);
     if (require_all) require_all_placed(g, placement, cfg);
     if (cfg.placement == PlacementMode::min_transfer) minimize_transfers(g, placement, cfg, host);
@@ -60,9 +61,9 @@ HeteroDevice::HeteroDevice(const std::string& name)
                      "devices to split over, highest priority first: \"ACCEL,REFERENCE\""},
                     {"DEVICE_PROPERTIES", PropertyKind::object, nlohmann::json::object(), {}, false, 0,
                      "properties per device: {\"ACCEL\": {\"PERF_COUNT\": \"YES\"}}"},
-                    {"HETERO_PLACEMENT", PropertyKind::choice, "GREEDY", {"GREEDY", "MIN_TRANSFER"}, false, 0,
+                    {"HETERO_PLACEMENT", PropertyKind::choice, "GREEDY", {"GREEDY", "MIN_TRANSFER", "ONE_DEVICE"}, false, 0,
                      "GREEDY: first device that supports each op; MIN_TRANSFER: then move islands of ops to cut "
-                     "transfers"},
+                     "transfers; ONE_DEVICE: the whole model on the first device that runs every op, else GREEDY"},
                     {"HETERO_MAX_SUBGRAPHS", PropertyKind::integer, 0, {}, false, 0,
                      "refuse a split into more subgraphs than this (0: no limit)"},
                     {"HETERO_MAX_FALLBACK_RATIO", PropertyKind::number, 1.0, {}, false, 0,

@@ -139,6 +139,25 @@ Placement place(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClie
     return p;
 }
 
+void keep_on_one_device(const sdk::GraphView& g, Placement& p, const HeteroConfig& cfg) {
+    std::vector<size_t> ops;
+    for (size_t n = 0; n < g.node_count(); ++n) {
+        if (p.manual[n]) return;
+        // Ops no device runs are HETERO's to compute at compile time (constant_expressions.hpp) or an error.
+        if (is_placed_op(g, n) && !p.device[n].empty()) ops.push_back(n);
+    }
+    for (const std::string& dev : cfg.devices) {
+        if (!std::all_of(ops.begin(), ops.end(), [&](size_t n) { return p.supports(dev, n); })) continue;
+        for (size_t n : ops) {
+            if (p.device[n] == dev) continue;
+            p.passed_over[n] += p.device[n] + ": runs it, but not every op of the model\n";
+            p.device[n] = dev;
+        }
+        for (size_t n : ops) p.why[n] = "chosen: " + dev + ", the first device that runs every op of the model (ONE_DEVICE)";
+        return;
+    }
+}
+
 void require_all_placed(const sdk::GraphView& g, const Placement& p, const HeteroConfig& cfg) {
     std::string list;
     size_t missing = 0;

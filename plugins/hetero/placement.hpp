@@ -37,6 +37,12 @@ struct Placement {
 // Throws sdk::Error for an affinity naming an unusable device or a device that cannot run the op.
 Placement place(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClient& host);
 
+// HETERO_PLACEMENT ONE_DEVICE: every placed op moves to the first device of the list that runs all
+// of them, so that the model crosses no device boundary (what the framework asks for a control-flow
+// body, which would otherwise cross on every iteration). Leaves the GREEDY placement when no device
+// runs them all, or when affinities were set by hand.
+void keep_on_one_device(const sdk::GraphView& g, Placement& p, const HeteroConfig& cfg);
+
 // Throws when some op runs nowhere, naming every such op and the devices asked.
 void require_all_placed(const sdk::GraphView& g, const Placement& p, const HeteroConfig& cfg);
 

@@ -110,7 +110,9 @@ SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clust
     SplitPlan plan;
     plan.model_name = g.name();
     plan.devices = cfg.devices;
-    plan.placement = cfg.placement == PlacementMode::min_transfer ? "MIN_TRANSFER" : "GREEDY";
+    plan.placement = cfg.placement == PlacementMode::min_transfer ? "MIN_TRANSFER"
+                     : cfg.placement == PlacementMode::one_device ? "ONE_DEVICE"
+                                                                  : "GREEDY";
     plan.perf_count = cfg.perf_count;
     plan.crossing_memory = cfg.crossing_memory;
     const size_t count = g.node_count();

@@ -1,5 +1,6 @@
-// HETERO_PLACEMENT=MIN_TRANSFER (moves ops to cut device crossings, never a user's affinity) and the
-// limits HETERO_MAX_SUBGRAPHS and HETERO_MAX_FALLBACK_RATIO.
+// HETERO_PLACEMENT=MIN_TRANSFER (moves ops to cut device crossings, never a user's affinity),
+// ONE_DEVICE (the whole model on the first device that runs every op), and the limits
+// HETERO_MAX_SUBGRAPHS and HETERO_MAX_FALLBACK_RATIO.
 #include "hetero/hetero_test_util.hpp"
 
 namespace mosaic::test::hetero {
@@ -54,6 +55,30 @@ TEST(HeteroPlacement, MinTransferExplainsWhatItMoved) {
     // query and compile agree.
     const json split = split_of(core.compile_model(model, "HETERO:ACCEL,REFERENCE", kMinTransfer));
     for (const std::string& op : compute_ops(*model)) EXPECT_EQ(split["affinity"][op], moved.affinity.at(op)) << op;
+}
+
+// ONE_DEVICE: NPU runs every op of the scattered chain, so all of it goes there, past ACCEL, which
+// runs most of them; each moved op says why.
+TEST(HeteroPlacement, OneDevicePutsTheWholeModelOnTheFirstDeviceThatRunsAllOfIt) {
+    Core core;
+    const AnyMap one_device = {{"HETERO_PLACEMENT", "ONE_DEVICE"}};
+    auto chain = scattered_chain_model();
+    CompiledModel whole = core.compile_model(chain, "HETERO:ACCEL,NPU,REFERENCE", one_device);
+    const json split = split_of(whole);
+    EXPECT_EQ(split["placement"], "ONE_DEVICE");
+    EXPECT_EQ(split["subgraphs"].size(), 1u) << split.dump();
+    for (const std::string& op : compute_ops(*chain)) EXPECT_EQ(split["affinity"][op], "NPU") << op;
+    EXPECT_TRUE(outputs_near(run(whole), reference_outputs(core, chain)));
+    const QueryResult q = core.query_model_details(chain, "HETERO:ACCEL,NPU,REFERENCE", one_device);
+    EXPECT_CONTAINS(q.explanation.at("conv1"), "ACCEL: runs it, but not every op of the model");
+    EXPECT_CONTAINS(q.explanation.at("conv1"), "chosen: NPU, the first device that runs every op of the model");
+
+    // The branchy model's Subtract runs on REFERENCE alone: all of it goes there.
+    auto branchy = branchy_model();
+    EXPECT_GT(split_of(core.compile_model(branchy, "HETERO:ACCEL,NPU,REFERENCE"))["subgraphs"].size(), 1u);
+    const json on_reference = split_of(core.compile_model(branchy, "HETERO:ACCEL,NPU,REFERENCE", one_device));
+    EXPECT_EQ(on_reference["subgraphs"].size(), 1u) << on_reference.dump();
+    for (const std::string& op : compute_ops(*branchy)) EXPECT_EQ(on_reference["affinity"][op], "REFERENCE") << op;
 }
 
 TEST(HeteroPlacement, MinTransferDoesNotMoveManualAffinities) {

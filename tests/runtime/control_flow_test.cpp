@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <thread>
 
@@ -114,6 +115,46 @@ INSTANTIATE_TEST_SUITE_P(Devices, ControlFlowOn, ::testing::Values("REFERENCE", 
                                  if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                              return name;
                          });
+
+// On HETERO a body runs whole on the first device that runs all of it (HETERO_PLACEMENT ONE_DEVICE):
+// a branch with an op the first device lacks (ACCEL has no Multiply) goes to REFERENCE entire, where
+// a split would cross devices twice each time the branch is taken; a branch ACCEL runs stays there.
+TEST(ControlFlowOnHetero, EachBodyRunsWholeOnOneDevice) {
+    auto plus_one_relu = [](ModelBuilder& b, Output x) {
+        return b.op("Relu", {b.op("Add", {x, b.constant<float>({}, {1.0f}, "one")}, {}, "plus_one")}, {}, "relu");
+    };
+    std::shared_ptr<Model> then_body = branch("split_if_greedy", [&](ModelBuilder& b, Output x) {
+        return b.op("Multiply", {plus_one_relu(b, x), b.constant<float>({}, {2.0f}, "two")}, {}, "twice");
+    });
+    std::shared_ptr<Model> else_body = branch("on_accel", plus_one_relu);
+    auto model = std::make_shared<Model>("hetero_bodies");
+    Node* x = model->add_parameter("x", ElementType::f32, {4});
+    Node* cond = model->add_parameter("cond", ElementType::boolean, {});
+    Node* choose = model->add_control_flow("If", "opset8", {cond->output(0), x->output(0)}, {then_body, else_body}, {}, "choose");
+    model->add_result(choose->output(0), "y");
+    model->validate();
+
+    Core core;
+    InferRequest r = core.compile_model(model, "HETERO:ACCEL,REFERENCE", {{"PERF_COUNT", true}}).create_infer_request();
+    const std::vector<float> in{-3.0f, -1.0f, 0.5f, 2.0f};
+    r.set_tensor("x", Tensor::from_vector<float>({4}, ElementType::f32, in));
+    for (const bool taken : {true, false}) {
+        Tensor c(ElementType::boolean, {});
+        *c.data<uint8_t>() = taken;
+        r.set_tensor("cond", c);
+        r.infer();
+        const std::vector<float> y = r.get_tensor("y").to_vector<float>();
+        for (size_t i = 0; i < 4; ++i) EXPECT_EQ(y[i], std::max(in[i] + 1.0f, 0.0f) * (taken ? 2.0f : 1.0f)) << i;
+        size_t body_records = 0;
+        for (const ProfilingInfo& p : r.get_profiling_info()) {
+            if (p.node_name == "choose") continue;  // the If itself, run by the host
+            ++body_records;
+            EXPECT_EQ(p.node_name.rfind("subgraph0: ", 0), 0u) << "a second subgraph: " << p.node_name;
+            EXPECT_NE(p.node_type, "Transfer") << p.node_name;
+        }
+        EXPECT_GT(body_records, 0u) << "the taken branch's records";
+    }
+}
 
 std::string validate_error(const std::function<void(Model&, Node* x)>& add) {
     Model model("bad");

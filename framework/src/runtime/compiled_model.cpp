@@ -67,6 +67,18 @@ std::vector<PortDesc> ports_from_json(const nlohmann::json& j) {
     return out;
 }
 
+// A control-flow body runs whole on one device where one runs all of it: split like a model, it
+// would cross devices on every iteration or branch taken. An orchestrator that offers the choice
+// (HETERO's HETERO_PLACEMENT ONE_DEVICE) is asked for it; it still splits a body no device runs alone.
+nlohmann::json body_properties(const DeviceHandle& device, nlohmann::json properties) {
+    for (const nlohmann::json& p : device.get_property("SUPPORTED_PROPERTIES"))
+        if (p.at("name") == "HETERO_PLACEMENT") {
+            properties["HETERO_PLACEMENT"] = "ONE_DEVICE";
+            break;
+        }
+    return properties;
+}
+
 }  // namespace
 
 void CompiledModel::Impl::compile_bodies(const nlohmann::json& properties, const Options& options) {
@@ -75,6 +87,7 @@ void CompiledModel::Impl::compile_bodies(const nlohmann::json& properties, const
     std::vector<ops::PortInfo> node_inputs;
     for (const PortDesc& p : cut_->prefix->outputs()) node_inputs.push_back({p.type, p.shape});
     cut_->max_loop_iterations = options.max_loop_iterations;
+    const nlohmann::json on_one_device = body_properties(*device_, properties);
     for (size_t b = 0; b < op.bodies.size(); ++b) {
         std::string why;
         std::shared_ptr<Model> body = body_for(op.type, op.attrs, op.bodies, b, node_inputs, why);
@@ -82,7 +95,7 @@ void CompiledModel::Impl::compile_bodies(const nlohmann::json& properties, const
         cut_->body_errors.push_back(why);
         if (!body) continue;
         try {
-            cut_->bodies.back() = create(device_, *body, properties, device_string_, options);
+            cut_->bodies.back() = create(device_, *body, on_one_device, device_string_, options);
         } catch (const std::exception& e) {
             throw std::runtime_error(op.type + " '" + op.name + "': its " + body_label(op.type, b) +
                                      " does not compile on '" + device_string_ + "': " + sdk::describe(e));
