@@ -67,6 +67,45 @@ TEST_F(CliCompare, AWrongDeviceIsNamedAtItsFirstOpAndTheCaseItWritesFailsVerifyP
     EXPECT_TRUE(contains(line_of(good, "ops"), "PASS")) << good;
 }
 
+// A fusion's error (faulty_plugin.cpp's wrong_fusion: a Sigmoid read only by a Relu goes wrong, as a
+// device that fuses the two might): observed one value at a time, 'relu' is the first wrong value,
+// and the case written is the fused chain (Sigmoid -> Relu), which goes wrong alone where the op
+// alone would not; `mosaic conformance` and verify-plugin's model check fail it on that device and
+// pass it on a right one.
+TEST_F(CliCompare, AFusionsErrorIsWrittenAsTheFusedChain) {
+    const std::string model = write_model(dir);
+    const nlohmann::json registry = {
+        {"version", 1},
+        {"plugins",
+         {{{"device", "REFERENCE"}, {"library", plugin_dir() + "/libmosaic_reference_plugin.so"}},
+          {{"device", "FUSING"}, {"library", faulty_plugin("wrong_fusion")}}}}};
+    write_text(dir / "plugins.json", registry.dump());
+    const std::map<std::string, std::string> env{{"MOSAIC_PLUGINS", dir / "plugins.json"}};
+    const CliResult r = run_mosaic({"compare", "-m", model, "-d", "FUSING", "--save-case", dir / "cases"}, env);
+    EXPECT_EQ(r.exit_code, 1) << r;
+    EXPECT_TRUE(contains(r.out, "first divergence: op 'relu' (Relu-opset1)")) << r;
+    EXPECT_TRUE(contains(r.out, "the error is in what FUSING fuses into this op")) << r;
+    const std::string chain = dir / "cases/relu_chain";
+    EXPECT_TRUE(contains(r.out, "Fused chain written to " + chain)) << r;
+    ASSERT_TRUE(std::filesystem::exists(chain + "/model.xml")) << r;
+    EXPECT_TRUE(std::filesystem::exists(chain + "/test_data_set_0/input_0.pb"));
+    EXPECT_TRUE(std::filesystem::exists(chain + "/test_data_set_0/output_0.pb"));
+    Core core;
+    const std::shared_ptr<Model> written = core.read_model(chain + "/model.xml");
+    std::vector<std::string> ops;
+    for (const Node* n : written->get_ordered_ops())
+        if (!n->is_parameter() && !n->is_result() && !n->is_constant()) ops.push_back(n->get_type_name());
+    EXPECT_EQ(ops, (std::vector<std::string>{"Sigmoid", "Relu"})) << "the chain, not the model ('scaled' left out)";
+
+    const CliResult fails = run_mosaic({"conformance", "-d", "FUSING", chain}, env);
+    EXPECT_EQ(fails.exit_code, 1) << fails;
+    const CliResult passes = run_mosaic({"conformance", "-d", "REFERENCE", chain}, env);
+    EXPECT_EQ(passes.exit_code, 0) << passes;
+    const CliResult verify =
+        run_mosaic({"verify-plugin", "FUSING", "--model", chain + "/model.xml", "--cases-per-op", "1", "--timeout", "2"}, env);
+    EXPECT_TRUE(contains(line_of(verify, "model"), "first divergence: op 'relu'")) << verify;
+}
+
 TEST_F(CliCompare, JsonNamesEveryValueAndTheFirstDivergence) {
     const std::string model = write_model(dir);
     const CliResult r = run_mosaic({"compare", "-m", model, "-d", "BAD", "--json"}, bad_registry());

@@ -530,6 +530,28 @@ TEST_F(OnnxReader, TensorFilesAreReadAndCorruptOnesRefused) {
     EXPECT_THROW(onnx::read_tensor_file(path("bad.pb")), ModelError);
 }
 
+// What write_tensor_file writes (mosaic compare's fused-chain cases) reads back as it was; a file
+// that cannot be written is named.
+TEST_F(OnnxReader, TensorFilesWrittenReadBack) {
+    const Tensor f = Tensor::from_vector<float>({2, 2}, ElementType::f32, {1.5f, -2.0f, 0.25f, 1e30f});
+    onnx::write_tensor_file(path("f.pb"), f, "x:0");
+    std::string name;
+    const Tensor back = onnx::read_tensor_file(path("f.pb"), &name);
+    EXPECT_EQ(name, "x:0");
+    EXPECT_EQ(back.get_shape(), (Shape{2, 2}));
+    EXPECT_EQ(back.to_vector<float>(), f.to_vector<float>());
+    Tensor flags(ElementType::boolean, {3});
+    flags.data<uint8_t>()[0] = 1, flags.data<uint8_t>()[1] = 0, flags.data<uint8_t>()[2] = 1;
+    onnx::write_tensor_file(path("b.pb"), flags);
+    EXPECT_EQ(onnx::read_tensor_file(path("b.pb")).to_vector<uint8_t>(), (std::vector<uint8_t>{1, 0, 1}));
+    try {
+        onnx::write_tensor_file(path("no/such/folder/t.pb"), f);
+        ADD_FAILURE() << "wrote into a folder that does not exist";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("no/such/folder/t.pb"), std::string::npos) << e.what();
+    }
+}
+
 // ONNX's Bitwise* (opset 18) as Mosaic's Bitwise*-13, run on REFERENCE and CPU; a float operand is
 // refused naming the node.
 TEST_F(OnnxReader, BitwiseOpsOfOpset18) {

@@ -26,6 +26,7 @@
 #define FAULT_NO_CALLBACK 11      // start_async returns success and never calls `done`
 #define FAULT_SMALL_TABLE 12      // the function table says it is smaller than ABI 1.0's
 #define FAULT_LOST_DEVICE_OUTPUTS 13  // hands out buffers (ABI 1.3), but never writes an output that is one
+#define FAULT_WRONG_FUSION 14     // models where a Sigmoid feeds only Relus (a fusion) get 1 added to every f32 output
 
 namespace {
 
@@ -98,6 +99,20 @@ bool has_sigmoid(const sdk::GraphView& graph) {
     return false;
 }
 
+// FAULT_WRONG_FUSION: a Sigmoid whose value only Relus read, as a device that fuses the two would
+// take it; observed as well (a Result reads it), the fusion is off and the values are right.
+bool has_fused_sigmoid(const sdk::GraphView& graph) {
+    for (size_t n = 0; n < graph.node_count(); ++n) {
+        if (graph.type(n) != "Sigmoid") continue;
+        size_t relus = 0, others = 0;
+        for (size_t m = n + 1; m < graph.node_count(); ++m)
+            for (size_t i = 0; i < graph.input_count(m); ++i)
+                if (graph.input(m, i).node == n) ++(graph.type(m) == "Relu" ? relus : others);
+        if (relus && !others) return true;
+    }
+    return false;
+}
+
 class FaultyDevice : public ForwardDevice {
 public:
     explicit FaultyDevice(const std::string& name) : ForwardDevice(name) {}
@@ -117,7 +132,9 @@ public:
 
     std::unique_ptr<sdk::CompiledModel> compile(const sdk::GraphView& graph, const nlohmann::json& config) override {
         return std::make_unique<FaultyCompiled>(ForwardDevice::compile(graph, config),
-                                                MOSAIC_FAULT == FAULT_WRONG_VALUES && has_sigmoid(graph), name());
+                                                (MOSAIC_FAULT == FAULT_WRONG_VALUES && has_sigmoid(graph)) ||
+                                                    (MOSAIC_FAULT == FAULT_WRONG_FUSION && has_fused_sigmoid(graph)),
+                                                name());
     }
 
     // FAULT_LOST_DEVICE_OUTPUTS: "device memory" that is host memory, zeroed, copied correctly.

@@ -47,10 +47,22 @@ void run_compare(CompareOptions opts) {
     else print_report(std::cout, report, opts.settings);
     if (report.first_divergence < 0) return;
     if (!opts.save_case.empty()) {
-        const std::string path = save_op_case(core, model, inputs, opts.settings, report,
-                                              static_cast<size_t>(report.first_divergence), opts.save_case);
-        (opts.json ? std::cerr : std::cout) << "Op case written to " << path << " (mosaic verify-plugin "
-                                            << opts.settings.device << " --op-cases " << opts.save_case << ")\n";
+        std::ostream& note = opts.json ? std::cerr : std::cout;
+        const size_t index = static_cast<size_t>(report.first_divergence);
+        // A fusion's error: the op alone agrees, so the case holds the chain the device fuses.
+        const std::string chain = report.found_by_bisection
+                                      ? save_chain_case(core, model, inputs, opts.settings, report, index, opts.save_case)
+                                      : "";
+        if (!chain.empty()) {
+            note << "Fused chain written to " << chain << " (mosaic conformance -d " << opts.settings.device << " "
+                 << chain << "; mosaic verify-plugin " << opts.settings.device << " --model " << chain << "/model.xml)\n";
+        } else {
+            if (report.found_by_bisection)
+                note << "No chain of up to 4 ops around the op goes wrong alone; writing the op alone\n";
+            const std::string path = save_op_case(core, model, inputs, opts.settings, report, index, opts.save_case);
+            note << "Op case written to " << path << " (mosaic verify-plugin " << opts.settings.device << " --op-cases "
+                 << opts.save_case << ")\n";
+        }
     }
     throw std::runtime_error(report.verdict);
 }
@@ -74,7 +86,8 @@ void add_compare_command(CLI::App& app) {
     cmd->add_flag("--json", opts->json, "Print the comparison as JSON");
     cmd->add_option("--save-case", opts->save_case,
                     "Write the first op that differs, with its inputs and the against device's outputs, as an op case "
-                    "in DIR (verify-plugin --op-cases DIR runs it)");
+                    "in DIR (verify-plugin --op-cases DIR runs it); when the error is in a fusion, the fused chain as "
+                    "an IR test folder DIR/<op>_chain (mosaic conformance and verify-plugin --model run it)");
     cmd->callback([opts] { run_compare(*opts); });
 }
 

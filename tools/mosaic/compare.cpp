@@ -10,6 +10,9 @@
 #include <iomanip>
 #include <limits>
 #include <map>
+#include <mosaic/onnx.hpp>
+#include <mosaic/serialize.hpp>
+#include <set>
 #include <sstream>
 
 namespace mosaic::cli {
@@ -115,6 +118,74 @@ long first_divergence(const Model& model, const std::vector<ValueComparison>& va
     for (size_t i = 0; i < values.size(); ++i)
         if (values[i].exceeds) return static_cast<long>(i);  // every one read a wrong input: the first
     return -1;
+}
+
+// A model input's tensor, by the input's name.
+const Tensor* input_named(const std::vector<std::pair<std::string, Tensor>>& inputs, const std::string& name) {
+    for (const auto& [n, t] : inputs)
+        if (n == name) return &t;
+    return nullptr;
+}
+
+// Small integer values (shapes, axes, indices) are known when a model is built, as the model's own
+// folding would know them: shape inference reads them.
+bool is_build_time_value(const Tensor& t) { return is_integral(t.get_element_type()) && t.get_size() <= 64; }
+
+// `op` and the ops it reads from up to `depth` producers back, as a model of their own. What they
+// read from outside becomes an input (named "<op>:<port>" of the value), or a constant when it is a
+// constant or a small integer value (`values`: each outside value as the against device computes it).
+struct Chain {
+    std::shared_ptr<Model> model;
+    std::vector<Tensor> inputs;  // per Parameter of `model`, in order
+    size_t ops = 0;
+};
+
+Chain chain_of(const Model& model, const Node* op, size_t depth,
+               const std::map<std::pair<std::string, size_t>, Tensor>& values) {
+    std::set<const Node*> members{op};
+    std::vector<const Node*> frontier{op};
+    for (size_t d = 0; d < depth; ++d) {
+        std::vector<const Node*> next;
+        for (const Node* n : frontier)
+            for (const Output& in : n->inputs())
+                if (!in.node->is_parameter() && !in.node->is_constant() && in.node->bodies().empty() &&
+                    members.insert(in.node).second)
+                    next.push_back(in.node);
+        frontier = std::move(next);
+    }
+    Chain chain{std::make_shared<Model>("chain_" + op_cases::sanitize(op->get_friendly_name())), {}, members.size()};
+    std::map<std::pair<const Node*, size_t>, Output> mapped;
+    for (const Node* n : model.get_ordered_ops()) {
+        if (!members.count(n)) continue;
+        std::vector<Output> ins;
+        for (const Output& in : n->inputs()) {
+            auto it = mapped.find({in.node, in.index});
+            if (it == mapped.end()) {
+                const std::string name = in.node->get_friendly_name() + ":" + std::to_string(in.index);
+                Node* made = nullptr;
+                if (in.node->is_constant()) {
+                    made = chain.model->add_constant(in.get_element_type(), in.get_shape(), in.node->constant_data(), name);
+                } else {
+                    const Tensor& value = values.at({in.node->get_friendly_name(), in.index});
+                    if (is_build_time_value(value)) {
+                        made = chain.model->add_constant(value.get_element_type(), value.get_shape(),
+                                                         Buffer::copy_of(value.data(), value.get_byte_size()), name);
+                    } else {
+                        made = chain.model->add_parameter(name, value.get_element_type(), value.get_shape());
+                        chain.inputs.push_back(value);
+                    }
+                }
+                it = mapped.emplace(std::make_pair(in.node, in.index), made->output(0)).first;
+            }
+            ins.push_back(it->second);
+        }
+        Node* copy = chain.model->add_node(n->get_type_name(), n->version(), ins, n->attrs(), n->get_friendly_name());
+        for (size_t o = 0; o < n->output_count(); ++o) mapped.emplace(std::make_pair(n, o), copy->output(o));
+    }
+    for (size_t o = 0; o < op->output_count(); ++o)
+        chain.model->add_result(mapped.at({op, o}), op->get_friendly_name() + ":" + std::to_string(o));
+    chain.model->validate();
+    return chain;
 }
 
 std::string number(double v) {
@@ -238,6 +309,51 @@ void print_report(std::ostream& out, const ComparisonReport& report, const Compa
     out << report.verdict << "\n";
 }
 
+std::string save_chain_case(Core& core, const std::shared_ptr<const Model>& model,
+                            const std::vector<std::pair<std::string, Tensor>>& inputs, const CompareSettings& s,
+                            const ComparisonReport& report, size_t index, const std::string& dir, size_t max_depth) {
+    const Node* op = model->find_node(report.values.at(index).node);
+    // Every value the model computes, as the against device computes it (what a chain reads).
+    const std::vector<ValueRef> all = observable_values(*model);
+    const std::vector<Tensor> against = run_on(core, observing(*model, all), s.against, s.against_properties, inputs);
+    std::map<std::pair<std::string, size_t>, Tensor> values;
+    const size_t model_outputs = model->get_results().size();
+    for (size_t i = 0; i < all.size(); ++i) values.emplace(std::make_pair(all[i].node, all[i].port), against.at(model_outputs + i));
+    for (const Node* p : model->get_parameters())
+        if (const Tensor* t = input_named(inputs, Model::input_name(*p))) values.emplace(std::make_pair(p->get_friendly_name(), 0), *t);
+
+    size_t previous_ops = 0;
+    for (size_t depth = 1; depth <= max_depth; ++depth) {
+        const Chain chain = chain_of(*model, op, depth, values);
+        if (chain.ops == previous_ops) break;  // nothing more upstream to add
+        previous_ops = chain.ops;
+        std::vector<std::pair<std::string, Tensor>> chain_inputs;
+        const std::vector<Node*> parameters = chain.model->get_parameters();
+        for (size_t i = 0; i < parameters.size(); ++i)
+            chain_inputs.emplace_back(Model::input_name(*parameters[i]), chain.inputs[i]);
+        const std::vector<Tensor> on_device = run_on(core, chain.model, s.device, s.device_properties, chain_inputs);
+        bool exceeds = false;
+        for (size_t o = 0; o < op->output_count(); ++o) {
+            ValueComparison c;
+            compare_values(on_device.at(o), values.at({op->get_friendly_name(), o}), s, c);
+            exceeds = exceeds || c.exceeds;
+        }
+        if (!exceeds) continue;
+        const fs::path folder = fs::path(dir) / (op_cases::sanitize(op->get_friendly_name()) + "_chain");
+        const fs::path data = folder / "test_data_set_0";
+        fs::create_directories(data);
+        serialize(*chain.model, (folder / "model.xml").string());
+        for (size_t i = 0; i < chain_inputs.size(); ++i)
+            onnx::write_tensor_file((data / ("input_" + std::to_string(i) + ".pb")).string(), chain_inputs[i].second,
+                                    chain_inputs[i].first);
+        for (size_t o = 0; o < op->output_count(); ++o)
+            onnx::write_tensor_file((data / ("output_" + std::to_string(o) + ".pb")).string(),
+                                    values.at({op->get_friendly_name(), o}), Model::output_name(*chain.model->get_results()[o]));
+        return folder.string();
+    }
+    return "";
+}
+
 std::string save_op_case(Core& core, const std::shared_ptr<const Model>& model,
                          const std::vector<std::pair<std::string, Tensor>>& inputs, const CompareSettings& s,
                          const ComparisonReport& report, size_t index, const std::string& dir) {
@@ -275,13 +391,10 @@ std::string save_op_case(Core& core, const std::shared_ptr<const Model>& model,
                         static_cast<uint8_t*>(t.data()));
             c["inputs"].push_back(tensor_json(t, true));
         } else if (in.node->is_parameter()) {
-            for (const auto& [name, t] : inputs)
-                if (name == Model::input_name(*in.node)) c["inputs"].push_back(tensor_json(t, false));
+            if (const Tensor* t = input_named(inputs, Model::input_name(*in.node))) c["inputs"].push_back(tensor_json(*t, false));
         } else {
-            // Small integer values (shapes, axes, indices) are marked known at build time, as the
-            // model's own folding would know them: shape inference of the case reads them.
             const Tensor& t = values.at(next++);
-            c["inputs"].push_back(tensor_json(t, is_integral(t.get_element_type()) && t.get_size() <= 64));
+            c["inputs"].push_back(tensor_json(t, is_build_time_value(t)));
         }
     }
     c["outputs"] = nlohmann::json::array();

@@ -58,4 +58,15 @@ std::string save_op_case(Core& core, const std::shared_ptr<const Model>& model,
                          const std::vector<std::pair<std::string, Tensor>>& inputs, const CompareSettings& settings,
                          const ComparisonReport& report, size_t index, const std::string& dir);
 
+// For a divergence found by bisection (the op alone agrees: the error is in what the device fuses
+// into it), the op with the ops it reads from, one producer deeper at a time up to `max_depth`, until
+// the chain alone goes wrong on the device as the model did. Written as an IR test folder
+// DIR/<op name>_chain/ (model.xml, test_data_set_0/input_<i>.pb with the values the chain reads as
+// the against device computes them, output_<i>.pb its outputs there), which `mosaic conformance -d
+// DEVICE` and `verify-plugin DEVICE --model DIR/<op>_chain/model.xml` run. Returns the folder, or ""
+// when no chain up to that depth reproduces the error alone.
+std::string save_chain_case(Core& core, const std::shared_ptr<const Model>& model,
+                            const std::vector<std::pair<std::string, Tensor>>& inputs, const CompareSettings& settings,
+                            const ComparisonReport& report, size_t index, const std::string& dir, size_t max_depth = 4);
+
 }  // namespace mosaic::cli

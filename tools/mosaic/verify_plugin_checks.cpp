@@ -6,10 +6,12 @@
 #include "op_case_model.hpp"
 
 #include <mosaic/mosaic.hpp>
+#include <mosaic/onnx.hpp>
 #include <mosaic/plugin_abi.h>
 
 #include <atomic>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -390,14 +392,26 @@ CheckResult check_bad_inputs(Core& core, const VerifyOptions& o) {
                                                    "import blob); the request still works after them");
 }
 
+namespace fs = std::filesystem;
+
 CheckResult check_model(Core& core, const VerifyOptions& o) {
     const std::string name = "model";
     if (o.model.empty()) return skip(name, "no --model given");
     std::vector<ResolvedShape> resolved;
     const std::shared_ptr<Model> model = load_model_for_inputs(core, o.model, {}, {}, &resolved);
+    // The inputs of a test folder's first data set (a fused chain `mosaic compare --save-case` wrote),
+    // by position; else deterministic data.
     std::vector<std::pair<std::string, Tensor>> inputs;
-    for (const InputData& in : prepare_inputs(compile_model(core, model, o.reference, {}), {}))
-        inputs.emplace_back(in.name, in.tensor);
+    const fs::path data = fs::path(o.model).parent_path() / "test_data_set_0";
+    const std::vector<Node*> parameters = model->get_parameters();
+    for (size_t i = 0; i < parameters.size() && fs::exists(data / ("input_" + std::to_string(i) + ".pb")); ++i)
+        inputs.emplace_back(Model::input_name(*parameters[i]),
+                            onnx::read_tensor_file((data / ("input_" + std::to_string(i) + ".pb")).string()));
+    if (inputs.size() != parameters.size()) {
+        inputs.clear();
+        for (const InputData& in : prepare_inputs(compile_model(core, model, o.reference, {}), {}))
+            inputs.emplace_back(in.name, in.tensor);
+    }
     CompareSettings settings;
     settings.device = o.device;
     settings.against = o.reference;

@@ -47,6 +47,10 @@ MOSAIC_API std::shared_ptr<Model> read_onnx(const std::string& path, const ReadO
 // `name` receives the tensor's name (may be empty). Throws ModelError naming the file.
 MOSAIC_API Tensor read_tensor_file(const std::string& path, std::string* name = nullptr);
 
+// Writes `tensor` as a serialized onnx.TensorProto named `name` (raw data), the backend tests'
+// format that read_tensor_file reads. Throws std::runtime_error naming the file.
+MOSAIC_API void write_tensor_file(const std::string& path, const Tensor& tensor, const std::string& name = "");
+
 // Whether the file is to be read as ONNX: its first bytes look like a serialized onnx.ModelProto
 // (or it ends in .onnx) and it is not XML.
 MOSAIC_API bool is_onnx_file(const std::string& path);

@@ -381,4 +381,19 @@ Tensor read_tensor_file(const std::string& path, std::string* name) {
     return out;
 }
 
+void write_tensor_file(const std::string& path, const Tensor& tensor, const std::string& name) {
+    ::onnx::TensorProto proto;
+    const int32_t type = onnx_import::onnx_type_of(tensor.get_element_type());
+    if (type == ::onnx::TensorProto::UNDEFINED)
+        throw std::runtime_error("tensor file '" + path + "': ONNX has no type for " +
+                                 std::string(to_string(tensor.get_element_type())));
+    proto.set_data_type(type);
+    proto.set_name(name);
+    for (int64_t d : tensor.get_shape()) proto.add_dims(d);
+    proto.set_raw_data(static_cast<const char*>(tensor.data()), tensor.get_byte_size());
+    std::ofstream out(path, std::ios::binary);
+    if (!out || !proto.SerializeToOstream(&out))
+        throw std::runtime_error("cannot write the tensor file '" + path + "'");
+}
+
 }  // namespace mosaic::onnx

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 namespace mosaic::onnx_import {
 
@@ -124,23 +125,29 @@ const char* onnx_type_name(int32_t onnx_type) {
                : "INVALID";
 }
 
+namespace {
+
+// The ONNX data types Mosaic reads, and the element type each becomes.
+constexpr std::pair<int32_t, ElementType> kTypes[] = {
+    {TensorProto::FLOAT, ElementType::f32},   {TensorProto::DOUBLE, ElementType::f64},
+    {TensorProto::FLOAT16, ElementType::f16}, {TensorProto::BFLOAT16, ElementType::bf16},
+    {TensorProto::INT8, ElementType::i8},     {TensorProto::UINT8, ElementType::u8},
+    {TensorProto::INT16, ElementType::i16},   {TensorProto::UINT16, ElementType::u16},
+    {TensorProto::INT32, ElementType::i32},   {TensorProto::UINT32, ElementType::u32},
+    {TensorProto::INT64, ElementType::i64},   {TensorProto::UINT64, ElementType::u64},
+    {TensorProto::BOOL, ElementType::boolean}};
+
+}  // namespace
+
+int32_t onnx_type_of(ElementType type) {
+    for (const auto& [onnx_type, element] : kTypes)
+        if (element == type) return onnx_type;
+    return TensorProto::UNDEFINED;
+}
+
 ElementType element_type_of(int32_t onnx_type, const std::string& where) {
-    switch (onnx_type) {
-        case TensorProto::FLOAT: return ElementType::f32;
-        case TensorProto::DOUBLE: return ElementType::f64;
-        case TensorProto::FLOAT16: return ElementType::f16;
-        case TensorProto::BFLOAT16: return ElementType::bf16;
-        case TensorProto::INT8: return ElementType::i8;
-        case TensorProto::UINT8: return ElementType::u8;
-        case TensorProto::INT16: return ElementType::i16;
-        case TensorProto::UINT16: return ElementType::u16;
-        case TensorProto::INT32: return ElementType::i32;
-        case TensorProto::UINT32: return ElementType::u32;
-        case TensorProto::INT64: return ElementType::i64;
-        case TensorProto::UINT64: return ElementType::u64;
-        case TensorProto::BOOL: return ElementType::boolean;
-        default: break;
-    }
+    for (const auto& [known, element] : kTypes)
+        if (known == onnx_type) return element;
     throw onnx::UnsupportedError(where + ": element type " + onnx_type_name(onnx_type) +
                                  " is not supported by Mosaic (numeric and boolean types only)");
 }

@@ -14,6 +14,8 @@ namespace mosaic::onnx_import {
 // strings and complex numbers (`where` names what holds the type).
 ElementType element_type_of(int32_t onnx_type, const std::string& where);
 const char* onnx_type_name(int32_t onnx_type);
+// The TensorProto.DataType of a Mosaic element type (UNDEFINED for one ONNX has no type for).
+int32_t onnx_type_of(ElementType type);
 
 struct TensorData {
     ElementType type = ElementType::undefined;
