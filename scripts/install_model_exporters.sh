@@ -8,9 +8,14 @@
 #   otherwise pip-install itself on first use; PaddlePaddle pins its numpy and protobuf.
 # - build-torch-exporters-venv ($MOSAIC_TORCH_EXPORTERS_VENV): torch, transformers, optimum's ONNX
 #   exporter and optimum-intel's OpenVINO exporter, with onnxruntime and openvino for the references
-#   (tools/models/make_optimum_models.py), and NNCF for OpenVINO IR quantized as NNCF does it
+#   (tools/models/make_optimum_models.py), onnxscript for torch.onnx's dynamo exporter
+#   (tools/models/make_dynamo_models.py), and NNCF for OpenVINO IR quantized as NNCF does it
 #   (tools/models/make_quantized_models.py). Installed in one pip call, so that pip picks an
 #   optimum-intel that agrees with optimum-onnx's pin of optimum.
+# - build-tf-exporters-venv ($MOSAIC_TF_EXPORTERS_VENV): TensorFlow (CPU wheels, with Keras 3) and
+#   tf2onnx (tools/models/make_tf_models.py), with onnx to write the reference data and onnxruntime
+#   to check the exports against TensorFlow; TensorFlow pins its numpy (<2.2) and protobuf (<6),
+#   which tf2onnx 1.17 accepts.
 #
 # Optional: when pip or the package index is unreachable this says so, and the tests that need the
 # models are skipped saying why. Prints each venv's python that is ready; fails when one is not.
@@ -45,6 +50,8 @@ if python3 -c "import urllib.request; urllib.request.urlopen('https://download.p
   cpu_torch=(--extra-index-url https://download.pytorch.org/whl/cpu)
 fi
 install_set "${MOSAIC_TORCH_EXPORTERS_VENV:-$root/build-torch-exporters-venv}" \
-  "torch, transformers, optimum.exporters.onnx, optimum.intel, openvino, onnxruntime, onnxruntime_genai, onnx_ir, nncf" \
-  "${cpu_torch[@]}" torch transformers "optimum[onnx]" optimum-intel openvino onnx onnxruntime "onnxruntime-genai==0.11.4" onnx-ir nncf
+  "torch, transformers, optimum.exporters.onnx, optimum.intel, openvino, onnxruntime, onnxruntime_genai, onnx_ir, onnxscript, nncf" \
+  "${cpu_torch[@]}" torch transformers "optimum[onnx]" optimum-intel openvino onnx onnxruntime "onnxruntime-genai==0.11.4" onnx-ir onnxscript nncf
+install_set "${MOSAIC_TF_EXPORTERS_VENV:-$root/build-tf-exporters-venv}" "tensorflow, tf2onnx, onnx, onnxruntime" \
+  "tensorflow-cpu==2.19.*" "tf2onnx==1.17.0" onnx onnxruntime
 exit $status

@@ -29,7 +29,7 @@ bash "$root/scripts/install_deps.sh"
 bash "$root/scripts/install_python_tools.sh"
 bash "$root/scripts/install_python_deps.sh"
 # The exporters of the real-model tests (PaddlePaddle and paddle2onnx; torch, transformers and
-# optimum), each set in a venv of its own; optional.
+# optimum; TensorFlow and tf2onnx), each set in a venv of its own; optional.
 bash "$root/scripts/install_model_exporters.sh" >/dev/null || true
 disk "install"
 export MOSAIC_JOBS=${MOSAIC_JOBS:-$(nproc)}

@@ -1,6 +1,6 @@
-// Models that tests generate on first use with the exporters' Python (never committed): paddle2onnx
-// and optimum exports, their frameworks' or ONNX Runtime's references. One generation at a time,
-// as the tests run in parallel.
+// Models that tests generate on first use with the exporters' Python (never committed): paddle2onnx,
+// optimum and tf2onnx exports, their frameworks' or ONNX Runtime's references. One generation at a
+// time, as the tests run in parallel.
 #pragma once
 
 #include <mosaic/tensor.hpp>
@@ -29,6 +29,8 @@ inline std::string exporter_python() { return venv_python("MOSAIC_EXPORTERS_PYTH
 inline std::string torch_exporter_python() {
     return venv_python("MOSAIC_TORCH_EXPORTERS_PYTHON", "build-torch-exporters-venv");
 }
+// TensorFlow (Keras) and tf2onnx.
+inline std::string tf_exporter_python() { return venv_python("MOSAIC_TF_EXPORTERS_PYTHON", "build-tf-exporters-venv"); }
 
 // Where generated models go: $MOSAIC_GENERATED_MODELS when set, else the build folder. scripts/test.sh
 // points it outside the builds, so that the sanitizer builds' suites read the models the release

@@ -3,15 +3,8 @@
 // detector with a [?,3,?,?] input whose FPN upsamples by Resize to sizes taken from Shape, a
 // recognizer with a BiLSTM over a dynamic width. Each is read as it comes (no shapes), compiled
 // once, and run at its two data sets' shapes, equal to PaddlePaddle's own outputs, on every device.
-#include <mosaic/mosaic.hpp>
-#include <mosaic/onnx.hpp>
+#include "exported_data_sets.hpp"
 
-#include <gtest/gtest.h>
-
-#include "exporter_models.hpp"
-
-#include <cmath>
-#include <cstdlib>
 #include <filesystem>
 
 namespace mosaic::test {
@@ -34,33 +27,14 @@ TEST_P(PaddleModel, ReadWithoutShapesEqualsPaddleAtBothShapes) {
     if (folder.empty())
         GTEST_SKIP() << "PaddlePaddle and paddle2onnx are needed to export paddle_" << name
                      << " (bash scripts/install_model_exporters.sh; see build/paddle_models/" << name << ".log)";
+    const DataSetReader read = backend_test_reader(folder);
     Core core;
     auto model = core.read_model((folder / "model.onnx").string());
     EXPECT_LT(model->input().get_partial_shape()[0], 0) << "the batch is dynamic as exported";
-    if (name == "rec" && device == "GPU") {
-        // The GPU has no LSTM kernel: alone it refuses the model naming the op (HETERO places it),
-        // when the first inference brings the shapes to compile for.
-        try {
-            InferRequest request = core.compile_model(model, device).create_infer_request();
-            request.set_input_tensor(0, onnx::read_tensor_file((folder / "test_data_set_0" / "input_0.pb").string()));
-            request.infer();
-            ADD_FAILURE() << "ran on the GPU alone";
-        } catch (const std::exception& e) {
-            EXPECT_NE(std::string(e.what()).find("LSTMSequence"), std::string::npos) << e.what();
-        }
-        return;
-    }
-    InferRequest request = core.compile_model(model, device).create_infer_request();
-    for (int k = 0; k < 2; ++k) {
-        const fs::path data = folder / ("test_data_set_" + std::to_string(k));
-        const Tensor x = onnx::read_tensor_file((data / "input_0.pb").string());
-        request.set_input_tensor(0, x);
-        request.infer();
-        const std::string what = "paddle_" + name + " on " + device + " at " + to_string(x.get_shape());
-        const double error = expect_within_range(request.get_output_tensor(0),
-                                                 onnx::read_tensor_file((data / "output_0.pb").string()), what, kOfRange);
-        std::printf("%s: largest difference %.3g of the range\n", what.c_str(), error);
-    }
+    // The GPU has no LSTM kernel: alone it refuses the model naming the op (HETERO places it).
+    if (name == "rec" && device == "GPU") return expect_refused(core, model, device, read, "LSTMSequence");
+    CompiledModel compiled = core.compile_model(model, device);
+    expect_data_sets(compiled, "paddle_" + name + " on " + device, 2, read, kOfRange);
 }
 
 INSTANTIATE_TEST_SUITE_P(Exported, PaddleModel,

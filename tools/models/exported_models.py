@@ -13,6 +13,17 @@ def write_tensor(path, array, name):
         f.write(numpy_helper.from_array(np.ascontiguousarray(array), name=name).SerializeToString())
 
 
+def write_data_set(target, k, named_inputs, named_outputs):
+    """target/test_data_set_<k>/input_<i>.pb and output_<i>.pb from (name, array) pairs, in the
+    graph's order."""
+    data = os.path.join(target, "test_data_set_%d" % k)
+    os.makedirs(data, exist_ok=True)
+    for i, (name, value) in enumerate(named_inputs):
+        write_tensor(os.path.join(data, "input_%d.pb" % i), value, name)
+    for i, (name, value) in enumerate(named_outputs):
+        write_tensor(os.path.join(data, "output_%d.pb" % i), value, name)
+
+
 def save_last(model, model_path):
     """Writes the ONNX model to model_path through a temporary file; returns a line for the log."""
     import onnx

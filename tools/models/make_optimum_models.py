@@ -31,7 +31,7 @@ import tempfile
 
 import numpy as np
 
-from exported_models import main, save_last, write_tensor
+from exported_models import main, save_last, write_data_set, write_tensor
 
 DECODERS = ("llama", "gpt2")
 DECODE_STEPS = 3
@@ -62,12 +62,8 @@ def build(name, folder):
 
 
 def write_set(target, k, session, feeds, outputs):
-    data = os.path.join(target, "test_data_set_%d" % k)
-    os.makedirs(data, exist_ok=True)
-    for i, spec in enumerate(session.get_inputs()):
-        write_tensor(os.path.join(data, "input_%d.pb" % i), feeds[spec.name], spec.name)
-    for i, (spec, value) in enumerate(zip(session.get_outputs(), outputs)):
-        write_tensor(os.path.join(data, "output_%d.pb" % i), value, spec.name)
+    write_data_set(target, k, [(spec.name, feeds[spec.name]) for spec in session.get_inputs()],
+                   [(spec.name, value) for spec, value in zip(session.get_outputs(), outputs)])
 
 
 class Generation:

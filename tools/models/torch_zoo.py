@@ -1,0 +1,110 @@
+"""The torch models that make_dynamo_models.py and make_ovc_models.py export, each with the inputs
+of its two data sets (different batch sizes, and lengths or image sizes where the model allows).
+
+Built from `transformers` configs and torch's own layers with random weights (a fixed seed), at
+small sizes for the tests' time; the architectures are the real ones:
+
+- `vit`: ViTForImageClassification (patch embedding by a strided Conv, a class token, learned
+  positions, pre-LN encoder, GELU), input `pixel_values [?,3,32,32]`.
+- `convnext`: ConvNextForImageClassification (7x7 depthwise convolutions, LayerNorm over channels
+  written channels-last, layer scale, GELU), input `pixel_values [?,3,?,?]`.
+- `bert`: BertModel (token types, attention mask, post-LN), inputs `input_ids`, `attention_mask`
+  `[?,?]`, outputs the last hidden state and the pooled output.
+- `conv_lstm`: a keyword spotter of torch's layers (Conv1d + BatchNorm + ReLU over a [?,40,?]
+  spectrogram, an LSTM over time, the last step's Linear), BatchNorm with trained-looking statistics.
+"""
+import numpy as np
+
+NAMES = ("vit", "convnext", "bert", "conv_lstm")
+
+
+def _randomize_batchnorm(model, gen):
+    """Non-identity running statistics and affine parameters, as a trained model has: defaults of
+    zero and one would hide a wrong normalization."""
+    import torch
+    for m in model.modules():
+        if isinstance(m, (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d)):
+            with torch.no_grad():
+                m.running_mean.copy_(torch.randn(m.num_features, generator=gen) * 0.1)
+                m.running_var.copy_(torch.rand(m.num_features, generator=gen) + 0.5)
+                m.weight.copy_(torch.rand(m.num_features, generator=gen) + 0.5)
+                m.bias.copy_(torch.randn(m.num_features, generator=gen) * 0.1)
+
+
+def build(name):
+    """(model in eval mode, input names, dynamic axes {input: {axis: label}}, [data set inputs])."""
+    import torch
+    import transformers
+    torch.manual_seed(0)
+    gen = torch.Generator().manual_seed(1)
+    rng = np.random.default_rng(2)
+    if name == "vit":
+        config = transformers.ViTConfig(image_size=32, patch_size=8, hidden_size=64, num_hidden_layers=2,
+                                        num_attention_heads=4, intermediate_size=128, num_labels=10)
+        model = transformers.ViTForImageClassification(config)
+        sets = [{"pixel_values": rng.standard_normal((b, 3, 32, 32), np.float32)} for b in (1, 3)]
+        return _wrap(model, ["pixel_values"], {"pixel_values": {0: "batch"}}, sets)
+    if name == "convnext":
+        config = transformers.ConvNextConfig(num_channels=3, hidden_sizes=[16, 32], depths=[1, 1], num_stages=2,
+                                             num_labels=10, layer_scale_init_value=0.5)
+        model = transformers.ConvNextForImageClassification(config)
+        sets = [{"pixel_values": rng.standard_normal(s, np.float32)} for s in ((1, 3, 32, 32), (2, 3, 48, 40))]
+        return _wrap(model, ["pixel_values"], {"pixel_values": {0: "batch", 2: "height", 3: "width"}}, sets)
+    if name == "bert":
+        config = transformers.BertConfig(vocab_size=500, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                                         num_attention_heads=4, max_position_embeddings=64)
+        model = transformers.BertModel(config)
+        sets = []
+        for batch, length in ((1, 7), (2, 12)):
+            mask = np.ones((batch, length), np.int64)
+            mask[batch - 1, length - 3:] = 0  # the last row padded
+            sets.append({"input_ids": rng.integers(0, 500, (batch, length), dtype=np.int64), "attention_mask": mask})
+        axes = {"batch": 0, "length": 1}
+        return _wrap(model, ["input_ids", "attention_mask"],
+                     {n: {v: k for k, v in axes.items()} for n in ("input_ids", "attention_mask")}, sets)
+    if name == "conv_lstm":
+        class Spotter(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = torch.nn.Conv1d(40, 32, 5, padding=2)
+                self.bn = torch.nn.BatchNorm1d(32)
+                self.lstm = torch.nn.LSTM(32, 24, batch_first=True)
+                self.head = torch.nn.Linear(24, 6)
+
+            def forward(self, features):
+                x = torch.relu(self.bn(self.conv(features)))
+                out, _ = self.lstm(x.transpose(1, 2))
+                return self.head(out[:, -1])
+
+        model = Spotter()
+        _randomize_batchnorm(model, gen)
+        sets = [{"features": rng.standard_normal(s, np.float32)} for s in ((1, 40, 16), (2, 40, 25))]
+        return _wrap(model, ["features"], {"features": {0: "batch", 2: "time"}}, sets)
+    raise SystemExit("unknown model " + name)
+
+
+def _wrap(model, input_names, dynamic_axes, sets):
+    import torch
+
+    class Plain(torch.nn.Module):
+        """The model's outputs as a tuple of tensors (transformers returns a ModelOutput)."""
+
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, *args):
+            out = self.inner(*args)
+            if isinstance(out, torch.Tensor):
+                return out
+            return tuple(v for v in out.values() if isinstance(v, torch.Tensor))
+
+    return Plain(model.eval()).eval(), input_names, dynamic_axes, sets
+
+
+def reference(model, inputs):
+    """torch's outputs for one data set, as numpy arrays."""
+    import torch
+    with torch.no_grad():
+        out = model(*[torch.from_numpy(v) for v in inputs.values()])
+    return [o.numpy() for o in (out if isinstance(out, tuple) else (out,))]
