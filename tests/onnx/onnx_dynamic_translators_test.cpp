@@ -26,12 +26,7 @@ namespace fs = std::filesystem;
 using ::onnx::TensorProto;
 
 ::onnx::TensorProto* add_i64(::onnx::ModelProto& m, const std::string& name, const std::vector<int64_t>& values) {
-    auto* t = m.mutable_graph()->add_initializer();
-    t->set_name(name);
-    t->set_data_type(TensorProto::INT64);
-    t->add_dims(static_cast<int64_t>(values.size()));
-    for (int64_t v : values) t->add_int64_data(v);
-    return t;
+    return add_initializer_i64(m, name, {static_cast<int64_t>(values.size())}, values);
 }
 
 // An input of `rank` dynamic dimensions, each named apart.

@@ -73,6 +73,17 @@ inline ::onnx::TensorProto* add_initializer(::onnx::ModelProto& m, const std::st
     return t;
 }
 
+// An i64 initializer (typed int64_data).
+inline ::onnx::TensorProto* add_initializer_i64(::onnx::ModelProto& m, const std::string& name,
+                                                const std::vector<int64_t>& dims, const std::vector<int64_t>& values) {
+    auto* t = m.mutable_graph()->add_initializer();
+    t->set_name(name);
+    t->set_data_type(::onnx::TensorProto::INT64);
+    for (int64_t d : dims) t->add_dims(d);
+    for (int64_t v : values) t->add_int64_data(v);
+    return t;
+}
+
 // Attributes of a node, one setter per attribute type.
 inline ::onnx::AttributeProto* add_attribute(::onnx::NodeProto* n, const std::string& name,
                                              ::onnx::AttributeProto::AttributeType type) {

@@ -1,9 +1,12 @@
 // Schemas of the indexing ops that read, place or generate elements by position: GatherND (opset5,
-// opset8), GatherElements, OneHot, ReverseSequence, Eye, Roll, NonZero and CumSum.
+// opset8), GatherElements, OneHot, ReverseSequence, Eye, Roll, NonZero, Unique and CumSum.
 #include "ops/data_movement_ops.hpp"
+
+#include <mosaic/reference/unique.hpp>
 
 #include <algorithm>
 #include <initializer_list>
+#include <optional>
 
 namespace mosaic::ops {
 
@@ -185,6 +188,34 @@ std::vector<PortInfo> infer_non_zero(const InferContext& ctx) {
     return {{type, Shape{rank, count_non_zero(*value)}}};
 }
 
+// Unique-mosaic1 (ONNX's Unique): the distinct values or slices along `axis`, sorted or in order of
+// first occurrence; where each first occurs, each input slice's unique one, and their counts (i64).
+// How many are distinct is known with the input's value (else dynamic: the model runs in stages).
+std::vector<PortInfo> infer_unique(const InferContext& ctx) {
+    const ElementType type = ctx.input_type(0);
+    ctx.check(type != ElementType::undefined, "input must have an element type");
+    const Shape& x = ctx.input_shape(0);
+    const int64_t sorted = ctx.attrs().get_int("sorted", 1);
+    ctx.check(sorted == 0 || sorted == 1, "sorted must be 0 or 1, got " + std::to_string(sorted));
+    std::optional<int64_t> axis;
+    if (ctx.attrs().has("axis")) axis = normalize_axis(ctx, ctx.attrs().get_int("axis"), static_cast<int64_t>(x.size()));
+    Shape unique = axis ? x : Shape{is_static(x) ? shape_size(x) : kDynamicDim};
+    const int64_t slices = unique[static_cast<size_t>(axis.value_or(0))];
+    int64_t count = kDynamicDim;
+    if (const KnownValue* value = ctx.input_value(0)) {
+        // f16 and bf16 compare as the f32 values they widen to, as the kernel sees them.
+        std::vector<float> widened;
+        ConstTensorView view{value->type, value->shape, value->data};
+        if (type == ElementType::f16 || type == ElementType::bf16) {
+            for (double v : value->as_floats()) widened.push_back(static_cast<float>(v));
+            view = {ElementType::f32, value->shape, widened.data()};
+        }
+        count = static_cast<int64_t>(reference::unique_slices(view, axis, sorted == 1).first.size());
+    }
+    unique[static_cast<size_t>(axis.value_or(0))] = count;
+    return {{type, unique}, {ElementType::i64, Shape{count}}, {ElementType::i64, Shape{slices}}, {ElementType::i64, Shape{count}}};
+}
+
 std::vector<PortInfo> infer_cum_sum(const InferContext& ctx) {
     const ElementType type = ctx.input_type(0);
     ctx.check(type != ElementType::boolean && type != ElementType::undefined,
@@ -213,6 +244,7 @@ void register_index_ops(OpRegistry& r) {
     r.add({"Eye", {"opset9"}, 3, 4, infer_eye});
     r.add({"Roll", {"opset7"}, 3, 3, infer_roll});
     r.add({"NonZero", {"opset3"}, 1, 1, infer_non_zero});
+    r.add({"Unique", {"mosaic1"}, 1, 1, infer_unique});
     r.add({"CumSum", {"opset3"}, 1, 2, infer_cum_sum});
 }
 

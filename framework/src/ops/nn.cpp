@@ -15,6 +15,7 @@ void register_nn_ops(OpRegistry& r) {
     register_nn_grid_sample_ops(r);
     register_nn_roi_align_ops(r);
     register_nn_det_ops(r);
+    register_nn_detection_ops(r);
     register_nn_attention_ops(r);
 }
 

@@ -22,6 +22,7 @@ void register_recurrent_ops(OpRegistry&);         // nn_recurrent.cpp
 void register_nn_grid_sample_ops(OpRegistry&);    // nn_grid_sample.cpp
 void register_nn_roi_align_ops(OpRegistry&);      // nn_roi_align.cpp
 void register_nn_det_ops(OpRegistry&);            // nn_det.cpp
+void register_nn_detection_ops(OpRegistry&);      // nn_detection.cpp
 void register_nn_attention_ops(OpRegistry&);      // nn_attention.cpp
 
 namespace nn {

@@ -17,6 +17,7 @@ void register_data_movement_kernels(KernelRegistry& r) {
     register_scatter_kernels(r);
     register_index_kernels(r);
     register_einsum_kernels(r);
+    register_unique_kernels(r);
 }
 
 }  // namespace mosaic::reference

@@ -17,5 +17,6 @@ void register_scatter_kernels(KernelRegistry&);       // ScatterNDUpdate, Scatte
 // GatherND, GatherElements, OneHot, ReverseSequence, Eye, Roll, NonZero, CumSum
 void register_index_kernels(KernelRegistry&);
 void register_einsum_kernels(KernelRegistry&);        // Einsum (nn_einsum.cpp), registered with this group
+void register_unique_kernels(KernelRegistry&);        // Unique (data_movement_unique.cpp)
 
 }  // namespace mosaic::reference

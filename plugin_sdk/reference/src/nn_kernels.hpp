@@ -24,6 +24,7 @@ void register_recurrent_kernels(KernelRegistry&);      // nn_recurrent.cpp
 void register_grid_sample_kernels(KernelRegistry&);    // nn_grid_sample.cpp
 void register_roi_align_kernels(KernelRegistry&);      // nn_roi_align.cpp
 void register_det_kernels(KernelRegistry&);            // nn_det.cpp
+void register_detection_kernels(KernelRegistry&);      // nn_detection.cpp
 void register_attention_kernels(KernelRegistry&);      // nn_attention.cpp
 
 [[noreturn]] inline void unsupported_type(const KernelArgs& args, ElementType t) {

@@ -102,6 +102,15 @@ Outputs non_zero(NodeContext& ctx) {
     return {ctx.op("NonZero", {ctx.input(0)}, attrs_of({{"output_type", "i64"}}))};
 }
 
+// Unique-mosaic1 has ONNX's semantics and outputs (the values, where each first occurs, each
+// element's or slice's unique one, the counts); its count is known when the model runs.
+Outputs unique(NodeContext& ctx) {
+    Attributes attrs = attrs_of({{"sorted", std::to_string(ctx.attr_int("sorted", 1))}});
+    if (ctx.has_attr("axis")) attrs.set("axis", std::to_string(ctx.attr_int("axis")));
+    const Output y = ctx.op("Unique", {ctx.input(0)}, attrs, "mosaic1");
+    return {y, Output{y.node, 1}, Output{y.node, 2}, Output{y.node, 3}};
+}
+
 // Trilu keeps the elements on and above (upper) or on and below (lower) diagonal k of the last
 // two axes and zeroes the rest: Select over a mask built from a column range compared with a row
 // range shifted by k.
@@ -143,6 +152,7 @@ const TranslatorRegistration registration({
     {"Einsum", einsum},
     {"EyeLike", eye_like},
     {"NonZero", non_zero},
+    {"Unique", unique},
     {"Trilu", trilu},
     {"Compress", compress},
 });
