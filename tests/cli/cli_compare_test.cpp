@@ -106,6 +106,23 @@ TEST_F(CliCompare, AFusionsErrorIsWrittenAsTheFusedChain) {
     EXPECT_TRUE(contains(line_of(verify, "model"), "first divergence: op 'relu'")) << verify;
 }
 
+// An output nothing reads is not observed: MaxPool-8's indices, which the GPU does not compute, would
+// otherwise make the GPU refuse a model it runs.
+TEST_F(CliCompare, AnOutputNothingReadsIsNotObserved) {
+    ModelBuilder b("pool_indices_unused");
+    Output x = b.parameter("x", ElementType::f32, {1, 2, 4, 4});
+    Output pooled = b.op("MaxPool", {x},
+                         {{"strides", "2,2"}, {"dilations", "1,1"}, {"pads_begin", "0,0"}, {"pads_end", "0,0"},
+                          {"kernel", "2,2"}, {"rounding_type", "floor"}, {"auto_pad", "explicit"}},
+                         "pool", "opset8");
+    b.result(b.op("Relu", {pooled}, {}, "relu"), "y");
+    const std::string model = dir / "pool.xml";
+    serialize(*b.build(), model);
+    const CliResult r = run_mosaic({"compare", "-m", model, "-d", "GPU"});
+    EXPECT_EQ(r.exit_code, 0) << r;
+    EXPECT_TRUE(contains(r.out, "GPU agrees with REFERENCE on all 2 values")) << r;
+}
+
 TEST_F(CliCompare, JsonNamesEveryValueAndTheFirstDivergence) {
     const std::string model = write_model(dir);
     const CliResult r = run_mosaic({"compare", "-m", model, "-d", "BAD", "--json"}, bad_registry());

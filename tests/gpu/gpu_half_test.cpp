@@ -18,6 +18,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
+
 #include <cmath>
 #include <cstring>
 
@@ -138,7 +141,9 @@ TEST(GpuHalf, InputsConstantsAndResultsCrossAsF32WithAndWithoutZeroCopy) {
     std::vector<float> rounded = x.to_vector<float>(), relu;
     for (float& v : rounded) v = to_f16_and_back(v);
     for (float v : rounded) relu.push_back(std::max(v, 0.0f));
-    const std::vector<float> constant = {to_f16_and_back(1.0f / 3), INFINITY, -2.5f};
+    // A constant beyond f16's range saturates (OpenVINO's FP16 compression does the same); a computed
+    // value overflows to inf.
+    const std::vector<float> constant = {to_f16_and_back(1.0f / 3), 65504.0f, -2.5f};
     for (const char* conversions : {"BUILTIN", "BITS"})
     for (bool zero_copy : {true, false}) {
         SCOPED_TRACE(std::string(zero_copy ? "zero-copy, " : "staged, ") + conversions);
@@ -154,6 +159,24 @@ TEST(GpuHalf, InputsConstantsAndResultsCrossAsF32WithAndWithoutZeroCopy) {
         EXPECT_EQ(missing_kernel(r, "float_to_real"), "");
         EXPECT_EQ(missing_kernel(r, "real_to_float"), "");
     }
+}
+
+// An attention mask's float-min (what torch's masked_fill and exporters write) is a constant beyond
+// f16's range: stored as -inf, a row masked whole (a padded query) would go through Softmax as NaN,
+// and spread to every row in the next layer; saturated to -65504, the row is uniform, as in f32.
+TEST(GpuHalf, AMaskOfFloatMinSaturatesSoAWholeMaskedRowStaysFinite) {
+    ModelBuilder b("gpu_half_masked_row");
+    Output x = b.parameter("x", ElementType::f32, {2, 8});
+    std::vector<float> mask(16, 0.0f);
+    std::fill(mask.begin() + 8, mask.end(), std::numeric_limits<float>::lowest());  // row 1 masked whole
+    b.result(b.op("Softmax", {b.op("Add", {x, b.constant<float>({2, 8}, mask, "mask")}, {}, "masked")}, {{"axis", "1"}},
+                  "softmax", "opset8"),
+             "y");
+    const std::vector<float> y = run_on(b.build(), "GPU", {{"x", random_tensor({2, 8}, 11)}}, kHalf).outputs.at(0);
+    for (size_t i = 8; i < 16; ++i) EXPECT_NEAR(y[i], 1.0f / 8, 1e-3) << "masked row, column " << i - 8;
+    float sum = 0;
+    for (size_t i = 0; i < 8; ++i) sum += y[i];
+    EXPECT_NEAR(sum, 1.0f, 1e-2);
 }
 
 // The memory plan holds f16 activations: half the bytes of the f32 plan's.

@@ -27,12 +27,19 @@ struct ValueRef {
     size_t port = 0;
 };
 
-// Every value an op computes, in topological order (not the inputs, constants or results).
+// Every value an op computes that something reads, in topological order (not the inputs, constants
+// or results). An output nothing reads (MaxPool's indices, say) is left alone: observing it would ask
+// the device for a value the model never needs, which it may not compute at all.
 std::vector<ValueRef> observable_values(const Model& model) {
+    const std::vector<Node*> ordered = model.get_ordered_ops();
+    std::set<std::pair<const Node*, size_t>> read;
+    for (const Node* n : ordered)
+        for (const Output& in : n->inputs()) read.insert({in.node, in.index});
     std::vector<ValueRef> out;
-    for (const Node* n : model.get_ordered_ops()) {
+    for (const Node* n : ordered) {
         if (n->is_parameter() || n->is_constant() || n->is_result()) continue;
-        for (size_t o = 0; o < n->output_count(); ++o) out.push_back({n->get_friendly_name(), o});
+        for (size_t o = 0; o < n->output_count(); ++o)
+            if (read.count({n, o})) out.push_back({n->get_friendly_name(), o});
     }
     return out;
 }

@@ -8,6 +8,8 @@
 #include <mosaic/element_type.hpp>
 #include <mosaic/sdk/plugin.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace mosaic::gpu_plugin {
@@ -99,7 +101,9 @@ cl::Buffer ClEngine::upload(const void* data, size_t bytes) const {
 cl::Buffer ClEngine::upload_floats(const float* data, size_t count, bool half) const {
     if (!half) return upload(data, count * sizeof(float));
     std::vector<uint16_t> halves(count);
-    for (size_t i = 0; i < count; ++i) halves[i] = f32_to_f16(data[i]);
+    constexpr float kHalfMax = 65504.0f;
+    for (size_t i = 0; i < count; ++i)
+        halves[i] = f32_to_f16(std::isfinite(data[i]) ? std::clamp(data[i], -kHalfMax, kHalfMax) : data[i]);
     return upload(halves.data(), count * sizeof(uint16_t));
 }
 

@@ -46,7 +46,9 @@ public:
     // A read-only device buffer initialised with `bytes` as they are.
     cl::Buffer upload(const void* data, size_t bytes) const;
     // A read-only device buffer of `count` floats as kernels read a real tensor
-    // (kernels/common/storage.cl): narrowed to f16 (round to nearest even) when `half`.
+    // (kernels/common/storage.cl): narrowed to f16 (round to nearest even) when `half`, a finite value
+    // beyond f16's range saturating to +-65504 as OpenVINO's FP16 compression does: an attention
+    // mask's float-min would otherwise become -inf, and a row masked whole NaN.
     cl::Buffer upload_floats(const float* data, size_t count, bool half) const;
 
     // Device memory the plugin holds (weights, requests' buffers, allocate_buffer's), in bytes.
