@@ -4,13 +4,15 @@
 // the profiling counters show that only the taken branches ran; a branch taken where it does not
 // hold and a branch that does not compile are clear errors. Loop: a trip count given as an input and
 // a while loop whose body computes its condition, with scan outputs growing with the count, at
-// three counts (one of them zero); a loop that never ends stops at MAX_LOOP_ITERATIONS.
+// three counts (one of them zero); a loop that never ends stops at MAX_LOOP_ITERATIONS. Scan: a
+// Scan-9 over a sequence of dynamic length (an input scanned from its end along axis 1, outputs
+// stacked along axis 1 and from the end), read without shapes and run at lengths 3 and 7.
 #include <mosaic/mosaic.hpp>
 #include <mosaic/onnx.hpp>
 
 #include <gtest/gtest.h>
 
-#include "exporter_models.hpp"
+#include "exported_data_sets.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -247,6 +249,35 @@ TEST_P(RunTimeLoop, ALoopThatNeverEndsStopsAtMaxLoopIterations) {
     r.infer();
     EXPECT_LT(max_difference(r.get_tensor("history"), load(data / "history.pb")), 1e-5f);
 }
+
+class RunTimeScan : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RunTimeScan, ALengthKnownOnlyWhenTheModelRunsEqualsOnnxRuntime) {
+    const fs::path folder = model_folder("scan");
+    if (folder.empty()) GTEST_SKIP() << "onnx and onnxruntime are needed to write the model (bash scripts/install_model_exporters.sh)";
+    Core core;
+    auto model = core.read_model((folder / "model.onnx").string());
+    EXPECT_LT(model->input("x").get_partial_shape()[1], 0) << "the length is dynamic";
+    CompiledModel compiled = core.compile_model(model, GetParam());
+    expect_data_sets(compiled, "scan on " + GetParam(), 2, backend_test_reader(folder), 1e-5);
+    // Scan inputs of different lengths are refused when the model runs, naming the Scan (a Loop
+    // over the first input's length would read the other past its end, or stop short of it).
+    InferRequest r = compiled.create_infer_request();
+    r.set_tensor("s0", Tensor::from_vector<float>({2}, ElementType::f32, {0, 0}));
+    r.set_tensor("x", Tensor::from_vector<float>({2, 3}, ElementType::f32, std::vector<float>(6, 1.0f)));
+    r.set_tensor("y", Tensor::from_vector<float>({5, 2}, ElementType::f32, std::vector<float>(10, 1.0f)));
+    try {
+        r.infer();
+        ADD_FAILURE() << "ran with scan inputs of lengths 3 and 5";
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("s_final"), std::string::npos) << what;
+        EXPECT_NE(what.find("cannot reshape [5,2] (10 elements) to [3,2]"), std::string::npos) << what;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, RunTimeScan, ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU"),
+                         device_test_name);
 
 INSTANTIATE_TEST_SUITE_P(Devices, RunTimeLoop, ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU"),
                          device_test_name);

@@ -14,6 +14,9 @@ loop: two Loops whose iteration counts are known only when the model runs: one w
 an input, one a while loop whose condition the body computes from its carried value; both stack a
 value per iteration (scan outputs that grow with the count).
 
+scan: a Scan-9 over a sequence whose length is known only when the model runs (build_scan), at
+lengths 3 and 7: OUT_DIR/scan/model.onnx and test_data_set_<k>/input_<i>.pb, output_<i>.pb.
+
     python make_control_flow_models.py OUT_DIR [--chunks N]
 
 writes OUT_DIR/nested_if/model.onnx and, for N chunks (default 20) fed one after the other from a
@@ -187,6 +190,47 @@ def write_loop_cases(folder, rng):
             write(os.path.join(case, name + ".pb"), value)
 
 
+def build_scan():
+    """A Scan-9 over a length known only when the model runs: a state s [2] threaded through
+    s = (s + x_t) * y_t, x scanned along axis 1 from its end, y along axis 0; the scan outputs tanh(s)
+    stacked along axis 1 and 0.5/-1.5-scaled tanh(s) stacked along axis 0 from the end."""
+    from onnx import helper as h, numpy_helper as nh
+    f = onnx.TensorProto.FLOAT
+    body = h.make_graph(
+        [h.make_node("Add", ["s_in", "x_t"], ["s_sum"]), h.make_node("Mul", ["s_sum", "y_t"], ["s_out"]),
+         h.make_node("Tanh", ["s_out"], ["o_t"]), h.make_node("Mul", ["o_t", "w"], ["o2_t"])],
+        "body", [h.make_tensor_value_info(n, f, [2]) for n in ("s_in", "x_t", "y_t")],
+        [h.make_tensor_value_info(n, f, [2]) for n in ("s_out", "o_t", "o2_t")])
+    scan = h.make_node("Scan", ["s0", "xr", "yr"], ["s_final", "o", "o2"], body=body, num_scan_inputs=2,
+                       scan_input_axes=[1, 0], scan_input_directions=[1, 0], scan_output_axes=[1, 0],
+                       scan_output_directions=[0, 1])
+    graph = h.make_graph(
+        [h.make_node("Relu", ["x"], ["xr"]), h.make_node("Sigmoid", ["y"], ["yr"]), scan], "scan_dynamic",
+        [h.make_tensor_value_info("s0", f, [2]), h.make_tensor_value_info("x", f, [2, "n"]),
+         h.make_tensor_value_info("y", f, ["n", 2])],
+        [h.make_tensor_value_info("s_final", f, [2]), h.make_tensor_value_info("o", f, [2, "n"]),
+         h.make_tensor_value_info("o2", f, ["n", 2])],
+        initializer=[nh.from_array(np.array([0.5, -1.5], np.float32), "w")])
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 16)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model
+
+
+def write_scan_sets(folder, rng):
+    """Lengths 3 and 7 (one compiled model), in ONNX's backend-test layout."""
+    session = ort.InferenceSession(os.path.join(folder, "model.onnx.tmp"), providers=["CPUExecutionProvider"])
+    for k, n in enumerate((3, 7)):
+        inputs = {"s0": rng.standard_normal(2).astype(np.float32), "x": rng.standard_normal((2, n)).astype(np.float32),
+                  "y": rng.standard_normal((n, 2)).astype(np.float32)}
+        data = os.path.join(folder, f"test_data_set_{k}")
+        os.makedirs(data, exist_ok=True)
+        for i, (name, value) in enumerate(inputs.items()):
+            write(os.path.join(data, f"input_{i}.pb"), value)
+        for i, value in enumerate(session.run(None, inputs)):
+            write(os.path.join(data, f"output_{i}.pb"), value)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
@@ -198,6 +242,12 @@ def main():
     os.makedirs(folder, exist_ok=True)
     onnx.save(build_loop(rng), os.path.join(folder, "model.onnx.tmp"))
     write_loop_cases(folder, rng)
+    os.replace(os.path.join(folder, "model.onnx.tmp"), os.path.join(folder, "model.onnx"))
+
+    folder = os.path.join(args.out, "scan")
+    os.makedirs(folder, exist_ok=True)
+    onnx.save(build_scan(), os.path.join(folder, "model.onnx.tmp"))
+    write_scan_sets(folder, np.random.default_rng(11))  # its own: the other models' data stay as they were
     os.replace(os.path.join(folder, "model.onnx.tmp"), os.path.join(folder, "model.onnx"))
 
     model = build(rng)

@@ -116,6 +116,7 @@ SubgraphInliner::SubgraphInliner(NodeContext& ctx) : ctx_(ctx), enclosing_(curre
 SubgraphInliner::~SubgraphInliner() = default;
 
 Output SubgraphInliner::outer(const std::string& name) const {
+    if (auto it = passed_.find(name); it != passed_.end()) return it->second;
     if (const Output* v = enclosing_->find(name)) return *v;
     if (const std::string* why = enclosing_->why_unsupported(name)) throw onnx::UnsupportedError(*why);
     ctx_.fail("its subgraphs read '" + name + "', which no enclosing scope defines");

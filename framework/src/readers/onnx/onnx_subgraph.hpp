@@ -5,6 +5,7 @@
 
 #include "readers/onnx/onnx_node_context.hpp"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,8 +35,14 @@ public:
     // node names and messages ("then_branch", "body/iteration_2").
     Outputs inline_graph(const ::onnx::GraphProto& graph, const std::vector<Output>& inputs, const std::string& label);
 
-    // The value an outer name that the node's subgraphs read has in the enclosing scopes.
+    // The value an outer name that the node's subgraphs read has in the enclosing scopes (or that
+    // pass() gave it).
     Output outer(const std::string& name) const;
+
+    // Makes `name` read `value` in the subgraphs this translates, before the enclosing scopes: for a
+    // subgraph the translator writes itself around the node's values (a Scan run as a Loop slices
+    // the Scan's inputs, which the node's own subgraphs never name).
+    void pass(const std::string& name, Output value) { passed_.emplace(name, value); }
 
     // Translates `graph` into a model of its own, a body that a control-flow node runs when the
     // model runs (an If's branch, a Loop's body): its Parameters are the graph's inputs, of the
@@ -50,6 +57,7 @@ private:
     Outputs translate(GraphBuilder& builder, Scope& scope, const ::onnx::GraphProto& graph, const std::string& label);
 
     NodeContext& ctx_;
+    std::map<std::string, Output> passed_;
     std::unique_ptr<Scope> main_graph_;  // set when ctx's node is in the main graph
     const Scope* enclosing_;
     std::string model_path_;

@@ -2,8 +2,8 @@
 // selects when the condition is known when the model is read, and otherwise becomes a run-time If
 // that runs only the branch taken (if_at_run_time); Loop is unrolled, inlining its body once per iteration
 // while the trip count and the condition outputs are known; Scan is unrolled over its inputs'
-// static length. Anything data-dependent is unsupported, with the "must be known when the model is
-// read" wording that tells callers to bind inputs.
+// static length, and runs as a run-time Loop over its positions when the length is known only then
+// (scan_at_run_time).
 #include "readers/onnx/onnx_node_context.hpp"
 #include "readers/onnx/onnx_subgraph.hpp"
 #include "readers/onnx/onnx_tensor.hpp"
@@ -215,17 +215,23 @@ bool condition_is_fixed(const ::onnx::GraphProto& body) {
 // A Loop whose trip count or condition is known only when the model runs: a run-time Loop node
 // holding the body (control_flow.hpp); an absent trip count is the largest i64, an absent
 // condition true (the node's MAX_LOOP_ITERATIONS bounds a loop that nothing ends).
-Outputs loop_at_run_time(NodeContext& ctx, const ::onnx::GraphProto& body, size_t carried) {
-    std::vector<Output> inputs{ctx.has_input(0) ? ctx.input(0) : ctx.scalar_i64(std::numeric_limits<int64_t>::max()),
-                               ctx.has_input(1) ? ctx.input(1) : ctx.scalar_of(ElementType::boolean, 1)};
+// The run-time Loop node over `body` (ONNX's Loop body): `inputs` are the trip count, the condition
+// and the carried values; `given` are values the body reads from outside by name besides those of
+// the node's own subgraphs (which resolve in the enclosing scopes).
+Outputs run_time_loop(NodeContext& ctx, const ::onnx::GraphProto& body, std::vector<Output> inputs,
+                      bool ignore_body_condition, const std::vector<std::pair<std::string, Output>>& given = {}) {
+    const size_t carried = inputs.size() - 2;
     std::vector<ops::PortInfo> body_ports{{ElementType::i64, {}}, {ElementType::boolean, {}}};
-    for (size_t i = 0; i < carried; ++i) {
-        inputs.push_back(ctx.input(i + 2));
-        body_ports.push_back({ctx.type(ctx.input(i + 2)), ctx.shape(ctx.input(i + 2))});
-    }
+    for (size_t i = 2; i < inputs.size(); ++i) body_ports.push_back({ctx.type(inputs[i]), ctx.shape(inputs[i])});
     SubgraphInliner inliner(ctx);
     std::vector<std::string> captured;
+    for (const auto& [name, value] : given) {
+        inliner.pass(name, value);
+        captured.push_back(name);
+        inputs.push_back(value);
+    }
     for (const std::string& name : outer_scope_names(ctx.proto())) {
+        if (std::find(captured.begin(), captured.end(), name) != captured.end()) continue;
         const Output v = inliner.outer(name);
         if (ctx.value(v)) continue;
         captured.push_back(name);
@@ -234,9 +240,16 @@ Outputs loop_at_run_time(NodeContext& ctx, const ::onnx::GraphProto& body, size_
     std::vector<std::shared_ptr<Model>> bodies{inliner.translate_body(body, body_ports, captured, "body")};
     Attributes attrs;
     attrs.set("carried", static_cast<int64_t>(carried));
-    // ONNX: without a cond input, the body's condition output is ignored.
-    if (!ctx.has_input(1)) attrs.set("ignore_body_condition", true);
+    if (ignore_body_condition) attrs.set("ignore_body_condition", true);
     return ctx.control_flow("Loop", "opset5", std::move(inputs), std::move(bodies), std::move(attrs));
+}
+
+Outputs loop_at_run_time(NodeContext& ctx, const ::onnx::GraphProto& body, size_t carried) {
+    std::vector<Output> inputs{ctx.has_input(0) ? ctx.input(0) : ctx.scalar_i64(std::numeric_limits<int64_t>::max()),
+                               ctx.has_input(1) ? ctx.input(1) : ctx.scalar_of(ElementType::boolean, 1)};
+    for (size_t i = 0; i < carried; ++i) inputs.push_back(ctx.input(i + 2));
+    // ONNX: without a cond input, the body's condition output is ignored.
+    return run_time_loop(ctx, body, std::move(inputs), !ctx.has_input(1));
 }
 
 // Loop(M, cond, v_initial...) runs body(iteration, cond, v...) -> (cond, v..., scan...) while
@@ -379,6 +392,112 @@ Outputs unroll_scan(NodeContext& ctx, SubgraphInliner& inliner, const ::onnx::Gr
     return results;
 }
 
+// An ONNX node `op_type` (Constant: one i64 value) appended to `graph`.
+::onnx::NodeProto* add_proto_node(::onnx::GraphProto& graph, const std::string& op_type, std::vector<std::string> inputs,
+                                  const std::string& output) {
+    ::onnx::NodeProto* n = graph.add_node();
+    n->set_op_type(op_type);
+    n->set_name(output);
+    for (auto& i : inputs) n->add_input(std::move(i));
+    n->add_output(output);
+    return n;
+}
+
+void add_i64_constant(::onnx::GraphProto& graph, const std::string& name, int64_t value) {
+    ::onnx::AttributeProto* a = add_proto_node(graph, "Constant", {}, name)->add_attribute();
+    a->set_name("value");
+    a->set_type(::onnx::AttributeProto::TENSOR);
+    a->mutable_t()->set_data_type(::onnx::TensorProto::INT64);
+    a->mutable_t()->add_int64_data(value);
+}
+
+void add_scalar_input(::onnx::GraphProto& graph, const std::string& name, int32_t type) {
+    ::onnx::ValueInfoProto* v = graph.add_input();
+    v->set_name(name);
+    v->mutable_type()->mutable_tensor_type()->set_elem_type(type);
+    v->mutable_type()->mutable_tensor_type()->mutable_shape();
+}
+
+// A Scan-9 whose length is known only when the model runs: a run-time Loop over its positions
+// (control_flow.hpp) whose body slices each scan input at the position (reading it from outside, as
+// ONNX scoping allows) and runs the Scan's body. The Loop stacks each scan output along a new axis
+// 0; the output is then reversed and moved to its axis as the Scan's attributes say.
+Outputs scan_at_run_time(NodeContext& ctx, const ::onnx::GraphProto& body, const std::vector<Output>& states,
+                         const std::vector<Output>& scans, const ScanLayout& layout) {
+    const size_t carried = states.size(), outputs = static_cast<size_t>(body.output_size()) - carried;
+    const size_t first_scan = ctx.input_count() - scans.size();
+    ::onnx::GraphProto loop_body;
+    loop_body.set_name(body.name() + "/positions");
+    const std::string iteration = "mosaic_scan/iteration", condition = "mosaic_scan/condition";
+    add_scalar_input(loop_body, iteration, ::onnx::TensorProto::INT64);
+    add_scalar_input(loop_body, condition, ::onnx::TensorProto::BOOL);
+    for (size_t i = 0; i < carried; ++i) *loop_body.add_input() = body.input(static_cast<int>(i));
+    const int64_t axis0 = axis_in(ctx, layout.input_axes[0], ctx.rank(scans[0]), "scan input 0");
+    const Output length = ctx.op("Gather", {ctx.shape_of(scans[0]), ctx.scalar_i64(axis0), ctx.scalar_i64(0)},
+                                 {{"batch_dims", "0"}}, "opset8");
+    std::vector<std::pair<std::string, Output>> given;
+    for (size_t j = 0; j < scans.size(); ++j) {
+        const std::string input = ctx.proto().input(static_cast<int>(first_scan + j)), tag = "mosaic_scan/" + std::to_string(j);
+        const int64_t axis = axis_in(ctx, layout.input_axes[j], ctx.rank(scans[j]), "scan input " + std::to_string(j));
+        Output scanned = scans[j];
+        if (j > 0) {
+            // Its shape with scan input 0's length on its scan axis: a Reshape that fails, when the
+            // model runs, unless the lengths agree (the Loop would read the shorter one past its end).
+            const Output shape = ctx.shape_of(scans[j]);
+            const int64_t rank = ctx.rank(scans[j]);
+            std::vector<Output> dims;
+            if (axis > 0) dims.push_back(ctx.op("Slice", {shape, ctx.const_i64({0}), ctx.const_i64({axis}), ctx.const_i64({1}), ctx.const_i64({0})}));
+            dims.push_back(ctx.op("Unsqueeze", {length, ctx.scalar_i64(0)}));
+            if (axis + 1 < rank)
+                dims.push_back(ctx.op("Slice", {shape, ctx.const_i64({axis + 1}), ctx.const_i64({rank}), ctx.const_i64({1}), ctx.const_i64({0})}));
+            scanned = ctx.op("Reshape", {scans[j], dims.size() == 1 ? dims[0] : ctx.op("Concat", dims, {{"axis", "0"}})},
+                             {{"special_zero", "false"}});
+        }
+        given.emplace_back(input, scanned);
+        add_i64_constant(loop_body, tag + "/axis", axis);
+        std::string position = iteration;
+        if (layout.input_reverse[j]) {  // length - 1 - iteration
+            add_proto_node(loop_body, "Shape", {input}, tag + "/shape");
+            add_proto_node(loop_body, "Gather", {tag + "/shape", tag + "/axis"}, tag + "/length");
+            add_i64_constant(loop_body, tag + "/one", 1);
+            add_proto_node(loop_body, "Sub", {tag + "/length", tag + "/one"}, tag + "/last");
+            add_proto_node(loop_body, "Sub", {tag + "/last", iteration}, tag + "/position");
+            position = tag + "/position";
+        }
+        ::onnx::AttributeProto* a =
+            add_proto_node(loop_body, "Gather", {input, position}, body.input(static_cast<int>(carried + j)).name())->add_attribute();
+        a->set_name("axis");
+        a->set_type(::onnx::AttributeProto::INT);
+        a->set_i(axis);
+    }
+    for (const auto& init : body.initializer()) *loop_body.add_initializer() = init;
+    for (const auto& node : body.node()) *loop_body.add_node() = node;
+    add_proto_node(loop_body, "Identity", {condition}, condition + "_out");
+    ::onnx::ValueInfoProto* cond_out = loop_body.add_output();
+    cond_out->set_name(condition + "_out");
+    cond_out->mutable_type()->mutable_tensor_type()->set_elem_type(::onnx::TensorProto::BOOL);
+    for (const auto& out : body.output()) *loop_body.add_output() = out;
+
+    std::vector<Output> inputs{length, ctx.scalar_of(ElementType::boolean, 1)};
+    inputs.insert(inputs.end(), states.begin(), states.end());
+    Outputs results = run_time_loop(ctx, loop_body, std::move(inputs), true, given);
+    for (size_t k = 0; k < outputs; ++k) {
+        Output& y = results[carried + k];
+        if (layout.output_reverse[k])
+            y = ctx.op("Slice", {y, ctx.const_i64({-1}), ctx.const_i64({std::numeric_limits<int64_t>::min()}),
+                                 ctx.const_i64({-1}), ctx.const_i64({0})});
+        const int64_t rank = ctx.rank(y);
+        const int64_t axis = axis_in(ctx, layout.output_axes[k], rank, "scan output " + std::to_string(k));
+        if (axis == 0) continue;
+        std::vector<int64_t> order;
+        for (int64_t d = 1; d <= axis; ++d) order.push_back(d);
+        order.push_back(0);
+        for (int64_t d = axis + 1; d < rank; ++d) order.push_back(d);
+        y = ctx.op("Transpose", {y, ctx.const_i64(order)});
+    }
+    return results;
+}
+
 // Scan-8 adds a leading batch axis to every input and output (and optional per-batch sequence
 // lengths); Scan-9 drops the batch and lets each scan input and output choose its axis and direction.
 Outputs scan(NodeContext& ctx) {
@@ -413,6 +532,16 @@ Outputs scan(NodeContext& ctx) {
 
     std::vector<Output> inputs;
     for (size_t i = first; i < ctx.input_count(); ++i) inputs.push_back(ctx.input(i));
+    if (!batched) {
+        const std::vector<Output> states(inputs.begin(), inputs.begin() + static_cast<std::ptrdiff_t>(carried));
+        const std::vector<Output> scans(inputs.begin() + static_cast<std::ptrdiff_t>(carried), inputs.end());
+        bool dynamic_length = false;
+        for (size_t j = 0; j < scans.size(); ++j) {
+            const int64_t axis = axis_in(ctx, layout.input_axes[j], ctx.rank(scans[j]), "scan input " + std::to_string(j));
+            dynamic_length |= ctx.shape(scans[j])[static_cast<size_t>(axis)] < 0;
+        }
+        if (dynamic_length) return scan_at_run_time(ctx, body, states, scans, layout);
+    }
     SubgraphInliner inliner(ctx);
     if (!batched) {
         return unroll_scan(ctx, inliner, body, {inputs.begin(), inputs.begin() + static_cast<std::ptrdiff_t>(carried)},
