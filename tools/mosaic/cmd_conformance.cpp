@@ -29,6 +29,7 @@ struct ConformanceOptions {
     bool quiet = false;
     bool via_ir = false;
     bool no_bind = false;  // --no-bind
+    bool dynamic = false;  // --dynamic
     Tolerance tolerance;
 };
 
@@ -97,7 +98,7 @@ void run_conformance(const ConformanceOptions& opts) {
         auto tol = expected.tolerances.find(name);
         ConformanceResult r =
             run_conformance_test(core, folder, opts.device, tol == expected.tolerances.end() ? opts.tolerance : tol->second,
-                                 opts.via_ir, !opts.no_bind);
+                                 ReadMode{opts.via_ir, !opts.no_bind, opts.dynamic});
         seen.insert(r.name);
         (r.verdict == Verdict::pass ? passed : r.verdict == Verdict::fail ? failed : skipped)++;
         if (!opts.quiet || r.verdict == Verdict::fail)
@@ -146,6 +147,10 @@ void add_conformance_command(CLI::App& app) {
     cmd->add_flag("-q,--quiet", opts->quiet, "Print only failures and the summary");
     cmd->add_flag("--no-bind", opts->no_bind,
                   "Never bind inputs as constants: a model whose shapes need an input's value when it is read fails");
+    cmd->add_flag("--dynamic", opts->dynamic,
+                  "Read every model with every dimension of every input dynamic (an integer input's last one kept: "
+                  "the length of a shape or axes, the width of indices; no input bound): each translator and op schema "
+                  "must read shapes known only when the model runs; each data set then runs at its own");
     cmd->add_option("--rtol", opts->tolerance.rtol, "Relative tolerance (default 1e-3)");
     cmd->add_option("--atol", opts->tolerance.atol, "Absolute tolerance (default 1e-5)");
     cmd->callback([opts] { run_conformance(*opts); });

@@ -116,12 +116,21 @@ Shape shape_across(const std::vector<DataSet>& sets, size_t i) {
     return shape;
 }
 
+// `t`'s shape with every dimension dynamic, but for an integer tensor's last one: a 1-D integer
+// input is a shape, axes or pads whose length a model fixes (its rank), and the last axis of indices
+// says how many axes each names (GatherND); a model's computed ones are as static.
+Shape dynamic_shape(const Tensor& t) {
+    Shape shape(t.get_shape().size(), kDynamicDim);
+    if (is_integral(t.get_element_type()) && !shape.empty()) shape.back() = t.get_shape().back();
+    return shape;
+}
+
 // Reads the model with the data sets' shapes. When a value-dependent shape needs an input's value
 // (a Reshape target fed as a graph input, say), retries with inputs bound as constants (the first
 // data set's): first all but the first input, then all of them. `bound` receives the names of the
 // bound inputs.
 std::shared_ptr<Model> read_for(const std::string& model_path, const std::vector<DataSet>& sets,
-                                std::set<std::string>& bound, bool bind_inputs) {
+                                std::set<std::string>& bound, bool bind_inputs, bool dynamic) {
     const DataSet& set = sets[0];
     const size_t n = set.inputs.size();
     auto attempt = [&](size_t bind_from) {
@@ -129,12 +138,12 @@ std::shared_ptr<Model> read_for(const std::string& model_path, const std::vector
         bound.clear();
         for (size_t i = 0; i < n; ++i) {
             const auto& [name, t] = set.inputs[i];
-            if (i < bind_from) options.input_shapes[name] = shape_across(sets, i);
+            if (i < bind_from) options.input_shapes[name] = dynamic ? dynamic_shape(t) : shape_across(sets, i);
             else options.input_values[name] = t, bound.insert(name);
         }
         return onnx::read_onnx(model_path, options);
     };
-    if (!bind_inputs) return attempt(n);
+    if (!bind_inputs || dynamic) return attempt(n);
     std::vector<size_t> tries{n};
     if (n >= 2) tries.push_back(1);
     for (size_t bind_from : tries) {
@@ -221,7 +230,7 @@ std::string ops_the_device_lacks(Core& core, const std::shared_ptr<Model>& model
 }  // namespace
 
 ConformanceResult run_conformance_test(Core& core, const std::string& folder, const std::string& device,
-                                       const Tolerance& tolerance, bool via_ir, bool bind_inputs) {
+                                       const Tolerance& tolerance, const ReadMode& mode) {
     ConformanceResult r;
     r.name = fs::path(folder).filename().string();
     if (r.name.empty()) r.name = fs::path(folder).parent_path().filename().string();
@@ -243,9 +252,9 @@ ConformanceResult run_conformance_test(Core& core, const std::string& folder, co
         const fs::path onnx_file = fs::path(folder) / "model.onnx";
         if (fs::exists(onnx_file)) name_inputs_by_position(onnx_file.string(), sets);
         std::shared_ptr<Model> model = fs::exists(onnx_file)
-                                           ? read_for(onnx_file.string(), sets, bound, bind_inputs)
+                                           ? read_for(onnx_file.string(), sets, bound, mode.bind_inputs, mode.dynamic)
                                            : read_ir_for(core, (fs::path(folder) / "model.xml").string(), sets[0]);
-        if (via_ir) model = through_ir(core, *model, r.name);
+        if (mode.via_ir) model = through_ir(core, *model, r.name);
         const std::string lacking = ops_the_device_lacks(core, model, device);
         if (!lacking.empty()) {
             r.verdict = Verdict::unsupported;

@@ -26,9 +26,16 @@ struct ConformanceResult {
 // made from it), else its subfolders that do, sorted by name.
 std::vector<std::string> find_test_folders(const std::string& path);
 
+// How a test's model is read.
+struct ReadMode {
+    bool via_ir = false;       // written as IR v11 and read back first (the `mosaic convert` path)
+    bool bind_inputs = true;   // inputs bound as constants where a shape needs their values (see read_for)
+    bool dynamic = false;      // every dimension of every input dynamic when read (inputs never bound):
+                               // each translator and op schema meets shapes it learns only at run time
+};
+
 // Runs one test folder. Never throws for a problem of the test itself; that is a fail or unsupported.
-// `via_ir`: the model read is first written as IR v11 and read back (the `mosaic convert` path).
 ConformanceResult run_conformance_test(Core& core, const std::string& folder, const std::string& device,
-                                       const Tolerance& tolerance, bool via_ir = false, bool bind_inputs = true);
+                                       const Tolerance& tolerance, const ReadMode& mode = {});
 
 }  // namespace mosaic::cli

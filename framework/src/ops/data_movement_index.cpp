@@ -134,12 +134,19 @@ std::vector<PortInfo> infer_reverse_sequence(const InferContext& ctx) {
     return {{ctx.input_type(0), data}};
 }
 
+// Eye's rows and columns computed when the model runs (EyeLike of a tensor of dynamic shape reads
+// them from ShapeOf) leave those dimensions dynamic until the shape is known.
 std::vector<PortInfo> infer_eye(const InferContext& ctx) {
     const ElementType type = output_type_attr(ctx, "", {});
-    const int64_t rows = dm::const_scalar(ctx, 0, "num_rows");
-    const int64_t columns = dm::const_scalar(ctx, 1, "num_columns");
-    ctx.check(rows >= 0 && columns >= 0, "num_rows (" + std::to_string(rows) + ") and num_columns (" +
-                                             std::to_string(columns) + ") must not be negative");
+    for (size_t i : {size_t{0}, size_t{1}}) {
+        dm::require_integer(ctx, i, i == 0 ? "num_rows" : "num_columns");
+        require_scalar(ctx, i, i == 0 ? "num_rows" : "num_columns");
+    }
+    const int64_t rows = ctx.input_value(0) ? dm::const_scalar(ctx, 0, "num_rows") : kDynamicDim;
+    const int64_t columns = ctx.input_value(1) ? dm::const_scalar(ctx, 1, "num_columns") : kDynamicDim;
+    ctx.check((rows >= 0 || !ctx.input_value(0)) && (columns >= 0 || !ctx.input_value(1)),
+              "num_rows (" + std::to_string(rows) + ") and num_columns (" + std::to_string(columns) +
+                  ") must not be negative");
     dm::require_integer(ctx, 2, "diagonal_index");
     require_scalar(ctx, 2, "diagonal_index");
     Shape out;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <string>
 
 namespace mosaic::onnx_import {
@@ -203,19 +204,30 @@ Attributes pool_attrs(NodeContext& ctx, const Window& w, size_t n) {
 
 // ONNX numbers MaxPool's Indices over the whole tensor, row-major; with storage_order 1 the
 // spatial part is numbered column-major instead: the row-major index is split into its spatial
-// coordinates and renumbered.
-Output column_major_indices(NodeContext& ctx, const Output& indices, const Shape& data) {
-    const size_t n = data.size() - 2;
-    const int64_t spatial = std::accumulate(data.begin() + 2, data.end(), int64_t{1}, std::multiplies<>());
-    Output rest = ctx.op("FloorMod", {indices, ctx.scalar_i64(spatial)});
-    Output result = ctx.op("Subtract", {indices, rest});  // the [N, C] part, times `spatial`
-    int64_t row_stride = spatial, col_stride = 1;
+// coordinates and renumbered. A dynamic spatial size is read from the data's shape when it runs.
+Output column_major_indices(NodeContext& ctx, const Output& indices, const Output& data) {
+    const Shape& shape = ctx.shape(data);
+    const size_t n = shape.size() - 2;
+    std::optional<Output> data_shape;
+    auto size = [&](size_t axis) {
+        if (shape[axis] >= 0) return ctx.scalar_i64(shape[axis]);
+        if (!data_shape) data_shape = ctx.shape_of(data);
+        return ctx.op("Gather", {*data_shape, ctx.scalar_i64(static_cast<int64_t>(axis)), ctx.scalar_i64(0)},
+                      {{"batch_dims", "0"}}, "opset8");
+    };
+    // The product of the spatial sizes in [first, last).
+    auto product = [&](size_t first, size_t last) {
+        Output p = ctx.scalar_i64(1);
+        for (size_t d = first; d < last; ++d) p = ctx.op("Multiply", {p, size(d + 2)});
+        return p;
+    };
+    Output rest = ctx.op("FloorMod", {indices, product(0, n)});
+    Output result = ctx.op("Subtract", {indices, rest});  // the [N, C] part, times the spatial size
     for (size_t d = 0; d < n; ++d) {
-        row_stride /= data[d + 2];
-        const Output coord = ctx.op("Divide", {rest, ctx.scalar_i64(row_stride)}, {{"m_pythondiv", "true"}});
-        rest = ctx.op("FloorMod", {rest, ctx.scalar_i64(row_stride)});
-        result = ctx.op("Add", {result, ctx.op("Multiply", {coord, ctx.scalar_i64(col_stride)})});
-        col_stride *= data[d + 2];
+        const Output row_stride = product(d + 1, n), col_stride = product(0, d);
+        const Output coord = ctx.op("Divide", {rest, row_stride}, {{"m_pythondiv", "true"}});
+        rest = ctx.op("FloorMod", {rest, row_stride});
+        result = ctx.op("Add", {result, ctx.op("Multiply", {coord, col_stride})});
     }
     return result;
 }
@@ -229,7 +241,7 @@ Outputs max_pool(NodeContext& ctx) {
     const Output y = ctx.op("MaxPool", {x}, attrs, "opset8");
     if (!ctx.has_output(1)) return {y};
     Output indices{y.node, 1};
-    if (ctx.attr_int("storage_order", 0) != 0) indices = column_major_indices(ctx, indices, ctx.shape(x));
+    if (ctx.attr_int("storage_order", 0) != 0) indices = column_major_indices(ctx, indices, x);
     return {y, indices};
 }
 
@@ -366,20 +378,37 @@ Outputs max_unpool(NodeContext& ctx) {
     const Shape& xs = ctx.shape(x);
     const std::vector<int64_t> k = kernel_shape(ctx, n);
     const Window w = window_of(ctx, n);
-    std::vector<int64_t> unpooled{xs[0], xs[1]};
-    for (size_t i = 0; i < n; ++i)
+    std::vector<int64_t> unpooled{xs[0], xs[1]}, grown, shift;
+    for (size_t i = 0; i < n; ++i) {
         unpooled.push_back((xs[i + 2] - 1) * w.strides[i] + k[i] - w.pads_begin[i] - w.pads_end[i]);
+        grown.push_back(w.strides[i]);
+        shift.push_back(k[i] - w.pads_begin[i] - w.pads_end[i] - w.strides[i]);
+    }
     const int64_t total = std::accumulate(unpooled.begin(), unpooled.end(), int64_t{1}, std::multiplies<>());
     const Output flat_shape = ctx.const_i64({-1});
     const Attributes reshape{{"special_zero", "false"}};
     const Output zero = ctx.scalar_of(ctx.type(x), 0);
-    const Output zeros = ctx.op("Broadcast", {zero, ctx.const_i64({total})}, {{"mode", "numpy"}});
+    // With dynamic dims the unpooled shape is computed from X's when the model runs: the spatial
+    // sizes times the strides, plus kernel - pads - stride (folded once the shape is known).
+    Output unpooled_shape = ctx.const_i64(unpooled), element_count = ctx.const_i64({total});
+    if (!is_static(xs)) {
+        const Output shape = ctx.shape_of(x);
+        auto slice = [&](int64_t from, int64_t to) {
+            return ctx.op("Slice", {shape, ctx.const_i64({from}), ctx.const_i64({to}), ctx.const_i64({1}), ctx.const_i64({0})});
+        };
+        const Output spatial = ctx.op("Add", {ctx.op("Multiply", {slice(2, static_cast<int64_t>(n) + 2), ctx.const_i64(grown)}),
+                                              ctx.const_i64(shift)});
+        unpooled_shape = ctx.op("Concat", {slice(0, 2), spatial}, {{"axis", "0"}});
+        element_count = ctx.op("ReduceProd", {unpooled_shape, ctx.const_i64({0})}, {{"keep_dims", "true"}});
+    }
+    const Output zeros = ctx.op("Broadcast", {zero, element_count}, {{"mode", "numpy"}});
     const Output indices = ctx.op("Reshape", {ctx.convert(ctx.input(1), ElementType::i64), flat_shape}, reshape);
     const Output updates = ctx.op("Reshape", {x, flat_shape}, reshape);
     const Output scattered = ctx.op("ScatterElementsUpdate", {zeros, indices, updates, ctx.scalar_i64(0)},
                                     {{"reduction", "none"}, {"use_init_val", "true"}});
-    const Output y = ctx.op("Reshape", {scattered, ctx.const_i64(unpooled)}, reshape);
+    const Output y = ctx.op("Reshape", {scattered, unpooled_shape}, reshape);
     if (!ctx.has_input(2)) return {y};
+    if (!is_static(xs)) ctx.unsupported("output_shape with an input of dynamic shape; give the input's shape");
 
     const std::vector<int64_t> out_shape = ctx.const_ints(2, "output_shape");
     if (out_shape.size() != unpooled.size())

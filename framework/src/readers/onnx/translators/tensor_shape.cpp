@@ -43,19 +43,22 @@ int64_t dims_product(const Shape& shape, int64_t from, int64_t to) {
     return product;
 }
 
-// Flatten: [d0 * ... * d(axis-1), d(axis) * ... * d(rank-1)]; an empty product is 1. Reshape's
-// target must be known when the model is read, so one side of the axis may hold dynamic dims
-// (its size becomes Reshape's -1) but not both.
+// Flatten: [d0 * ... * d(axis-1), d(axis) * ... * d(rank-1)]; an empty product is 1. With dynamic
+// dims on one side of the axis its size is Reshape's -1; on both, the outer size is computed from
+// the input's shape when the model runs (folded once the shape is known) and the inner is the -1.
 Outputs flatten(NodeContext& ctx) {
     const Output x = ctx.input(0);
     const int64_t rank = ctx.rank(x);
     const int64_t axis = split_point(ctx, ctx.attr_int("axis", 1), rank);
     const int64_t outer = dims_product(ctx.shape(x), 0, axis);
     const int64_t inner = dims_product(ctx.shape(x), axis, rank);
-    if (outer < 0 && inner < 0)
-        ctx.unsupported("input shape " + to_string(ctx.shape(x)) + " has dynamic dimensions on both sides of axis " +
-                        std::to_string(axis) + "; give the input's shape when reading the model");
-    return {ctx.op("Reshape", {x, ctx.const_i64({outer, inner})}, {{"special_zero", "false"}})};
+    if (outer >= 0 || inner >= 0)
+        return {ctx.op("Reshape", {x, ctx.const_i64({outer, inner})}, {{"special_zero", "false"}})};
+    const Output leading = ctx.op("Slice", {ctx.shape_of(x), ctx.const_i64({0}), ctx.const_i64({axis}), ctx.const_i64({1}),
+                                            ctx.const_i64({0})});
+    const Output outer_size = ctx.op("ReduceProd", {leading, ctx.const_i64({0})}, {{"keep_dims", "true"}});
+    const Output target = ctx.op("Concat", {outer_size, ctx.const_i64({-1})}, {{"axis", "0"}});
+    return {ctx.op("Reshape", {x, target}, {{"special_zero", "false"}})};
 }
 
 // Axes come from an attribute before opset 13 and from an optional input from then on.
