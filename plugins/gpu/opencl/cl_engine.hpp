@@ -53,6 +53,10 @@ public:
 
     // Device memory the plugin holds (weights, requests' buffers, allocate_buffer's), in bytes.
     void hold(int64_t bytes) { held_ += bytes; }
+    // Holds `bytes` more unless that would pass `budget` (DEVICE_MEMORY_LIMIT, or the device's
+    // memory): then throws sdk::Error OUT_OF_MEMORY saying that `what` needs them, how much is held
+    // and what to change.
+    void reserve(uint64_t bytes, uint64_t budget, const std::string& what);
     uint64_t held() const { return static_cast<uint64_t>(std::max<int64_t>(held_.load(), 0)); }
 
 private:

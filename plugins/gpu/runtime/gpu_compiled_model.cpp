@@ -47,7 +47,16 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     plan_ = plan_memory(values_, executors_);
     for (const auto& e : executors_) scratch_bytes_ = std::max(scratch_bytes_, e->scratch_bytes());
     count_request_bytes();
-    engine_->hold(static_cast<int64_t>(model_bytes_));
+    // The weights are held for the model's life; one request's buffers must fit beside them too.
+    const uint64_t budget = config_.memory_budget(device);
+    if (model_bytes_ + request_bytes_ > budget)
+        throw sdk::Error(MOSAIC_ERROR_OUT_OF_MEMORY,
+                         "model '" + graph.name() + "' needs " + std::to_string(model_bytes_) + " bytes of weights and " +
+                             std::to_string(request_bytes_) + " bytes per request on " + device_name_ + " ('" + device.name +
+                             "'), more than its " + std::to_string(budget) +
+                             " bytes (DEVICE_MEMORY_LIMIT, or the device's memory); raise DEVICE_MEMORY_LIMIT or split the "
+                             "model over more devices (HETERO with MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL)");
+    engine_->reserve(model_bytes_, budget, "model '" + graph.name() + "' (its weights)");
     compile_ms_ = ms_since(t0);
 }
 

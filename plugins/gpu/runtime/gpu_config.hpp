@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -19,6 +21,12 @@ struct GpuConfig {
     bool allow_cpu_fallback = true; // GPU_ALLOW_CPU_FALLBACK
     std::string gemm_kernel = "AUTO";  // GPU_GEMM_KERNEL (gemm.hpp)
     bool zero_copy = true;             // GPU_ZERO_COPY
+    uint64_t memory_limit = 0;         // DEVICE_MEMORY_LIMIT: bytes Mosaic may hold on the instance; 0: its global memory
+
+    // The bytes Mosaic may hold on `device`: the limit, at most the device's global memory.
+    uint64_t memory_budget(const ClDeviceInfo& device) const {
+        return memory_limit ? std::min<uint64_t>(memory_limit, device.global_memory_bytes) : device.global_memory_bytes;
+    }
 
     static GpuConfig from(const nlohmann::json& config);
 };

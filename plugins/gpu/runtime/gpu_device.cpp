@@ -54,6 +54,9 @@ GpuDevice::GpuDevice(const std::string& name)
                      "on a device sharing host memory (DEVICE_TYPE integrated), use the caller's tensors and the "
                      "weights in place; NO copies them to device memory as on a discrete GPU, each copy profiled"},
                     {"DEVICE_TYPE", PropertyKind::string, "", {}, true, 0, "integrated or discrete"},
+                    {"DEVICE_MEMORY_LIMIT", PropertyKind::integer, 0, {}, false, 0,
+                     "bytes Mosaic may hold on the instance (weights, requests' buffers, the host's buffers); "
+                     "allocations beyond it fail naming it; 0: the device's global memory"},
                     {"GPU_DEVICE_TOTAL_MEM_SIZE", PropertyKind::integer, 0, {}, true, 0, "global memory, bytes"},
                     {"GPU_EXECUTION_UNITS_COUNT", PropertyKind::integer, 0, {}, true, 0,
                      "OpenCL compute units (a GPU's multiprocessors, an OpenCL CPU device's cores)"},

@@ -69,7 +69,8 @@ GpuInferRequest::GpuInferRequest(const GpuCompiledModel& model)
         if (from.narrowed() && !model.zero_copy() && from.byte_size())
             result_staging_.back() = cl::Buffer(context, CL_MEM_READ_WRITE, from.byte_size());
     }
-    model.engine().hold(static_cast<int64_t>(model.request_bytes()));
+    model.engine().reserve(model.request_bytes(), model.config().memory_budget(model.engine().info()),
+                           "a request (its intermediate tensors)");
 }
 
 GpuInferRequest::~GpuInferRequest() { model_.engine().hold(-static_cast<int64_t>(model_.request_bytes())); }

@@ -39,7 +39,7 @@ const ClDeviceInfo& GpuDevice::instance(const std::string& id) const {
 bool GpuDevice::memory_info(const std::string& id, sdk::MemoryInfo& out) {
     const ClDeviceInfo& device = instance(id);
     const std::shared_ptr<ClEngine> engine = engine_for(device);
-    out.total_bytes = device.global_memory_bytes;
+    out.total_bytes = GpuConfig::from(properties().merged(nlohmann::json::object())).memory_budget(device);
     out.used_bytes = engine->held();
     out.available_bytes = out.total_bytes > out.used_bytes ? out.total_bytes - out.used_bytes : 0;
     out.shares_host_memory = device.integrated;
@@ -50,20 +50,20 @@ void* GpuDevice::allocate_buffer(const std::string& id, size_t bytes) {
     const ClDeviceInfo& device = instance(id);
     const std::shared_ptr<ClEngine> engine = engine_for(device);
     const uint64_t max_alloc = device.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
-    if (bytes > max_alloc || engine->held() + bytes > device.global_memory_bytes)
-        throw sdk::Error(MOSAIC_ERROR_OUT_OF_MEMORY,
-                         name() + "." + (id.empty() ? "0" : id) + " ('" + device.name + "') cannot hold a buffer of " +
-                             std::to_string(bytes) + " bytes: " + std::to_string(device.global_memory_bytes) +
-                             " bytes in all, " + std::to_string(engine->held()) + " held by Mosaic, at most " +
-                             std::to_string(max_alloc) + " per buffer");
+    if (bytes > max_alloc)
+        throw sdk::Error(MOSAIC_ERROR_OUT_OF_MEMORY, name() + "." + (id.empty() ? "0" : id) + " ('" + device.name +
+                                                         "') cannot hold a buffer of " + std::to_string(bytes) +
+                                                         " bytes: at most " + std::to_string(max_alloc) + " per buffer");
+    engine->reserve(bytes, GpuConfig::from(properties().merged(nlohmann::json::object())).memory_budget(device),
+                    name() + "." + (id.empty() ? "0" : id) + ": a buffer the host asked for");
     cl_int status = CL_SUCCESS;
     cl_mem buffer = clCreateBuffer(engine->context()(), CL_MEM_READ_WRITE, bytes, nullptr, &status);
+    if (status != CL_SUCCESS) engine->hold(-static_cast<int64_t>(bytes));
     if (status != CL_SUCCESS)
         throw sdk::Error(status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_RESOURCES ? MOSAIC_ERROR_OUT_OF_MEMORY
                                                                                                    : MOSAIC_ERROR_DEVICE,
                          name() + " ('" + device.name + "'): clCreateBuffer of " + std::to_string(bytes) +
                              " bytes failed: " + cl_status_name(status));
-    engine->hold(static_cast<int64_t>(bytes));
     return buffer;
 }
 
