@@ -19,11 +19,13 @@ sdk::ValueTableOptions value_options(const sdk::GraphView& graph, const CpuConfi
 
 }  // namespace
 
-CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device)
+CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device,
+                                   std::shared_ptr<sdk::MemoryLedger> ledger)
     : properties_(config),
       config_(CpuConfig::from(config)),
       engine_(dnnl::engine::kind::cpu, 0),
       values_(graph, value_options(graph, config_)),
+      ledger_(std::move(ledger)),
       device_(std::move(device)),
       model_name_(graph.name()),
       limiter_(config_.streams.streams) {
@@ -35,6 +37,23 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     for (const auto& e : executors_) e->count_packed_weights(packed_weights_);
     plan_ = plan_memory(values_, executors_);
     for (const auto& e : executors_) scratch_bytes_ = std::max(scratch_bytes_, e->scratch_bytes());
+    // The repacked weights are held for the model's life; one request must fit beside them too.
+    const uint64_t limit = config_.memory_limit;
+    if (limit && packed_weights_.bytes + request_bytes() + ledger_->held() > limit)
+        throw sdk::Error(MOSAIC_ERROR_OUT_OF_MEMORY,
+                         "model '" + model_name_ + "' needs " + std::to_string(packed_weights_.bytes) +
+                             " bytes of repacked weights and " + std::to_string(request_bytes()) + " bytes per request on " +
+                             device_ + ", and " + std::to_string(ledger_->held()) + " of its " + std::to_string(limit) +
+                             " bytes (DEVICE_MEMORY_LIMIT) are held already; raise DEVICE_MEMORY_LIMIT or split the model "
+                             "over more devices (HETERO with MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL)");
+    weights_ = std::make_unique<sdk::Reservation>(ledger_, packed_weights_.bytes, limit,
+                                             "model '" + model_name_ + "' (its repacked weights)");
+}
+
+bool CpuCompiledModel::memory(sdk::CompiledMemory& out) const {
+    out.model_bytes = packed_weights_.bytes;
+    out.request_bytes = request_bytes();
+    return true;
 }
 
 std::unique_ptr<sdk::InferRequest> CpuCompiledModel::create_request() { return std::make_unique<CpuInferRequest>(*this); }

@@ -6,6 +6,7 @@
 
 #include "cpu_config.hpp"
 #include "executor.hpp"
+#include <mosaic/sdk/memory_ledger.hpp>
 #include "memory_plan.hpp"
 #include "stream_limiter.hpp"
 
@@ -19,10 +20,16 @@ namespace mosaic::cpu_plugin {
 
 class CpuCompiledModel : public sdk::CompiledModel {
 public:
-    CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device);
+    // `ledger`: the device's host memory, which the repacked weights and each request reserve.
+    CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device,
+                     std::shared_ptr<sdk::MemoryLedger> ledger);
 
     std::unique_ptr<sdk::InferRequest> create_request() override;
     nlohmann::json property(const std::string& key) const override;
+    bool memory(sdk::CompiledMemory& out) const override;
+    // What one request holds: its activation arena and scratch.
+    uint64_t request_bytes() const { return plan_.arena_bytes + scratch_bytes_; }
+    const std::shared_ptr<sdk::MemoryLedger>& ledger() const { return ledger_; }
 
     const CpuConfig& config() const { return config_; }
     const dnnl::engine& engine() const { return engine_; }
@@ -42,6 +49,8 @@ private:
     std::vector<std::unique_ptr<Executor>> executors_;
     MemoryPlan plan_;
     size_t scratch_bytes_ = 0;
+    std::shared_ptr<sdk::MemoryLedger> ledger_;
+    std::unique_ptr<sdk::Reservation> weights_;  // the repacked weights, held on the ledger
     std::string device_, model_name_;
     mutable StreamLimiter limiter_;
 };

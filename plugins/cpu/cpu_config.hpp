@@ -18,6 +18,7 @@ struct CpuConfig {
     StreamPlan streams;             // from NUM_STREAMS, the hint and the thread budget
     std::string precision = "f32";
     int64_t dynamic_quantization_group = 0;  // DYNAMIC_QUANTIZATION_GROUP_SIZE
+    uint64_t memory_limit = 0;               // DEVICE_MEMORY_LIMIT: host bytes the device may hold; 0: no limit
 
     static CpuConfig from(const nlohmann::json& config);
 };

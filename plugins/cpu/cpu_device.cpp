@@ -25,6 +25,9 @@ CpuDevice::CpuDevice(const std::string& name)
                     sp::inference_precision_hint(cpu_has_bf16() ? std::vector<std::string>{"f32", "bf16"}
                                                                 : std::vector<std::string>{"f32"}),
                     sp::optimal_number_of_infer_requests(1),
+                    {"DEVICE_MEMORY_LIMIT", sdk::PropertyKind::integer, 0, {}, false, 0,
+                     "host bytes the device may hold (weights it repacks, requests' activations); what does not fit "
+                     "is refused naming it; 0: no limit"},
                     {"DYNAMIC_QUANTIZATION_GROUP_SIZE", sdk::PropertyKind::integer, 0, {}, false, 0,
                      "MatMuls by compressed int8/int4 weights quantize their activations to int8 in groups of this "
                      "many values (a multiple of 32) for integer dot products; 0: activations stay f32"}}) {
@@ -60,11 +63,21 @@ std::unique_ptr<sdk::CompiledModel> CpuDevice::compile(const sdk::GraphView& gra
                                                          "\nrun them on another device (e.g. HETERO:" + name() +
                                                          ",REFERENCE)");
     try {
-        return std::make_unique<CpuCompiledModel>(graph, config, name());
+        return std::make_unique<CpuCompiledModel>(graph, config, name(), ledger_);
     } catch (const dnnl::error& e) {
         throw sdk::Error(MOSAIC_ERROR_DEVICE, "device " + name() + ": oneDNN failed while compiling model '" +
                                                   graph.name() + "': " + e.what());
     }
+}
+
+bool CpuDevice::memory_info(const std::string&, sdk::MemoryInfo& out) {
+    const uint64_t limit = CpuConfig::from(properties().merged(nlohmann::json::object())).memory_limit;
+    out.used_bytes = ledger_->held();
+    out.total_bytes = limit ? limit : physical_memory_bytes();
+    const uint64_t free_of_limit = out.total_bytes > out.used_bytes ? out.total_bytes - out.used_bytes : 0;
+    out.available_bytes = limit ? std::min(free_of_limit, available_memory_bytes()) : available_memory_bytes();
+    out.shares_host_memory = true;
+    return true;
 }
 
 }  // namespace mosaic::cpu_plugin

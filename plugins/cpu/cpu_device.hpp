@@ -3,6 +3,10 @@
 // kernels. See README.md beside this file for what runs where and what comes next.
 #pragma once
 
+#include "host_memory.hpp"
+
+#include <mosaic/sdk/memory_ledger.hpp>
+
 #include <mosaic/sdk/plugin.hpp>
 
 namespace mosaic::cpu_plugin {
@@ -13,10 +17,15 @@ public:
 
     std::vector<Support> query(const sdk::GraphView& graph, const nlohmann::json& config) override;
     std::unique_ptr<sdk::CompiledModel> compile(const sdk::GraphView& graph, const nlohmann::json& config) override;
+    // Host memory: DEVICE_MEMORY_LIMIT as the total when set, else the machine's; what the device's
+    // models and requests hold as used.
+    bool memory_info(const std::string& id, sdk::MemoryInfo& out) override;
 
 private:
     // Why `node` cannot run here, or empty when it can.
     static std::string unsupported_reason(const sdk::GraphView& graph, size_t node);
+
+    std::shared_ptr<sdk::MemoryLedger> ledger_ = std::make_shared<sdk::MemoryLedger>("host memory");
 };
 
 }  // namespace mosaic::cpu_plugin

@@ -36,6 +36,7 @@ CpuInferRequest::Aligned CpuInferRequest::allocate(size_t bytes) {
 
 CpuInferRequest::CpuInferRequest(const CpuCompiledModel& model)
     : model_(model),
+      memory_(model.ledger(), model.request_bytes(), model.config().memory_limit, "a request (its activations and scratch)"),
       arena_(allocate(model.memory_plan().arena_bytes)),
       scratch_(allocate(model.scratch_bytes())),
       stream_(model.engine()),

@@ -30,6 +30,7 @@ private:
     void run(const Executor& e, ExecContext& ctx);
 
     const CpuCompiledModel& model_;
+    sdk::Reservation memory_;  // the arena and scratch, held on the device's ledger before they are allocated
     Aligned arena_, scratch_;
     dnnl::stream stream_;
     std::vector<void*> data_;  // per value: constants and buffers fixed, the caller's tensors per call

@@ -76,6 +76,11 @@ HeteroConfig::HeteroConfig(const nlohmann::json& config, const std::vector<std::
     transfer_overhead_us = config.value("HETERO_TRANSFER_OVERHEAD_US", 20.0);
     perf_count = config.value("PERF_COUNT", false);
     crossing_memory = config.value("HETERO_CROSSING_MEMORY", std::string("AUTO"));
+    const std::string policy = config.value("MODEL_DISTRIBUTION_POLICY", std::string());
+    if (!policy.empty() && policy != "PIPELINE_PARALLEL")
+        throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "MODEL_DISTRIBUTION_POLICY '" + policy +
+                                                         "' is not one HETERO has; PIPELINE_PARALLEL is (or leave it empty)");
+    pipeline = policy == "PIPELINE_PARALLEL";
     per_device_ = config.value("DEVICE_PROPERTIES", nlohmann::json::object());
     for (const auto& [device, props] : per_device_.items()) {
         if (!props.is_object())

@@ -29,6 +29,7 @@ public:
     double transfer_overhead_us = 20;
     bool perf_count = false;
     std::string crossing_memory = "AUTO";  // HETERO_CROSSING_MEMORY (crossing_memory.hpp)
+    bool pipeline = false;                 // MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL (pipeline.hpp)
 
     // The properties `device` compiles with (lowest to highest precedence, on top of what the host
     // already applies: registry < devices/<NAME>.json < Core::set_property): keys given to HETERO

@@ -6,6 +6,7 @@
 #include "hetero_compiled.hpp"
 #include "min_transfer.hpp"
 #include "partition.hpp"
+#include "pipeline.hpp"
 #include "placement.hpp"
 #include "split_plan.hpp"
 
@@ -19,13 +20,16 @@ namespace {
 namespace sp = sdk::standard_properties;
 using sdk::PropertyKind;
 
-// Placement as compile and query both do it: affinity, then MIN_TRANSFER when asked.
-Placement place_model(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClient& host, bool require_all) {
+// Placement as compile and query both do it: affinity, then the pipeline's stages or ONE_DEVICE
+// or MIN_TRANSFER when asked. `budgets` are the devices' memory for PIPELINE_PARALLEL.
+Placement place_model(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClient& host, bool require_all,
+                      const MemoryBudgets& budgets = {}) {
     Placement placement = place(g, cfg, host);
-    if (cfg.placement == PlacementMode::one_device) keep_on_one_device(g, placement, cfg);
+    if (cfg.pipeline) place_pipeline(g, placement, cfg, budgets.empty() ? memory_budgets(cfg, host) : budgets);
+    else if (cfg.placement == PlacementMode::one_device) keep_on_one_device(g, placement, cfg);
     settle_constant_expressions(g, placement);
     if (require_all) require_all_placed(g, placement, cfg);
-    if (cfg.placement == PlacementMode::min_transfer) minimize_transfers(g, placement, cfg, host);
+    if (cfg.placement == PlacementMode::min_transfer && !cfg.pipeline) minimize_transfers(g, placement, cfg, host);
     return placement;
 }
 
@@ -64,6 +68,9 @@ HeteroDevice::HeteroDevice(const std::string& name)
                     {"HETERO_PLACEMENT", PropertyKind::choice, "GREEDY", {"GREEDY", "MIN_TRANSFER", "ONE_DEVICE"}, false, 0,
                      "GREEDY: first device that supports each op; MIN_TRANSFER: then move islands of ops to cut "
                      "transfers; ONE_DEVICE: the whole model on the first device that runs every op, else GREEDY"},
+                    {"MODEL_DISTRIBUTION_POLICY", PropertyKind::string, "", {}, false, 0,
+                     "PIPELINE_PARALLEL: consecutive stages, one per device in priority order, each holding what fits "
+                     "in its DEVICE_MEMORY_LIMIT or free memory; empty: placement by support"},
                     {"HETERO_MAX_SUBGRAPHS", PropertyKind::integer, 0, {}, false, 0,
                      "refuse a split into more subgraphs than this (0: no limit)"},
                     {"HETERO_MAX_FALLBACK_RATIO", PropertyKind::number, 1.0, {}, false, 0,
@@ -128,8 +135,9 @@ std::vector<sdk::Device::Support> HeteroDevice::query(const sdk::GraphView& grap
 std::unique_ptr<sdk::CompiledModel> HeteroDevice::compile(const sdk::GraphView& graph, const nlohmann::json& config) {
     HostClient host(this->host());
     HeteroConfig cfg(config, own_keys(), host);
-    for (;;) {
-        const Placement placement = place_model(graph, cfg, host, true);
+    MemoryBudgets budgets = cfg.pipeline ? memory_budgets(cfg, host) : MemoryBudgets{};
+    for (int attempt = 0;; ++attempt) {
+        const Placement placement = place_model(graph, cfg, host, true, budgets);
         const std::vector<Cluster> clusters = partition(graph, placement.device);
         check_limits(graph, placement, clusters, cfg);
         SplitPlan plan = build_split(graph, clusters, placement, cfg, fold_constant_expressions(graph, placement.folded));
@@ -145,6 +153,15 @@ std::unique_ptr<sdk::CompiledModel> HeteroDevice::compile(const sdk::GraphView& 
                 const std::string what = "HETERO could not compile subgraph" + std::to_string(k) + " (" +
                                          std::to_string(sub.ops.size()) + " ops, first '" + sub.ops.front() + "') on " +
                                          sub.device + ": " + e.what();
+                // The device's own accounting has the last word on what fits: a stage it refuses for
+                // memory shrinks its budget by a tenth and the model is cut again.
+                const auto* status = dynamic_cast<const sdk::Error*>(&e);
+                if (cfg.pipeline && status && status->code() == MOSAIC_ERROR_OUT_OF_MEMORY && attempt < 8 &&
+                    budgets.count(sub.device)) {
+                    budgets[sub.device] -= budgets[sub.device] / 10;
+                    failed_device = sub.device;
+                    break;
+                }
                 if (!drop_failed_device(cfg, sub.device, e, what)) throw sdk::Error(MOSAIC_ERROR_GENERAL, what);
                 failed_device = sub.device;
             }

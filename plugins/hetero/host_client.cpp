@@ -53,15 +53,22 @@ mosaic_copy_path HostMemory::copy_path(const std::string& from, const std::strin
     return host_->copy_path(host_->host_context, from.empty() ? nullptr : from.c_str(), to.empty() ? nullptr : to.c_str());
 }
 
-bool HostMemory::shares_host_memory(const std::string& device) const {
-    mosaic_memory_info info{};
-    info.struct_size = sizeof(info);
-    mosaic_status* status = host_->memory_info(host_->host_context, device.c_str(), &info);
+bool HostMemory::info(const std::string& device, mosaic_memory_info& out) const {
+    if (!available()) return false;
+    out = mosaic_memory_info{};
+    out.struct_size = sizeof(out);
+    mosaic_status* status = host_->memory_info(host_->host_context, device.c_str(), &out);
     if (status) {
-        status->release(status);  // no figures: a device of its own memory, as far as HETERO knows
+        status->release(status);
         return false;
     }
-    return info.shares_host_memory != 0;
+    return true;
+}
+
+bool HostMemory::shares_host_memory(const std::string& device) const {
+    mosaic_memory_info figures{};
+    // No figures: a device of its own memory, as far as HETERO knows.
+    return info(device, figures) && figures.shares_host_memory != 0;
 }
 
 void* HostMemory::allocate(const std::string& device, size_t bytes) const {

@@ -61,6 +61,8 @@ public:
     // Whether the device's memory is the host's (memory_info's shares_host_memory; false when it
     // does not say).
     bool shares_host_memory(const std::string& device) const;
+    // The device's memory figures (memory_info); false when it reports none.
+    bool info(const std::string& device, mosaic_memory_info& out) const;
     void* allocate(const std::string& device, size_t bytes) const;
     void release(const std::string& device, void* buffer) const;
     void copy(const mosaic_tensor& src, const mosaic_tensor& dst) const;

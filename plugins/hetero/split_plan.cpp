@@ -110,9 +110,11 @@ SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clust
     SplitPlan plan;
     plan.model_name = g.name();
     plan.devices = cfg.devices;
-    plan.placement = cfg.placement == PlacementMode::min_transfer ? "MIN_TRANSFER"
-                     : cfg.placement == PlacementMode::one_device ? "ONE_DEVICE"
-                                                                  : "GREEDY";
+    plan.placement = cfg.pipeline                                  ? "PIPELINE_PARALLEL"
+                     : cfg.placement == PlacementMode::min_transfer ? "MIN_TRANSFER"
+                     : cfg.placement == PlacementMode::one_device   ? "ONE_DEVICE"
+                                                                    : "GREEDY";
+    plan.memory = placement.memory;
     plan.perf_count = cfg.perf_count;
     plan.crossing_memory = cfg.crossing_memory;
     const size_t count = g.node_count();
@@ -213,13 +215,14 @@ nlohmann::json SplitPlan::summary() const {
     }
     j["transfer_bytes"] = total;
     j["affinity"] = affinity;
+    if (!memory.is_null()) j["memory"] = memory;
     return j;
 }
 
 nlohmann::json SplitPlan::to_json() const {
     nlohmann::json j = {{"model", model_name}, {"devices", devices}, {"placement", placement},
                         {"perf_count", perf_count}, {"crossing_memory", crossing_memory}, {"model_outputs", model_outputs}, {"affinity", affinity},
-                        {"affinity_dot", affinity_dot}, {"subgraphs_dot", subgraphs_dot}};
+                        {"affinity_dot", affinity_dot}, {"subgraphs_dot", subgraphs_dot}, {"memory", memory}};
     j["slots"] = nlohmann::json::array();
     for (const Slot& s : slots)
         j["slots"].push_back({{"kind", static_cast<int>(s.kind)}, {"type", to_string(s.type)}, {"shape", s.shape},
@@ -244,6 +247,7 @@ SplitPlan SplitPlan::from_json(const nlohmann::json& j) {
     p.model_outputs = j.at("model_outputs").get<std::vector<size_t>>();
     p.affinity = j.at("affinity");
     p.affinity_dot = j.at("affinity_dot");
+    p.memory = j.value("memory", nlohmann::json());
     p.subgraphs_dot = j.at("subgraphs_dot");
     for (const auto& s : j.at("slots")) {
         Slot slot;

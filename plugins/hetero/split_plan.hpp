@@ -50,6 +50,7 @@ struct SplitPlan {
     std::string placement = "GREEDY";
     bool perf_count = false;
     std::string crossing_memory = "AUTO";  // HETERO_CROSSING_MEMORY
+    nlohmann::json memory;                 // PIPELINE_PARALLEL: per device its budget and estimate (pipeline.hpp)
     std::vector<SubgraphPlan> subgraphs;  // topological order
     std::vector<Slot> slots;
     std::vector<size_t> model_outputs;    // slot per model Result

@@ -38,7 +38,8 @@ void build(cl::Program& program, const ClDeviceInfo& info, const std::string& op
 }  // namespace
 
 ClEngine::ClEngine(const ClDeviceInfo& info, cl::Context context)
-    : info_(info), context_(std::move(context)), gemm_tuning_(apply_gemm_tuning(info.device(), info.name)) {}
+    : info_(info), context_(std::move(context)), gemm_tuning_(apply_gemm_tuning(info.device(), info.name)),
+      held_("'" + info.name + "'") {}
 
 bool ClEngine::owns(cl_mem buffer) const {
     cl_context context = nullptr;
@@ -92,21 +93,6 @@ cl::CommandQueue& ClEngine::copy_queue() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!copy_queue_()) copy_queue_ = make_queue(false);
     return copy_queue_;
-}
-
-void ClEngine::reserve(uint64_t bytes, uint64_t budget, const std::string& what) {
-    int64_t held = held_.load();
-    for (;;) {
-        const uint64_t now = static_cast<uint64_t>(std::max<int64_t>(held, 0));
-        if (bytes > budget || now > budget - bytes)
-            throw sdk::Error(MOSAIC_ERROR_OUT_OF_MEMORY,
-                             what + " needs " + std::to_string(bytes) + " bytes of '" + info_.name + "', but " +
-                                 std::to_string(now) + " of its " + std::to_string(budget) +
-                                 " bytes (DEVICE_MEMORY_LIMIT, or the device's memory) are held already; raise "
-                                 "DEVICE_MEMORY_LIMIT, release other models or requests, or split the model over more "
-                                 "devices (HETERO with MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL)");
-        if (held_.compare_exchange_weak(held, held + static_cast<int64_t>(bytes))) return;
-    }
 }
 
 cl::Buffer ClEngine::upload(const void* data, size_t bytes) const {

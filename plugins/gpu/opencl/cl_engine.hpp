@@ -11,6 +11,8 @@
 
 #include "opencl/cl_discovery.hpp"
 
+#include <mosaic/sdk/memory_ledger.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -51,13 +53,11 @@ public:
     // mask's float-min would otherwise become -inf, and a row masked whole NaN.
     cl::Buffer upload_floats(const float* data, size_t count, bool half) const;
 
-    // Device memory the plugin holds (weights, requests' buffers, allocate_buffer's), in bytes.
-    void hold(int64_t bytes) { held_ += bytes; }
-    // Holds `bytes` more unless that would pass `budget` (DEVICE_MEMORY_LIMIT, or the device's
-    // memory): then throws sdk::Error OUT_OF_MEMORY saying that `what` needs them, how much is held
-    // and what to change.
-    void reserve(uint64_t bytes, uint64_t budget, const std::string& what);
-    uint64_t held() const { return static_cast<uint64_t>(std::max<int64_t>(held_.load(), 0)); }
+    // Device memory the plugin holds (weights, requests' buffers, allocate_buffer's), in bytes,
+    // against a budget (DEVICE_MEMORY_LIMIT, or the device's memory): see sdk::MemoryLedger.
+    void reserve(uint64_t bytes, uint64_t budget, const std::string& what) { held_.reserve(bytes, budget, what); }
+    void release(uint64_t bytes) { held_.release(bytes); }
+    uint64_t held() const { return held_.held(); }
 
 private:
     ClDeviceInfo info_;
@@ -66,7 +66,7 @@ private:
     std::mutex mutex_;
     std::map<std::string, cl::Program> programs_;  // by build options
     cl::CommandQueue copy_queue_;  // made on first use, under mutex_
-    std::atomic<int64_t> held_{0};
+    sdk::MemoryLedger held_;
 };
 
 // The engine of a device, made on first use and shared by every compiled model in the process.

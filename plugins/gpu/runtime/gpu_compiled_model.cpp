@@ -60,7 +60,7 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     compile_ms_ = ms_since(t0);
 }
 
-GpuCompiledModel::~GpuCompiledModel() { engine_->hold(-static_cast<int64_t>(model_bytes_)); }
+GpuCompiledModel::~GpuCompiledModel() { engine_->release(model_bytes_); }
 
 void GpuCompiledModel::count_request_bytes() {
     // What GpuInferRequest's constructor allocates: the plan's buffers, the scratch buffer, and per

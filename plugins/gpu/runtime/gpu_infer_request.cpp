@@ -73,7 +73,7 @@ GpuInferRequest::GpuInferRequest(const GpuCompiledModel& model)
                            "a request (its intermediate tensors)");
 }
 
-GpuInferRequest::~GpuInferRequest() { model_.engine().hold(-static_cast<int64_t>(model_.request_bytes())); }
+GpuInferRequest::~GpuInferRequest() { model_.engine().release(model_.request_bytes()); }
 
 void GpuInferRequest::bind(const std::vector<ConstTensorView>& inputs, const std::vector<TensorView>& outputs) {
     const ValueTable& values = model_.values();

@@ -58,7 +58,7 @@ void* GpuDevice::allocate_buffer(const std::string& id, size_t bytes) {
                     name() + "." + (id.empty() ? "0" : id) + ": a buffer the host asked for");
     cl_int status = CL_SUCCESS;
     cl_mem buffer = clCreateBuffer(engine->context()(), CL_MEM_READ_WRITE, bytes, nullptr, &status);
-    if (status != CL_SUCCESS) engine->hold(-static_cast<int64_t>(bytes));
+    if (status != CL_SUCCESS) engine->release(bytes);
     if (status != CL_SUCCESS)
         throw sdk::Error(status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_RESOURCES ? MOSAIC_ERROR_OUT_OF_MEMORY
                                                                                                    : MOSAIC_ERROR_DEVICE,
@@ -69,7 +69,7 @@ void* GpuDevice::allocate_buffer(const std::string& id, size_t bytes) {
 
 void GpuDevice::release_buffer(const std::string& id, void* buffer) {
     cl_mem handle = static_cast<cl_mem>(buffer);
-    engine_for(instance(id))->hold(-static_cast<int64_t>(buffer_size(handle)));
+    engine_for(instance(id))->release(buffer_size(handle));
     clReleaseMemObject(handle);
 }
 

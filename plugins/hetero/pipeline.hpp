@@ -1,0 +1,38 @@
+// MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL (OpenVINO's key): the model cut into consecutive
+// stages, one per device in priority order, each holding what fits in that device's memory: ops go
+// to the current device, in topological order, until its weights and activations would pass its
+// budget; then the next device takes over. An op the current device lacks goes to the first later
+// device that runs it (per-op support still rules), counted against that device; an affinity set by
+// hand stays. A device's budget is its DEVICE_MEMORY_LIMIT (given to HETERO in DEVICE_PROPERTIES or
+// set on the device), else the free memory it reports (memory_info); a device that reports neither
+// is an error, and so is a model that does not fit them all: never a quiet fall back to one device.
+//
+// What a stage holds is estimated from the graph: the weights its ops read (constants, at the width
+// they are stored), and the peak of the intermediate tensors alive at once as its ops run in order
+// (those it reads from earlier stages included). The devices' own accounting has the last word:
+// a subgraph a device refuses for memory when compiled shrinks that device's budget and the model
+// is cut again (hetero_device.cpp).
+#pragma once
+
+#include "placement.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace mosaic::hetero {
+
+// Bytes each device may hold, by name: its budget.
+using MemoryBudgets = std::map<std::string, uint64_t>;
+
+// Each device's budget (see above); throws sdk::Error naming a device that reports no memory.
+MemoryBudgets memory_budgets(const HeteroConfig& cfg, const HostClient& host);
+
+// Moves every automatically placed op of `p` to its pipeline stage's device and records the plan in
+// p.memory: per device its budget and the estimated weights and activation peak. Throws sdk::Error
+// saying by how much the model does not fit, and what to change.
+void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& cfg, const MemoryBudgets& budgets);
+
+}  // namespace mosaic::hetero

@@ -1,0 +1,109 @@
+// MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL on HETERO (plugins/hetero/pipeline.hpp): a model larger
+// than the GPU's DEVICE_MEMORY_LIMIT is cut into consecutive stages, the GPU taking the first layers
+// that fit and the CPU the rest, equal to REFERENCE; the plan's bytes per device are in HETERO_SPLIT,
+// and the GPU holds no more than its limit. What cannot be honoured is an error, never a quiet
+// one-device run: a model too large for every device, a device that reports no memory, a policy
+// HETERO does not have.
+#include "gpu/gpu_test_util.hpp"
+
+#include <gtest/gtest.h>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace mosaic::test::gpu {
+namespace {
+
+constexpr int64_t kWidth = 256, kLayers = 6;
+constexpr int64_t kLayerBytes = kWidth * kWidth * 4;  // 256 KiB of weights a layer
+
+// x [1, 256] -> six (MatMul [256, 256] -> Relu) layers: 1.5 MiB of weights.
+std::shared_ptr<Model> layers() {
+    ModelBuilder b("six_layers");
+    Output x = b.parameter("x", ElementType::f32, {1, kWidth});
+    for (int64_t i = 0; i < kLayers; ++i) {
+        const std::string name = "layer" + std::to_string(i);
+        x = b.op("Relu",
+                 {b.op("MatMul", {x, random_constant(b, {kWidth, kWidth}, 40 + static_cast<int>(i), name + "/w")},
+                       {{"transpose_a", "false"}, {"transpose_b", "false"}}, name + "/matmul")},
+                 {}, name + "/relu");
+    }
+    b.result(x, "y");
+    return b.build();
+}
+
+// The GPU copies its weights into device memory (on PoCL, sharing host memory, they would stay in place).
+AnyMap pipeline(int64_t gpu_bytes, int64_t cpu_bytes = 0) {
+    AnyMap per_device{{"GPU", AnyMap{{"DEVICE_MEMORY_LIMIT", gpu_bytes}, {"GPU_ZERO_COPY", false}}}};
+    if (cpu_bytes) per_device["CPU"] = AnyMap{{"DEVICE_MEMORY_LIMIT", cpu_bytes}};
+    return {{"MODEL_DISTRIBUTION_POLICY", "PIPELINE_PARALLEL"}, {"DEVICE_PROPERTIES", per_device}};
+}
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+TEST(PipelineParallel, TheGpuTakesTheLayersThatFitAndTheCpuTheRest) {
+    Core core;
+    const auto model = layers();
+    // Room for two and a half layers' weights on the GPU.
+    const int64_t limit = kLayerBytes * 5 / 2;
+    const uint64_t held_before = core.get_property("GPU", "DEVICE_MEMORY").at("used_bytes").get<uint64_t>();
+    CompiledModel compiled = core.compile_model(model, "HETERO:GPU,CPU", pipeline(limit));
+    const nlohmann::json split = compiled.get_property("HETERO_SPLIT");
+    EXPECT_EQ(split["placement"], "PIPELINE_PARALLEL");
+    ASSERT_EQ(split["subgraphs"].size(), 2u) << split.dump();
+    EXPECT_EQ(split["subgraphs"][0]["device"], "GPU");
+    EXPECT_EQ(split["subgraphs"][1]["device"], "CPU");
+    EXPECT_EQ(split["affinity"]["layer0/matmul"], "GPU");
+    EXPECT_EQ(split["affinity"]["layer1/matmul"], "GPU");
+    EXPECT_EQ(split["affinity"]["layer2/matmul"], "CPU") << "a third layer's weights pass the limit";
+    EXPECT_EQ(split["affinity"]["layer5/matmul"], "CPU");
+    // The plan, per device: its budget and the estimated weights and activations.
+    ASSERT_EQ(split["memory"].size(), 2u) << split.dump();
+    EXPECT_EQ(split["memory"][0]["device"], "GPU");
+    EXPECT_EQ(split["memory"][0]["budget_bytes"], limit);
+    EXPECT_EQ(split["memory"][0]["weights_bytes"], 2 * kLayerBytes);
+    EXPECT_EQ(split["memory"][1]["weights_bytes"], 4 * kLayerBytes);
+    // What the GPU holds: within its limit, and the weights the plan gave it.
+    InferRequest r = compiled.create_infer_request();
+    const uint64_t held = core.get_property("GPU", "DEVICE_MEMORY").at("used_bytes").get<uint64_t>() - held_before;
+    const uint64_t planned = split["memory"][0]["weights_bytes"].get<uint64_t>() + split["memory"][0]["activations_bytes"].get<uint64_t>();
+    std::printf("GPU: planned %llu bytes (weights and activations), held %llu with one request, limit %lld\n",
+                static_cast<unsigned long long>(planned), static_cast<unsigned long long>(held), static_cast<long long>(limit));
+    EXPECT_LE(held, static_cast<uint64_t>(limit));
+    EXPECT_NEAR(static_cast<double>(held), static_cast<double>(planned), 0.1 * static_cast<double>(planned)) << "the plan";
+    EXPECT_GE(held, static_cast<uint64_t>(2 * kLayerBytes));
+    const Tensor x = random_tensor({1, kWidth}, 49);
+    r.set_tensor("x", x);
+    r.infer();
+    const RunResult want = run_on(model, "REFERENCE", {{"x", x}});
+    expect_near(want.outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-4, 1e-4, "HETERO:GPU,CPU", "y");
+}
+
+TEST(PipelineParallel, WhatCannotBeHonouredIsAnErrorNeverAOneDeviceRun) {
+    Core core;
+    const auto model = layers();
+    // Every device too small: says so, with the devices' sizes.
+    const std::string small = error_of([&] { core.compile_model(model, "HETERO:GPU,CPU", pipeline(kLayerBytes, kLayerBytes * 2)); });
+    EXPECT_NE(small.find("does not fit HETERO:GPU,CPU with MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL"), std::string::npos)
+        << small;
+    EXPECT_NE(small.find("raise DEVICE_MEMORY_LIMIT"), std::string::npos) << small;
+    // A device that reports no memory (REFERENCE has no memory_info) and was given no limit.
+    const std::string none = error_of([&] {
+        core.compile_model(model, "HETERO:GPU,REFERENCE", pipeline(kLayerBytes * 3));
+    });
+    EXPECT_NE(none.find("REFERENCE reports none"), std::string::npos) << none;
+    EXPECT_NE(none.find("DEVICE_MEMORY_LIMIT"), std::string::npos) << none;
+    const std::string policy = error_of([&] {
+        core.compile_model(model, "HETERO:GPU,CPU", {{"MODEL_DISTRIBUTION_POLICY", "TENSOR_PARALLEL"}});
+    });
+    EXPECT_NE(policy.find("MODEL_DISTRIBUTION_POLICY 'TENSOR_PARALLEL' is not one HETERO has"), std::string::npos) << policy;
+}
+
+}  // namespace
+}  // namespace mosaic::test::gpu
