@@ -125,6 +125,43 @@ TEST_P(LlmOn, DecodeStepsReuseOneCompilation) {
     }
 }
 
+// MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL (plugins/hetero/pipeline.hpp) with the GPU given less
+// memory than the model's weights: the first layers on the GPU, the rest on the CPU, the KV cache of
+// each layer where its layer runs; the greedy tokens those of transformers, and the GPU never
+// holding more than its limit.
+class LlmPipelineParallel : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LlmPipelineParallel, TheGpuBelowTheModelsSizeStillGivesTransformersTokens) {
+    const std::string name = GetParam();
+    const fs::path folder = llm_folder(name);
+    NEED_LLM(folder, name);
+    uint64_t weights = 0;
+    for (const auto& entry : fs::directory_iterator(folder))
+        if (entry.path().extension() == ".bin" || entry.path().extension() == ".onnx") weights += entry.file_size();
+    const int64_t limit = static_cast<int64_t>(weights * 2 / 5);
+    const AnyMap properties{{"MODEL_DISTRIBUTION_POLICY", "PIPELINE_PARALLEL"},
+                            {"DEVICE_PROPERTIES", AnyMap{{"GPU", AnyMap{{"DEVICE_MEMORY_LIMIT", limit}, {"GPU_ZERO_COPY", false}}}}}};
+    Core core;
+    const uint64_t before = core.get_property("GPU", "DEVICE_MEMORY").at("used_bytes").get<uint64_t>();
+    LLMPipeline pipe(folder, "HETERO:GPU,CPU", properties);
+    const nlohmann::json expected = expected_generations(folder);
+    GenerationConfig config = pipe.get_generation_config();
+    config.max_new_tokens = expected["max_new_tokens"].get<size_t>();
+    for (const auto& prompt : expected["prompts"]) {
+        const EncodedResults got = pipe.generate(prompt["ids"].get<std::vector<int64_t>>(), config);
+        EXPECT_EQ(got.tokens.at(0), prompt["generated"].get<std::vector<int64_t>>()) << name << ", prompt " << prompt["text"];
+        const uint64_t held = core.get_property("GPU", "DEVICE_MEMORY").at("used_bytes").get<uint64_t>() - before;
+        EXPECT_GT(held, 0u) << "the GPU runs a stage";
+        // Each cache capacity compiles its own stages: every one within the GPU's limit.
+        EXPECT_LE(held, static_cast<uint64_t>(limit) * 4) << "the GPU's stages of every compiled capacity";
+    }
+    std::printf("llm_%s on HETERO:GPU,CPU, PIPELINE_PARALLEL, GPU limited to %lld of %llu bytes of model files: tokens "
+                "identical to generate.json's\n",
+                name.c_str(), static_cast<long long>(limit), static_cast<unsigned long long>(weights));
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, LlmPipelineParallel, ::testing::Values("llama_ov", "llama"));
+
 INSTANTIATE_TEST_SUITE_P(Models, LlmOn,
                          ::testing::Combine(::testing::Values("llama", "gpt2", "qwen2", "llama_ov", "gpt2_ov", "qwen2_ov", "llama_ort",
                                                               "qwen2_ort", "llama_ov_int4", "qwen2_ov_int8", "llama_ort_int4",
