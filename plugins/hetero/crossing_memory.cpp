@@ -32,6 +32,16 @@ std::vector<SlotMemory> place_slot_memory(const SplitPlan& plan, const HostMemor
     return result;
 }
 
+nlohmann::json summary_with_paths(const SplitPlan& plan, const std::vector<SlotMemory>& slot_memory) {
+    nlohmann::json split = plan.summary();
+    for (size_t i = 0; i < plan.transfers.size(); ++i) {
+        const Transfer& t = plan.transfers[i];
+        const std::string path = device_path(slot_memory[t.slot], plan.subgraphs[t.to].device);
+        split["transfers"][i]["memory"] = path.empty() ? "host" : path;
+    }
+    return split;
+}
+
 std::string device_path(const SlotMemory& memory, const std::string& consumer_device) {
     if (memory.home.empty()) return "";
     return consumer_device == memory.home ? "device-resident" : "device-to-device";

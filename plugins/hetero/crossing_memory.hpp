@@ -36,4 +36,7 @@ std::vector<SlotMemory> place_slot_memory(const SplitPlan& plan, const HostMemor
 // host memory (whose label depends on whether the devices copied: "host-staged" or "zero-copy").
 std::string device_path(const SlotMemory& memory, const std::string& consumer_device);
 
+// HETERO_SPLIT (SplitPlan::summary) with each transfer's "memory": its path above, or "host".
+nlohmann::json summary_with_paths(const SplitPlan& plan, const std::vector<SlotMemory>& slot_memory);
+
 }  // namespace mosaic::hetero

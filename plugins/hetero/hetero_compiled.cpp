@@ -40,16 +40,8 @@ nlohmann::json HeteroCompiledModel::property(const std::string& key) const {
         }
         return std::max<int64_t>(best, 1);
     }
-    if (key == "HETERO_SPLIT") {
-        // Each transfer with where its tensor lives (crossing_memory.hpp), decided with the devices.
-        nlohmann::json split = plan_.summary();
-        for (size_t i = 0; i < plan_.transfers.size(); ++i) {
-            const Transfer& t = plan_.transfers[i];
-            const std::string path = device_path(slot_memory_[t.slot], plan_.subgraphs[t.to].device);
-            split["transfers"][i]["memory"] = path.empty() ? "host" : path;
-        }
-        return split;
-    }
+    // Each transfer with where its tensor lives (crossing_memory.hpp), decided with the devices.
+    if (key == "HETERO_SPLIT") return summary_with_paths(plan_, slot_memory_);
     if (key == "HETERO_AFFINITY_DOT") return plan_.affinity_dot;
     if (key == "HETERO_SUBGRAPHS_DOT") return plan_.subgraphs_dot;
     if (key == "NETWORK_NAME") return plan_.model_name;

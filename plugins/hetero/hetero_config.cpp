@@ -81,6 +81,21 @@ HeteroConfig::HeteroConfig(const nlohmann::json& config, const std::vector<std::
         throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "MODEL_DISTRIBUTION_POLICY '" + policy +
                                                          "' is not one HETERO has; PIPELINE_PARALLEL is (or leave it empty)");
     pipeline = policy == "PIPELINE_PARALLEL";
+    const nlohmann::json patterns = config.value("HETERO_AFFINITY_PATTERNS", nlohmann::json::object());
+    for (const auto& [text, device] : patterns.items()) {
+        const std::string where = "HETERO_AFFINITY_PATTERNS maps '" + text + "' to " + device.dump();
+        if (!device.is_string() || std::find(devices.begin(), devices.end(), device.get<std::string>()) == devices.end())
+            throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT,
+                             where + ", which is not a device of the HETERO list " + list_text() +
+                                 "; map each pattern to one of " + list_text() + ", or add the device to the list");
+        try {
+            affinity_patterns.push_back({text, device.get<std::string>(), std::regex(text, std::regex::ECMAScript)});
+        } catch (const std::regex_error& e) {
+            throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, where + ", but '" + text + "' is not a valid regular expression (" +
+                                                                e.what() + "); write it as ECMAScript, e.g. "
+                                                                "\"layers\\.1[0-9]\\.\"");
+        }
+    }
     per_device_ = config.value("DEVICE_PROPERTIES", nlohmann::json::object());
     for (const auto& [device, props] : per_device_.items()) {
         if (!props.is_object())

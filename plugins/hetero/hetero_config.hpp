@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,12 @@ public:
     bool perf_count = false;
     std::string crossing_memory = "AUTO";  // HETERO_CROSSING_MEMORY (crossing_memory.hpp)
     bool pipeline = false;                 // MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL (pipeline.hpp)
+    // HETERO_AFFINITY_PATTERNS: ops whose name a pattern finds go to its device (placement.hpp).
+    struct AffinityPattern {
+        std::string text, device;
+        std::regex regex;
+    };
+    std::vector<AffinityPattern> affinity_patterns;
 
     // The properties `device` compiles with (lowest to highest precedence, on top of what the host
     // already applies: registry < devices/<NAME>.json < Core::set_property): keys given to HETERO

@@ -1,6 +1,7 @@
 #include "hetero_device.hpp"
 
 #include "constant_expressions.hpp"
+#include "crossing_memory.hpp"
 
 #include "dot_dump.hpp"
 #include "hetero_compiled.hpp"
@@ -8,6 +9,7 @@
 #include "partition.hpp"
 #include "pipeline.hpp"
 #include "placement.hpp"
+#include "plan_estimates.hpp"
 #include "split_plan.hpp"
 
 #include <algorithm>
@@ -56,6 +58,16 @@ void check_limits(const sdk::GraphView& g, const Placement& placement, const std
                              "; raise the limit, try HETERO_PLACEMENT MIN_TRANSFER, or reorder the device list");
 }
 
+// The split compile would build, with its estimates, before anything is compiled.
+SplitPlan plan_split(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClient& host, const MemoryBudgets& budgets) {
+    const Placement placement = place_model(g, cfg, host, true, budgets);
+    const std::vector<Cluster> clusters = partition(g, placement.device);
+    check_limits(g, placement, clusters, cfg);
+    SplitPlan plan = build_split(g, clusters, placement, cfg, fold_constant_expressions(g, placement.folded));
+    add_estimates(g, placement, clusters, cfg, host, budgets, plan);
+    return plan;
+}
+
 }  // namespace
 
 HeteroDevice::HeteroDevice(const std::string& name)
@@ -71,6 +83,9 @@ HeteroDevice::HeteroDevice(const std::string& name)
                     {"MODEL_DISTRIBUTION_POLICY", PropertyKind::string, "", {}, false, 0,
                      "PIPELINE_PARALLEL: consecutive stages, one per device in priority order, each holding what fits "
                      "in its DEVICE_MEMORY_LIMIT or free memory; empty: placement by support"},
+                    {"HETERO_AFFINITY_PATTERNS", PropertyKind::object, nlohmann::json::object(), {}, false, 0,
+                     "{\"regex\": \"DEVICE\"}: ops whose name the ECMAScript regex finds go to DEVICE, as if set by "
+                     "hand, before the placement and the memory split place the rest"},
                     {"HETERO_MAX_SUBGRAPHS", PropertyKind::integer, 0, {}, false, 0,
                      "refuse a split into more subgraphs than this (0: no limit)"},
                     {"HETERO_MAX_FALLBACK_RATIO", PropertyKind::number, 1.0, {}, false, 0,
@@ -132,15 +147,21 @@ std::vector<sdk::Device::Support> HeteroDevice::query(const sdk::GraphView& grap
     return result;
 }
 
+bool HeteroDevice::plan(const sdk::GraphView& graph, const nlohmann::json& config, nlohmann::json& out) {
+    HostClient host(this->host());
+    HeteroConfig cfg(config, own_keys(), host);
+    const MemoryBudgets budgets = cfg.pipeline ? memory_budgets(cfg, host) : MemoryBudgets{};
+    const SplitPlan plan = plan_split(graph, cfg, host, budgets);
+    out = summary_with_paths(plan, place_slot_memory(plan, HostMemory(host.api()), plan.crossing_memory));
+    return true;
+}
+
 std::unique_ptr<sdk::CompiledModel> HeteroDevice::compile(const sdk::GraphView& graph, const nlohmann::json& config) {
     HostClient host(this->host());
     HeteroConfig cfg(config, own_keys(), host);
     MemoryBudgets budgets = cfg.pipeline ? memory_budgets(cfg, host) : MemoryBudgets{};
     for (int attempt = 0;; ++attempt) {
-        const Placement placement = place_model(graph, cfg, host, true, budgets);
-        const std::vector<Cluster> clusters = partition(graph, placement.device);
-        check_limits(graph, placement, clusters, cfg);
-        SplitPlan plan = build_split(graph, clusters, placement, cfg, fold_constant_expressions(graph, placement.folded));
+        SplitPlan plan = plan_split(graph, cfg, host, budgets);
         if (cfg.visualize) write_dot_files(cfg.dump_dir, plan.model_name, plan.affinity_dot, plan.subgraphs_dot);
 
         std::vector<std::shared_ptr<HostCompiled>> compiled;

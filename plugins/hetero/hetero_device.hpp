@@ -14,6 +14,8 @@ public:
 
     std::vector<Support> query(const sdk::GraphView& graph, const nlohmann::json& config) override;
     std::unique_ptr<sdk::CompiledModel> compile(const sdk::GraphView& graph, const nlohmann::json& config) override;
+    // The split compile would build, with its estimates: HETERO_SPLIT's shape (docs/hetero.md).
+    bool plan(const sdk::GraphView& graph, const nlohmann::json& config, nlohmann::json& out) override;
     std::unique_ptr<sdk::CompiledModel> import_model(const void* blob, size_t size, const nlohmann::json& config) override;
 
 private:

@@ -19,49 +19,86 @@ std::string mib(uint64_t bytes) {
     return text;
 }
 
-// One device's share as ops are added in order: the constants it holds, and the tensors alive on
-// it (each until the last op that reads it has run), whose peak is its activation estimate.
-struct DeviceLoad {
-    uint64_t weights = 0, live = 0, peak = 0;
-    size_t ops = 0;
-    std::set<size_t> constants;                          // constant nodes it holds
-    std::set<std::pair<size_t, size_t>> resident;        // values alive on it
-    std::multimap<size_t, std::pair<size_t, size_t>> until;  // last reader -> value
+bool is_state(const sdk::GraphView& g, size_t n) { return !g.rt_info(n, "mosaic_variable").empty(); }
 
-    uint64_t total() const { return weights + peak; }
-};
+// The last node reading each output of each node (itself when none does).
+std::vector<std::vector<size_t>> last_readers(const sdk::GraphView& g) {
+    std::vector<std::vector<size_t>> last(g.node_count());
+    for (size_t n = 0; n < g.node_count(); ++n) last[n].assign(g.output_count(n), n);
+    for (size_t n = 0; n < g.node_count(); ++n)
+        for (size_t i = 0; i < g.input_count(n); ++i) {
+            const sdk::PortRef in = g.input(n, i);
+            last[in.node][in.port] = std::max(last[in.node][in.port], n);
+        }
+    return last;
+}
 
-// What adding op `n` to `load` would make it: its constants, its inputs from elsewhere and its
-// outputs alive, the values it is the last to read freed after it.
-DeviceLoad with_op(const sdk::GraphView& g, const DeviceLoad& load, size_t n, const std::vector<std::vector<size_t>>& last_reader) {
-    DeviceLoad next = load;
-    uint64_t during = next.live;
-    for (size_t i = 0; i < g.input_count(n); ++i) {
-        const sdk::PortRef in = g.input(n, i);
-        if (g.is_constant(in.node)) {
-            if (next.constants.insert(in.node).second) next.weights += value_bytes(g, in.node, in.port);
-        } else if (next.resident.insert({in.node, in.port}).second) {  // read from another device or a model input
+// One device's share as ops are added in order: the constants and state it holds, and the tensors
+// alive on it (each until the last op that reads it has run), whose peak is its activation estimate.
+class DeviceLoad {
+public:
+    explicit DeviceLoad(const std::vector<std::vector<size_t>>& last_reader) : last_reader_(&last_reader) {}
+
+    const MemoryEstimate& estimate() const { return estimate_; }
+
+    // The estimate once op `n` is added, without adding it: its new constants and state, and the
+    // peak while it runs (what is alive, its inputs from elsewhere, its outputs).
+    MemoryEstimate with(const sdk::GraphView& g, size_t n) const {
+        MemoryEstimate next = estimate_;
+        uint64_t during = live_;
+        std::vector<std::pair<size_t, size_t>> counted;  // an op may read one value twice
+        for (size_t i = 0; i < g.input_count(n); ++i) {
+            const sdk::PortRef in = g.input(n, i);
+            const std::pair<size_t, size_t> value{in.node, in.port};
+            if (held(value) || std::find(counted.begin(), counted.end(), value) != counted.end()) continue;
+            counted.push_back(value);
             const uint64_t bytes = value_bytes(g, in.node, in.port);
-            next.live += bytes, during += bytes;
-            next.until.emplace(last_reader[in.node][in.port], std::make_pair(in.node, in.port));
+            if (g.is_constant(in.node)) next.weights += bytes;
+            else if (is_state(g, in.node)) next.state += bytes;
+            else during += bytes;  // read from another device or a model input
+        }
+        for (size_t o = 0; o < g.output_count(n); ++o) during += value_bytes(g, n, o);
+        next.activations = std::max(next.activations, during);
+        ++next.ops;
+        return next;
+    }
+
+    // Adds op `n`: what `with` counted, then frees the values it is the last to read.
+    void add(const sdk::GraphView& g, size_t n) {
+        estimate_ = with(g, n);
+        const auto& last = *last_reader_;
+        for (size_t i = 0; i < g.input_count(n); ++i) {
+            const sdk::PortRef in = g.input(n, i);
+            if (!held(in.node, in.port)) hold(g, in.node, in.port, last[in.node][in.port]);
+        }
+        for (size_t o = 0; o < g.output_count(n); ++o) hold(g, n, o, last[n][o]);
+        for (auto it = until_.begin(); it != until_.end() && it->first <= n;) {
+            live_ -= value_bytes(g, it->second.first, it->second.second);
+            resident_.erase(it->second);
+            it = until_.erase(it);
         }
     }
-    for (size_t o = 0; o < g.output_count(n); ++o) {
-        const uint64_t bytes = value_bytes(g, n, o);
-        during += bytes;
-        next.live += bytes;
-        next.resident.insert({n, o});
-        next.until.emplace(last_reader[n][o], std::make_pair(n, o));
+
+private:
+    bool held(const std::pair<size_t, size_t>& value) const { return kept_.count(value.first) || resident_.count(value); }
+    bool held(size_t node, size_t port) const { return held({node, port}); }
+    void hold(const sdk::GraphView& g, size_t node, size_t port, size_t last) {
+        if (g.is_constant(node) || is_state(g, node)) {  // for the compiled model's or the request's life
+            kept_.insert(node);
+            return;
+        }
+        resident_.insert({node, port});
+        live_ += value_bytes(g, node, port);
+        until_.emplace(last, std::make_pair(node, port));
     }
-    next.peak = std::max(next.peak, during);
-    for (auto it = next.until.begin(); it != next.until.end() && it->first <= n;) {
-        next.live -= value_bytes(g, it->second.first, it->second.second);
-        next.resident.erase(it->second);
-        it = next.until.erase(it);
-    }
-    ++next.ops;
-    return next;
-}
+
+    const std::vector<std::vector<size_t>>* last_reader_;
+    MemoryEstimate estimate_;
+    uint64_t live_ = 0;
+    std::set<size_t> kept_;                                   // constants and state it holds
+    std::set<std::pair<size_t, size_t>> resident_;            // values alive on it
+    std::multimap<size_t, std::pair<size_t, size_t>> until_;  // last reader -> value
+};
 
 }  // namespace
 
@@ -88,22 +125,27 @@ MemoryBudgets memory_budgets(const HeteroConfig& cfg, const HostClient& host) {
     return budgets;
 }
 
-void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& cfg, const MemoryBudgets& budgets) {
-    const size_t count = g.node_count();
-    std::vector<std::vector<size_t>> last_reader(count);
-    for (size_t n = 0; n < count; ++n) last_reader[n].assign(g.output_count(n), n);
-    for (size_t n = 0; n < count; ++n)
-        for (size_t i = 0; i < g.input_count(n); ++i) {
-            const sdk::PortRef in = g.input(n, i);
-            last_reader[in.node][in.port] = std::max(last_reader[in.node][in.port], n);
-        }
+std::map<std::string, MemoryEstimate> estimate_memory(const sdk::GraphView& g, const std::vector<std::string>& device) {
+    const std::vector<std::vector<size_t>> last = last_readers(g);
     std::map<std::string, DeviceLoad> loads;
+    for (size_t n = 0; n < g.node_count(); ++n) {
+        if (!is_placed_op(g, n) || device[n].empty()) continue;
+        loads.try_emplace(device[n], last).first->second.add(g, n);
+    }
+    std::map<std::string, MemoryEstimate> out;
+    for (const auto& [d, load] : loads) out[d] = load.estimate();
+    return out;
+}
+
+void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& cfg, const MemoryBudgets& budgets) {
+    const std::vector<std::vector<size_t>> last = last_readers(g);
+    std::map<std::string, DeviceLoad> loads;
+    for (const std::string& d : cfg.devices) loads.emplace(d, DeviceLoad(last));
     size_t stage = 0;  // index into cfg.devices of the device taking ops now
-    auto fits = [&](const std::string& d, const DeviceLoad& load) { return load.total() <= budgets.at(d); };
-    for (size_t n = 0; n < count; ++n) {
+    for (size_t n = 0; n < g.node_count(); ++n) {
         if (!is_placed_op(g, n) || p.device[n].empty()) continue;
         if (p.manual[n]) {
-            loads[p.device[n]] = with_op(g, loads[p.device[n]], n, last_reader);
+            loads.at(p.device[n]).add(g, n);
             continue;
         }
         // The current stage's device, then the later ones, then the earlier ones: the first that runs
@@ -115,13 +157,13 @@ void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& c
                 const size_t k = (stage + step) % cfg.devices.size();
                 const std::string& d = cfg.devices[k];
                 if (!p.supports(d, n)) continue;
-                DeviceLoad next = with_op(g, loads[d], n, last_reader);
-                if (fits(d, next)) {
+                const uint64_t total = loads.at(d).with(g, n).total();
+                if (total <= budgets.at(d)) {
                     p.device[n] = d;
                     p.why[n] = "chosen: " + d + ", pipeline stage " + std::to_string(stage + 1) +
-                               " (MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL): " + d + " holds " + mib(next.total()) +
+                               " (MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL): " + d + " holds " + mib(total) +
                                " of its " + mib(budgets.at(d)) + " so far";
-                    loads[d] = std::move(next);
+                    loads.at(d).add(g, n);
                     placed = true;
                 } else if (k == stage && stage + 1 < cfg.devices.size()) {
                     advance = true;
@@ -138,20 +180,14 @@ void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& c
                 held += budgets.at(dev);
                 each += (each.empty() ? "" : ", ") + dev + " " + mib(budgets.at(dev));
             }
-            for (const auto& [dev, load] : loads) placed_bytes += load.total();
+            for (const auto& [dev, load] : loads) placed_bytes += load.estimate().total();
             throw sdk::Error(MOSAIC_ERROR_OUT_OF_MEMORY,
                              "model '" + g.name() + "' does not fit HETERO:" + cfg.list_text() +
                                  " with MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL: op '" + g.node_name(n) +
                                  "' and the ops after it find no room once " + mib(placed_bytes) +
-                                 " of weights and activations are placed, in devices holding " + mib(held) + " (" + each +
-                                 "); add a device, raise DEVICE_MEMORY_LIMIT, or compress the weights");
+                                 " of weights, state and activations are placed, in devices holding " + mib(held) +
+                                 " (" + each + "); add a device, raise DEVICE_MEMORY_LIMIT, or compress the weights");
         }
-    }
-    p.memory = nlohmann::json::array();
-    for (const std::string& d : cfg.devices) {
-        const DeviceLoad& load = loads[d];
-        p.memory.push_back({{"device", d}, {"budget_bytes", budgets.at(d)}, {"weights_bytes", load.weights},
-                            {"activations_bytes", load.peak}, {"ops", load.ops}});
     }
 }
 

@@ -8,8 +8,9 @@
 // is an error, and so is a model that does not fit them all: never a quiet fall back to one device.
 //
 // What a stage holds is estimated from the graph: the weights its ops read (constants, at the width
-// they are stored), and the peak of the intermediate tensors alive at once as its ops run in order
-// (those it reads from earlier stages included). The devices' own accounting has the last word:
+// they are stored), the state they read (a stateful model's variables, by the "mosaic_variable"
+// runtime info the framework gives their Parameters), and the peak of the intermediate tensors
+// alive at once as its ops run in order (those it reads from earlier stages included). The devices' own accounting has the last word:
 // a subgraph a device refuses for memory when compiled shrinks that device's budget and the model
 // is cut again (hetero_device.cpp).
 #pragma once
@@ -27,12 +28,24 @@ namespace mosaic::hetero {
 // Bytes each device may hold, by name: its budget.
 using MemoryBudgets = std::map<std::string, uint64_t>;
 
+// What a device holds for its ops, estimated from the graph (see above). State is the variables
+// its ops read (a stateful model's KV cache, kept for a request's life), apart from the activation
+// peak of the tensors that come and go.
+struct MemoryEstimate {
+    uint64_t weights = 0, state = 0, activations = 0;
+    size_t ops = 0;
+    uint64_t total() const { return weights + state + activations; }
+};
+
+// Each device's estimate with the ops placed as `device` says (per node, "" for none).
+std::map<std::string, MemoryEstimate> estimate_memory(const sdk::GraphView& g, const std::vector<std::string>& device);
+
 // Each device's budget (see above); throws sdk::Error naming a device that reports no memory.
 MemoryBudgets memory_budgets(const HeteroConfig& cfg, const HostClient& host);
 
-// Moves every automatically placed op of `p` to its pipeline stage's device and records the plan in
-// p.memory: per device its budget and the estimated weights and activation peak. Throws sdk::Error
-// saying by how much the model does not fit, and what to change.
+// Moves every automatically placed op of `p` to its pipeline stage's device (each op's explanation
+// names its stage and what its device holds). Throws sdk::Error saying by how much the model does
+// not fit, and what to change.
 void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& cfg, const MemoryBudgets& budgets);
 
 }  // namespace mosaic::hetero

@@ -57,6 +57,24 @@ void check_manual_mode(const sdk::GraphView& g, const HeteroConfig& cfg) {
                          " none; set them all (start from core.query_model(model, \"HETERO:" + cfg.list_text() +
                          "\"), which ignores affinities) or remove them all to let HETERO choose");
 }
+// The device of the patterns that find op `n`'s name ("" for none), counting each pattern's finds;
+// patterns naming different devices for one op are an error, as no order among them is given.
+std::string pattern_affinity(const sdk::GraphView& g, size_t n, const HeteroConfig& cfg, std::vector<size_t>& found) {
+    const std::string name = g.node_name(n);
+    std::string device, first;
+    for (size_t k = 0; k < cfg.affinity_patterns.size(); ++k) {
+        const HeteroConfig::AffinityPattern& pattern = cfg.affinity_patterns[k];
+        if (!std::regex_search(name, pattern.regex)) continue;
+        ++found[k];
+        if (!device.empty() && device != pattern.device)
+            throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT,
+                             "op '" + name + "' matches HETERO_AFFINITY_PATTERNS '" + first + "' (" + device + ") and '" +
+                                 pattern.text + "' (" + pattern.device + "); make the patterns exclusive");
+        if (device.empty()) device = pattern.device, first = pattern.text;
+    }
+    return device;
+}
+
 // A device that fails while answering the query (MOSAIC_ERROR_DEVICE: its isolated process died,
 // its driver broke) is taken as one that runs none of the ops, said in a warning and in each op's
 // reason, as compile treats a device that fails there; any other error of the query stays an error.
@@ -93,10 +111,26 @@ Placement place(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClie
     check_manual_mode(g, cfg);
     const std::vector<bool> known = reference::compile_time_nodes(g);
 
+    std::vector<size_t> found(cfg.affinity_patterns.size(), 0);  // ops each pattern found
     for (size_t n = 0; n < count; ++n) {
         if (!is_placed_op(g, n)) continue;
         const std::string name = g.node_name(n), type = g.type(n);
         const std::string affinity = g.rt_info(n, "affinity");
+        // A pattern is an affinity set by hand, and one in the op's runtime info comes first.
+        const std::string by = affinity.empty() ? pattern_affinity(g, n, cfg, found) : std::string();
+        if (!by.empty()) {
+            if (!answer(by)[n].supported) {
+                if (known[n]) continue;  // computed by HETERO (constant_expressions.hpp)
+                throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED,
+                                 "op '" + name + "' (" + type + ") matches a HETERO_AFFINITY_PATTERNS pattern for " + by +
+                                     ", but " + by + " cannot run it: " + answer(by)[n].reason +
+                                     "; narrow the pattern so that it leaves the op out, or map it to a device that runs it");
+            }
+            p.device[n] = by;
+            p.manual[n] = true;
+            p.why[n] = "chosen: " + by + ", by HETERO_AFFINITY_PATTERNS";
+            continue;
+        }
         if (!affinity.empty()) {
             const std::vector<sdk::Device::Support>* support = nullptr;
             try {
@@ -136,6 +170,13 @@ Placement place(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClie
         }
         if (p.device[n].empty()) p.unsupported[n] = reasons;
     }
+    // A pattern that finds nothing is likely a typo; it is not an error, as the same properties
+    // also compile control-flow bodies, which hold other ops.
+    for (size_t k = 0; k < found.size(); ++k)
+        if (!found[k])
+            sdk::Host::log(MOSAIC_LOG_WARNING, "HETERO",
+                           "HETERO_AFFINITY_PATTERNS: '" + cfg.affinity_patterns[k].text + "' finds no op of model '" +
+                               g.name() + "'; compare it with the op names `mosaic query` lists");
     return p;
 }
 

@@ -23,9 +23,6 @@ struct Placement {
     std::vector<bool> manual;              // affinity came from the op's runtime info
     std::vector<std::string> unsupported;  // per node: every device's reason when none can run it
     std::vector<bool> folded;              // per node: computed by HETERO at compile time (constant_expressions.hpp)
-    // MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL: per device its budget and estimated bytes
-    // (pipeline.hpp); null otherwise.
-    nlohmann::json memory;
     // Each queried device's answer per node.
     std::map<std::string, std::vector<sdk::Device::Support>> answers;
 

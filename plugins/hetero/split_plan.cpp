@@ -114,7 +114,6 @@ SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clust
                      : cfg.placement == PlacementMode::min_transfer ? "MIN_TRANSFER"
                      : cfg.placement == PlacementMode::one_device   ? "ONE_DEVICE"
                                                                     : "GREEDY";
-    plan.memory = placement.memory;
     plan.perf_count = cfg.perf_count;
     plan.crossing_memory = cfg.crossing_memory;
     const size_t count = g.node_count();
@@ -189,6 +188,7 @@ SplitPlan build_split(const sdk::GraphView& g, const std::vector<Cluster>& clust
 
 nlohmann::json SplitPlan::summary() const {
     nlohmann::json j;
+    j["model"] = model_name;
     j["placement"] = placement;
     std::vector<std::string> listed = devices;
     for (const auto& s : subgraphs)
@@ -203,14 +203,14 @@ nlohmann::json SplitPlan::summary() const {
     j["subgraphs"] = nlohmann::json::array();
     for (size_t k = 0; k < subgraphs.size(); ++k)
         j["subgraphs"].push_back({{"id", k}, {"device", subgraphs[k].device}, {"ops", subgraphs[k].ops},
-                                  {"depends_on", subgraphs[k].depends_on}});
+                                  {"depends_on", subgraphs[k].depends_on}, {"predicted_us", subgraphs[k].predicted_us}});
     j["transfers"] = nlohmann::json::array();
     size_t total = 0;
     for (const Transfer& t : transfers) {
         const Slot& s = slots[t.slot];
         j["transfers"].push_back({{"tensor", s.tensor}, {"from_subgraph", t.from}, {"to_subgraph", t.to},
                                   {"from_device", subgraphs[t.from].device}, {"to_device", subgraphs[t.to].device},
-                                  {"bytes", s.bytes()}});
+                                  {"bytes", s.bytes()}, {"predicted_us", t.predicted_us}});
         total += s.bytes();
     }
     j["transfer_bytes"] = total;
@@ -231,9 +231,10 @@ nlohmann::json SplitPlan::to_json() const {
     j["subgraphs"] = nlohmann::json::array();
     for (const SubgraphPlan& s : subgraphs)
         j["subgraphs"].push_back({{"device", s.device}, {"properties", s.properties}, {"ops", s.ops},
-                                  {"depends_on", s.depends_on}, {"inputs", s.inputs}, {"outputs", s.outputs}});
+                                  {"depends_on", s.depends_on}, {"inputs", s.inputs}, {"outputs", s.outputs},
+                                  {"predicted_us", s.predicted_us}});
     j["transfers"] = nlohmann::json::array();
-    for (const Transfer& t : transfers) j["transfers"].push_back({t.slot, t.from, t.to});
+    for (const Transfer& t : transfers) j["transfers"].push_back({t.slot, t.from, t.to, t.predicted_us});
     return j;
 }
 
@@ -274,9 +275,11 @@ SplitPlan SplitPlan::from_json(const nlohmann::json& j) {
         sub.depends_on = s.at("depends_on").get<std::vector<size_t>>();
         sub.inputs = s.at("inputs").get<std::vector<size_t>>();
         sub.outputs = s.at("outputs").get<std::vector<size_t>>();
+        sub.predicted_us = s.value("predicted_us", 0.0);
         p.subgraphs.push_back(std::move(sub));
     }
-    for (const auto& t : j.at("transfers")) p.transfers.push_back({t.at(0), t.at(1), t.at(2)});
+    for (const auto& t : j.at("transfers"))
+        p.transfers.push_back({t.at(0), t.at(1), t.at(2), t.size() > 3 ? t.at(3).get<double>() : 0.0});
     // Indices come from a file: check them before any request trusts them.
     const size_t slots = p.slots.size(), subs = p.subgraphs.size();
     for (size_t s : p.model_outputs) if (s >= slots) throw std::runtime_error("a model output names a missing slot");

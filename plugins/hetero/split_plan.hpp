@@ -33,6 +33,7 @@ struct Slot {
 
 struct Transfer {
     size_t slot = 0, from = 0, to = 0;  // from/to: subgraph indices
+    double predicted_us = 0;            // plan_estimates.hpp
 };
 
 struct SubgraphPlan {
@@ -41,6 +42,7 @@ struct SubgraphPlan {
     std::vector<std::string> ops;                            // friendly names, for reports
     std::vector<size_t> depends_on;                          // earlier subgraphs it reads from
     std::vector<size_t> inputs, outputs;                     // slot per Parameter / Result of `graph`
+    double predicted_us = 0;                                 // plan_estimates.hpp
     OwnedGraph graph;
 };
 
@@ -50,7 +52,7 @@ struct SplitPlan {
     std::string placement = "GREEDY";
     bool perf_count = false;
     std::string crossing_memory = "AUTO";  // HETERO_CROSSING_MEMORY
-    nlohmann::json memory;                 // PIPELINE_PARALLEL: per device its budget and estimate (pipeline.hpp)
+    nlohmann::json memory;                 // per device what it holds and has (plan_estimates.hpp)
     std::vector<SubgraphPlan> subgraphs;  // topological order
     std::vector<Slot> slots;
     std::vector<size_t> model_outputs;    // slot per model Result
@@ -60,7 +62,7 @@ struct SplitPlan {
     // Imported constant slots, and the values HETERO folded (constant_expressions.hpp).
     std::vector<std::shared_ptr<const std::vector<uint64_t>>> owned_constants;
 
-    // HETERO_SPLIT (see docs/hetero.md).
+    // HETERO_SPLIT, and the plan `mosaic plan` shows (see docs/hetero.md).
     nlohmann::json summary() const;
     // Everything but the subgraph graphs and constant bytes (the export blob carries those).
     nlohmann::json to_json() const;

@@ -305,3 +305,49 @@ TEST(CliHeteroGeneral, HelpListsVisualize) {
 
 }  // namespace
 }  // namespace mosaic::cli_test
+
+// ---- plan ----
+
+namespace mosaic::cli_test {
+namespace {
+
+TEST(CliHeteroPlan, TablesOfDevicesSubgraphsAndCrossingsWithoutCompiling) {
+    const CliResult r = run_mosaic({"plan", "-m", default_model(), "-d", kHetero});
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_TRUE(contains(r.out, "Placement: GREEDY")) << r;
+    const auto lines = lines_of(r.out);
+    EXPECT_TRUE(any_starts_with(lines, "ACCEL ")) << r;
+    EXPECT_TRUE(any_starts_with(lines, "REFERENCE ")) << r;
+    EXPECT_TRUE(contains(r.out, "Subgraphs:")) << r;
+    EXPECT_TRUE(contains(r.out, "  0  ACCEL")) << r;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("Crossings: [1-9][0-9]*, [1-9][0-9]* bytes per inference"))) << r;
+    EXPECT_TRUE(contains(r.out, "(reports no memory)")) << "REFERENCE has no memory_info: " << r;
+}
+
+TEST(CliHeteroPlan, JsonIsTheShapeOfHeteroSplit) {
+    const CliResult r = run_mosaic({"plan", "-m", default_model(), "-d", kHetero, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r;
+    const nlohmann::json plan = nlohmann::json::parse(r.out);
+    Core core;
+    CompiledModel compiled = core.compile_model(core.read_model(default_model()), kHetero);
+    const nlohmann::json split = compiled.get_property("HETERO_SPLIT");
+    EXPECT_EQ(plan["affinity"], split["affinity"]);
+    EXPECT_EQ(plan["subgraphs"], split["subgraphs"]);
+    EXPECT_EQ(plan["transfers"], split["transfers"]);
+    ASSERT_EQ(plan["memory"].size(), 2u);
+    EXPECT_GT(plan["memory"][0]["weights_bytes"].get<uint64_t>(), 0u) << plan["memory"].dump();
+}
+
+TEST(CliHeteroPlan, APlainDeviceAndAPlanThatCannotBeHonouredAreErrors) {
+    const CliResult plain = run_mosaic({"plan", "-m", default_model(), "-d", "REFERENCE"});
+    expect_clean_error(plain);
+    EXPECT_TRUE(contains(plain.err, "device 'REFERENCE' has no plan to show")) << plain;
+    TempDir dir;
+    write_text(dir / "config.json", R"({"HETERO": {"HETERO_AFFINITY_PATTERNS": {"^fc$": "ACCEL"}}})");
+    const CliResult bad = run_mosaic({"plan", "-m", default_model(), "-d", kHetero, "--config", dir / "config.json"});
+    expect_clean_error(bad);
+    EXPECT_TRUE(contains(bad.err, "op 'fc' (MatMul) matches a HETERO_AFFINITY_PATTERNS pattern for ACCEL")) << bad;
+}
+
+}  // namespace
+}  // namespace mosaic::cli_test

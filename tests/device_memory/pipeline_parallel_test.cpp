@@ -38,15 +38,6 @@ AnyMap pipeline(int64_t gpu_bytes, int64_t cpu_bytes = 0) {
     return {{"MODEL_DISTRIBUTION_POLICY", "PIPELINE_PARALLEL"}, {"DEVICE_PROPERTIES", per_device}};
 }
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "no error";
-}
-
 TEST(PipelineParallel, TheGpuTakesTheLayersThatFitAndTheCpuTheRest) {
     Core core;
     const auto model = layers();
@@ -83,6 +74,71 @@ TEST(PipelineParallel, TheGpuTakesTheLayersThatFitAndTheCpuTheRest) {
     r.infer();
     const RunResult want = run_on(model, "REFERENCE", {{"x", x}});
     expect_near(want.outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-4, 1e-4, "HETERO:GPU,CPU", "y");
+}
+
+// The plan (ABI 1.4 query_plan, `mosaic plan`) is the split compile builds, told before compiling:
+// the same ops per device, the same bytes; a plain device has none.
+TEST(PipelineParallel, ThePlanIsTheSplitCompileBuildsToldBeforeCompiling) {
+    Core core;
+    const auto model = layers();
+    const int64_t limit = kLayerBytes * 5 / 2;
+    const QueryResult q = core.query_model_details(model, "HETERO:GPU,CPU", pipeline(limit));
+    ASSERT_TRUE(q.plan.is_object());
+    const nlohmann::json& plan = q.plan;
+    CompiledModel compiled = core.compile_model(model, "HETERO:GPU,CPU", pipeline(limit));
+    const nlohmann::json split = compiled.get_property("HETERO_SPLIT");
+    EXPECT_EQ(plan["affinity"], split["affinity"]);
+    // The free memory a device reports moves with everything else the machine runs.
+    auto estimates = [](nlohmann::json memory) {
+        for (auto& entry : memory) entry.erase("memory_available_bytes");
+        return memory;
+    };
+    EXPECT_EQ(estimates(plan["memory"]), estimates(split["memory"]));
+    EXPECT_EQ(plan["transfer_bytes"], split["transfer_bytes"]);
+    ASSERT_EQ(plan["memory"].size(), 2u) << plan.dump();
+    const nlohmann::json& gpu = plan["memory"][0];
+    EXPECT_EQ(gpu["weights_bytes"], 2 * kLayerBytes);
+    EXPECT_EQ(gpu["state_bytes"], 0);
+    EXPECT_EQ(gpu["total_bytes"].get<uint64_t>(),
+              gpu["weights_bytes"].get<uint64_t>() + gpu["activations_bytes"].get<uint64_t>());
+    EXPECT_LE(gpu["total_bytes"].get<uint64_t>(), static_cast<uint64_t>(limit));
+    EXPECT_EQ(gpu["crossing_bytes"], kWidth * 4) << "one [1, 256] f32 tensor leaves the GPU";
+    EXPECT_GT(gpu["predicted_us"].get<double>(), 0.0);
+    EXPECT_TRUE(plan["memory"][1].contains("memory_available_bytes")) << "the CPU reports the host's memory";
+    ASSERT_EQ(plan["transfers"].size(), 1u);
+    EXPECT_EQ(plan["transfers"][0]["bytes"], kWidth * 4);
+    EXPECT_GT(plan["transfers"][0]["predicted_us"].get<double>(), 0.0);
+    EXPECT_TRUE(core.query_model_details(model, "GPU").plan.is_null()) << "a single device has no plan";
+    // A plan that cannot be honoured is compile's error, before anything is compiled.
+    const std::string small = error_of([&] { core.query_model_details(model, "HETERO:GPU,CPU", pipeline(kLayerBytes, kLayerBytes * 2)); });
+    EXPECT_NE(small.find("does not fit HETERO:GPU,CPU"), std::string::npos) << small;
+}
+
+// HETERO_AFFINITY_PATTERNS come before the memory split: the ops a pattern sends to the GPU count
+// against its budget, and the stages are cut around them.
+TEST(PipelineParallel, PatternsPlaceOpsBeforeTheMemorySplit) {
+    Core core;
+    const auto model = layers();
+    AnyMap props = pipeline(kLayerBytes * 5 / 2);
+    props["HETERO_AFFINITY_PATTERNS"] = AnyMap{{"^layer5/", "GPU"}};
+    CompiledModel compiled = core.compile_model(model, "HETERO:GPU,CPU", props);
+    const nlohmann::json split = compiled.get_property("HETERO_SPLIT");
+    EXPECT_EQ(split["affinity"]["layer5/matmul"], "GPU") << "by the pattern";
+    EXPECT_EQ(split["affinity"]["layer0/matmul"], "GPU") << "the first stage";
+    EXPECT_EQ(split["affinity"]["layer1/matmul"], "CPU") << "the GPU's room went to layer 5";
+    EXPECT_EQ(split["memory"][0]["weights_bytes"], 2 * kLayerBytes);
+    InferRequest r = compiled.create_infer_request();
+    const Tensor x = random_tensor({1, kWidth}, 50);
+    r.set_tensor("x", x);
+    r.infer();
+    const RunResult want = run_on(model, "REFERENCE", {{"x", x}});
+    expect_near(want.outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-4, 1e-4, "HETERO:GPU,CPU", "y");
+    const std::string unknown = error_of([&] {
+        AnyMap bad = pipeline(kLayerBytes * 5 / 2);
+        bad["HETERO_AFFINITY_PATTERNS"] = AnyMap{{"^layer5/", "NPU"}};
+        core.compile_model(model, "HETERO:GPU,CPU", bad);
+    });
+    EXPECT_NE(unknown.find("which is not a device of the HETERO list GPU,CPU"), std::string::npos) << unknown;
 }
 
 TEST(PipelineParallel, WhatCannotBeHonouredIsAnErrorNeverAOneDeviceRun) {

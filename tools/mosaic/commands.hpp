@@ -8,6 +8,7 @@ namespace mosaic::cli {
 
 void add_devices_command(CLI::App& app);
 void add_query_command(CLI::App& app);
+void add_plan_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_benchmark_command(CLI::App& app);
 void add_convert_command(CLI::App& app);

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
     app.fallthrough(false);
     mosaic::cli::add_devices_command(app);
     mosaic::cli::add_query_command(app);
+    mosaic::cli::add_plan_command(app);
     mosaic::cli::add_run_command(app);
     mosaic::cli::add_benchmark_command(app);
     mosaic::cli::add_convert_command(app);

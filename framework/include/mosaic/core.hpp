@@ -35,6 +35,10 @@ struct QueryResult {
     // From an orchestrator (HETERO): per op, why it went where it did, e.g. which higher-priority
     // devices were passed over and their reasons. Empty for plain devices.
     std::map<std::string, std::string> explanation;
+    // From an orchestrator: its plan of the model as a whole, without compiling it (HETERO: per
+    // device the ops, the bytes of weights, state, activations and crossings against its memory,
+    // the predicted time; per crossing the bytes; docs/hetero.md). Null for plain devices.
+    PropertyValue plan;
 };
 
 // What a device's plugin library declares through the plugin ABI (the counterpart of OpenVINO's

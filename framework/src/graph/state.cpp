@@ -87,6 +87,9 @@ std::optional<StatelessModel> make_stateless(const Model& source) {
         v.type = r->output_type(0);
         v.shape = r->output_shape(0);
         Node* state = m.add_parameter(kPrefix + id, v.type, v.shape);
+        // Devices that plan by memory count it as state held for the request's life (a KV cache),
+        // not as an input that comes and goes (HETERO's PIPELINE_PARALLEL).
+        state->get_rt_info()["mosaic_variable"] = id;
         v.state_input = next_input++;
         if (is_static(v.shape)) {
             Output initial;

@@ -60,6 +60,11 @@ public:
                api_->can_copy && api_->copy;
     }
 
+    // ABI 1.4: an orchestrator's plan of a model.
+    bool has_query_plan() const {
+        return MOSAIC_HAS_MEMBER(mosaic_plugin_api, api_, query_plan) && api_->query_plan != nullptr;
+    }
+
     ~PluginLibrary();
 
 private:

@@ -302,7 +302,8 @@ PluginInfo Core::get_plugin_info(const std::string& device) {
                                                      {library.has_estimate_cost(), "estimate_cost"},
                                                      {library.has_memory_info(), "memory_info"},
                                                      {library.has_compiled_memory(), "compiled_memory"},
-                                                     {library.has_buffers(), "buffers"}};
+                                                     {library.has_buffers(), "buffers"},
+                                                     {library.has_query_plan(), "query_plan"}};
     for (const auto& [present, name] : optional)
         if (present) info.optional_members.push_back(name);
     return info;
@@ -454,6 +455,7 @@ QueryResult Core::query_model_details(const std::shared_ptr<const Model>& model,
         }
     }
     place_ports_of_control_flow(graph.get_ops(), result);
+    result.plan = handle->query_plan(graph.view(), props);
     return result;
 }
 

@@ -65,8 +65,9 @@ extern "C" {
 /* 1.0: the base tables. 1.1: mosaic_plugin_api.estimate_cost (per-op cost, for placement).
  * 1.2: mosaic_host_api.estimate_cost, export_compiled, import_on_device (for orchestrators).
  * 1.3: device memory: mosaic_plugin_api.memory_info, compiled_memory, allocate_buffer, release_buffer,
- *      can_copy, copy, and tensors in a device's own buffers; the same through mosaic_host_api. */
-#define MOSAIC_ABI_VERSION_MINOR 3
+ *      can_copy, copy, and tensors in a device's own buffers; the same through mosaic_host_api.
+ * 1.4: mosaic_plugin_api.query_plan (an orchestrator's plan of a model, without compiling it). */
+#define MOSAIC_ABI_VERSION_MINOR 4
 
 #if defined(_WIN32)
 #define MOSAIC_PLUGIN_EXPORT __declspec(dllexport)
@@ -477,12 +478,26 @@ typedef struct mosaic_plugin_api {
      * before copy returns; the tensors stay valid until then. */
     mosaic_status* (*copy)(mosaic_device* device, const char* device_id, const mosaic_tensor* src,
                            const mosaic_tensor* dst, mosaic_completion_fn done, void* user_data);
+
+    /* --- ABI 1.4 --- */
+    /* Optional (NULL, absent in an older table, or MOSAIC_ERROR_NOT_SUPPORTED at run time: the
+     * device has no plan to tell, as a single device has none). Writes, as one JSON object, how the
+     * device would run `graph` with `properties_json` (as query() takes them), without compiling it:
+     * an orchestrator's split, the memory each device would hold and the time each part would take.
+     * The members are the device's own (HETERO's: docs/hetero.md); the host checks the shape only
+     * and returns the object in QueryResult::plan. A plan that cannot be honoured (a model that does
+     * not fit the devices) is an error, as compile() would give. An isolated plugin answers none:
+     * orchestrators, which plan, run in the host's process. */
+    mosaic_status* (*query_plan)(mosaic_device* device, mosaic_graph_view graph, const char* properties_json,
+                                 mosaic_sink plan_json);
 } mosaic_plugin_api;
 
 /* Size of the table as ABI 1.0 defined it: a 1.0 plugin fills exactly this much. */
 #define MOSAIC_PLUGIN_API_SIZE_1_0 offsetof(mosaic_plugin_api, estimate_cost)
 /* ... and as ABI 1.2 defined it (before device memory). */
 #define MOSAIC_PLUGIN_API_SIZE_1_2 offsetof(mosaic_plugin_api, memory_info)
+/* ... and as ABI 1.3 defined it (before query_plan). */
+#define MOSAIC_PLUGIN_API_SIZE_1_3 offsetof(mosaic_plugin_api, query_plan)
 
 /* The entry point. Called once after loading. `host` (process-wide services: log, make_status; its
  * orchestration members fail) stays valid until the library is unloaded.

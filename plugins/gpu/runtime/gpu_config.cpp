@@ -15,11 +15,8 @@ GpuConfig GpuConfig::from(const nlohmann::json& config) {
     c.gemm_kernel = config.value("GPU_GEMM_KERNEL", std::string("AUTO"));
     c.zero_copy = config.value("GPU_ZERO_COPY", true);
     c.half_conversions = config.value("GPU_HALF_CONVERSIONS", std::string("AUTO"));
-    const int64_t limit = config.value("DEVICE_MEMORY_LIMIT", int64_t{0});
-    if (limit < 0)
-        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT,
-                         "DEVICE_MEMORY_LIMIT must be a number of bytes >= 0 (0: the device's memory), got " + std::to_string(limit));
-    c.memory_limit = static_cast<uint64_t>(limit);
+    // The property's declaration refuses a negative limit before it gets here.
+    c.memory_limit = static_cast<uint64_t>(config.value("DEVICE_MEMORY_LIMIT", int64_t{0}));
     return c;
 }
 

@@ -130,6 +130,10 @@ public:
         return false;
     }
 
+    // How the device would run `graph` (ABI 1.4 query_plan), as a JSON object, without compiling
+    // it; false when it has no plan to tell (a single device). Orchestrators override it.
+    virtual bool plan(const GraphView& graph, const nlohmann::json& config, nlohmann::json& out) { return false; }
+
     // Device memory (ABI 1.3); a device whose tensors are host memory overrides none of these.
     // `id` is the instance ("1" for GPU.1, "" for the default one).
     // The instance's memory; false when the device cannot tell.
@@ -418,6 +422,15 @@ struct PluginTable {
             });
         };
         add_memory_members(t);
+        t.query_plan = [](mosaic_device* d, mosaic_graph_view g, const char* props, mosaic_sink sink) {
+            return guard([&] {
+                nlohmann::json plan;
+                if (!dev(d).plan(GraphView(g), config(dev(d), props), plan))
+                    throw Error(MOSAIC_ERROR_NOT_SUPPORTED, "device '" + dev(d).name() + "' has no plan to tell");
+                if (!plan.is_object()) throw Error(MOSAIC_ERROR_GENERAL, "plugin bug: a plan must be a JSON object");
+                write_to(sink, plan.dump());
+            });
+        };
         return t;
     }
 
