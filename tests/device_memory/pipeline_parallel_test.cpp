@@ -141,6 +141,39 @@ TEST(PipelineParallel, PatternsPlaceOpsBeforeTheMemorySplit) {
     EXPECT_NE(unknown.find("which is not a device of the HETERO list GPU,CPU"), std::string::npos) << unknown;
 }
 
+// Two GPU instances (two PoCL devices here, two_pocl_devices.cpp): GPU.0 takes the layers that fit
+// its limit and GPU.1 the rest, the crossing copied device to device, the outputs REFERENCE's.
+TEST(PipelineParallel, TwoGpuInstancesSplitByMemoryAndCrossDeviceToDevice) {
+    Core core;
+    const auto model = layers();
+    const int64_t limit = kLayerBytes * 5 / 2;
+    const AnyMap props{{"MODEL_DISTRIBUTION_POLICY", "PIPELINE_PARALLEL"},
+                       {"HETERO_CROSSING_MEMORY", "DEVICE"},  // PoCL shares host memory: AUTO would stage through it
+                       {"DEVICE_PROPERTIES", AnyMap{{"GPU.0", AnyMap{{"DEVICE_MEMORY_LIMIT", limit}, {"GPU_ZERO_COPY", false}}},
+                                                    {"GPU.1", AnyMap{{"GPU_ZERO_COPY", false}}}}}};
+    const uint64_t before = core.get_property("GPU.0", "DEVICE_MEMORY").at("used_bytes").get<uint64_t>();
+    CompiledModel compiled = core.compile_model(model, "HETERO:GPU.0,GPU.1", props);
+    const nlohmann::json split = compiled.get_property("HETERO_SPLIT");
+    EXPECT_EQ(split["affinity"]["layer1/matmul"], "GPU.0");
+    EXPECT_EQ(split["affinity"]["layer2/matmul"], "GPU.1") << split.dump();
+    ASSERT_EQ(split["transfers"].size(), 1u) << split.dump();
+    EXPECT_EQ(split["transfers"][0]["memory"], "device-to-device");
+    EXPECT_EQ(split["memory"][0]["budget_bytes"], limit);
+    EXPECT_EQ(split["memory"][1]["weights_bytes"], 4 * kLayerBytes);
+    InferRequest r = compiled.create_infer_request();
+    const uint64_t held = core.get_property("GPU.0", "DEVICE_MEMORY").at("used_bytes").get<uint64_t>() - before;
+    const uint64_t planned = split["memory"][0]["total_bytes"].get<uint64_t>();
+    std::printf("GPU.0: planned %llu bytes, held %llu with one request, limit %lld\n",
+                static_cast<unsigned long long>(planned), static_cast<unsigned long long>(held), static_cast<long long>(limit));
+    EXPECT_LE(held, static_cast<uint64_t>(limit));
+    EXPECT_NEAR(static_cast<double>(held), static_cast<double>(planned), 0.1 * static_cast<double>(planned));
+    const Tensor x = random_tensor({1, kWidth}, 51);
+    r.set_tensor("x", x);
+    r.infer();
+    const RunResult want = run_on(model, "REFERENCE", {{"x", x}});
+    expect_near(want.outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-4, 1e-4, "HETERO:GPU.0,GPU.1", "y");
+}
+
 TEST(PipelineParallel, WhatCannotBeHonouredIsAnErrorNeverAOneDeviceRun) {
     Core core;
     const auto model = layers();

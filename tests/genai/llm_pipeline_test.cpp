@@ -129,10 +129,13 @@ TEST_P(LlmOn, DecodeStepsReuseOneCompilation) {
 // memory than the model's weights: the first layers on the GPU, the rest on the CPU, the KV cache of
 // each layer where its layer runs; the greedy tokens those of transformers, and the GPU never
 // holding more than its limit.
-class LlmPipelineParallel : public ::testing::TestWithParam<std::string> {};
+// On HETERO:GPU.0,GPU.1 (two PoCL devices, tests/common/two_pocl_devices.cpp) the same, the second
+// GPU taking the place of the CPU.
+class LlmPipelineParallel : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 TEST_P(LlmPipelineParallel, TheGpuBelowTheModelsSizeStillGivesTransformersTokens) {
-    const std::string name = GetParam();
+    const auto& [name, pair] = GetParam();
+    const std::string first = pair == "GPU.0,GPU.1" ? "GPU.0" : "GPU";
     const fs::path folder = llm_folder(name);
     NEED_LLM(folder, name);
     uint64_t weights = 0;
@@ -140,27 +143,34 @@ TEST_P(LlmPipelineParallel, TheGpuBelowTheModelsSizeStillGivesTransformersTokens
         if (entry.path().extension() == ".bin" || entry.path().extension() == ".onnx") weights += entry.file_size();
     const int64_t limit = static_cast<int64_t>(weights * 2 / 5);
     const AnyMap properties{{"MODEL_DISTRIBUTION_POLICY", "PIPELINE_PARALLEL"},
-                            {"DEVICE_PROPERTIES", AnyMap{{"GPU", AnyMap{{"DEVICE_MEMORY_LIMIT", limit}, {"GPU_ZERO_COPY", false}}}}}};
+                            {"DEVICE_PROPERTIES", AnyMap{{first, AnyMap{{"DEVICE_MEMORY_LIMIT", limit}, {"GPU_ZERO_COPY", false}}}}}};
     Core core;
-    const uint64_t before = core.get_property("GPU", "DEVICE_MEMORY").at("used_bytes").get<uint64_t>();
-    LLMPipeline pipe(folder, "HETERO:GPU,CPU", properties);
+    const uint64_t before = core.get_property(first, "DEVICE_MEMORY").at("used_bytes").get<uint64_t>();
+    LLMPipeline pipe(folder, "HETERO:" + pair, properties);
     const nlohmann::json expected = expected_generations(folder);
     GenerationConfig config = pipe.get_generation_config();
     config.max_new_tokens = expected["max_new_tokens"].get<size_t>();
     for (const auto& prompt : expected["prompts"]) {
         const EncodedResults got = pipe.generate(prompt["ids"].get<std::vector<int64_t>>(), config);
         EXPECT_EQ(got.tokens.at(0), prompt["generated"].get<std::vector<int64_t>>()) << name << ", prompt " << prompt["text"];
-        const uint64_t held = core.get_property("GPU", "DEVICE_MEMORY").at("used_bytes").get<uint64_t>() - before;
+        const uint64_t held = core.get_property(first, "DEVICE_MEMORY").at("used_bytes").get<uint64_t>() - before;
         EXPECT_GT(held, 0u) << "the GPU runs a stage";
         // Each cache capacity compiles its own stages: every one within the GPU's limit.
         EXPECT_LE(held, static_cast<uint64_t>(limit) * 4) << "the GPU's stages of every compiled capacity";
     }
-    std::printf("llm_%s on HETERO:GPU,CPU, PIPELINE_PARALLEL, GPU limited to %lld of %llu bytes of model files: tokens "
+    std::printf("llm_%s on HETERO:%s, PIPELINE_PARALLEL, %s limited to %lld of %llu bytes of model files: tokens "
                 "identical to generate.json's\n",
-                name.c_str(), static_cast<long long>(limit), static_cast<unsigned long long>(weights));
+                name.c_str(), pair.c_str(), first.c_str(), static_cast<long long>(limit), static_cast<unsigned long long>(weights));
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, LlmPipelineParallel, ::testing::Values("llama_ov", "llama"));
+INSTANTIATE_TEST_SUITE_P(Models, LlmPipelineParallel,
+                         ::testing::Combine(::testing::Values("llama_ov", "llama"), ::testing::Values("GPU,CPU", "GPU.0,GPU.1")),
+                         [](const auto& info) {
+                             std::string pair = std::get<1>(info.param);
+                             for (char& c : pair)
+                                 if (c == ',' || c == '.') c = '_';
+                             return std::get<0>(info.param) + "_" + pair;
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Models, LlmOn,
                          ::testing::Combine(::testing::Values("llama", "gpt2", "qwen2", "llama_ov", "gpt2_ov", "qwen2_ov", "llama_ort",
