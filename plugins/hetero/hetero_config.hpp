@@ -31,6 +31,7 @@ public:
     bool perf_count = false;
     std::string crossing_memory = "AUTO";  // HETERO_CROSSING_MEMORY (crossing_memory.hpp)
     bool pipeline = false;                 // MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL (pipeline.hpp)
+    uint64_t requests = 1;                 // PERFORMANCE_HINT_NUM_REQUESTS: in flight at once, for the plan
     // HETERO_AFFINITY_PATTERNS: ops whose name a pattern finds go to its device (placement.hpp).
     struct AffinityPattern {
         std::string text, device;

@@ -83,6 +83,9 @@ HeteroDevice::HeteroDevice(const std::string& name)
                     {"MODEL_DISTRIBUTION_POLICY", PropertyKind::string, "", {}, false, 0,
                      "PIPELINE_PARALLEL: consecutive stages, one per device in priority order, each holding what fits "
                      "in its DEVICE_MEMORY_LIMIT or free memory; empty: placement by support"},
+                    {"PERFORMANCE_HINT_NUM_REQUESTS", PropertyKind::integer, 0, {}, false, 0,
+                     "requests the application keeps in flight (0: one): the plan gives each device room for this "
+                     "many requests' state and activations beside its weights (PIPELINE_PARALLEL)"},
                     {"HETERO_AFFINITY_PATTERNS", PropertyKind::object, nlohmann::json::object(), {}, false, 0,
                      "{\"regex\": \"DEVICE\"}: ops whose name the ECMAScript regex finds go to DEVICE, as if set by "
                      "hand, before the placement and the memory split place the rest"},

@@ -157,7 +157,7 @@ void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& c
                 const size_t k = (stage + step) % cfg.devices.size();
                 const std::string& d = cfg.devices[k];
                 if (!p.supports(d, n)) continue;
-                const uint64_t total = loads.at(d).with(g, n).total();
+                const uint64_t total = loads.at(d).with(g, n).total(cfg.requests);
                 if (total <= budgets.at(d)) {
                     p.device[n] = d;
                     p.why[n] = "chosen: " + d + ", pipeline stage " + std::to_string(stage + 1) +
@@ -180,13 +180,16 @@ void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& c
                 held += budgets.at(dev);
                 each += (each.empty() ? "" : ", ") + dev + " " + mib(budgets.at(dev));
             }
-            for (const auto& [dev, load] : loads) placed_bytes += load.estimate().total();
+            for (const auto& [dev, load] : loads) placed_bytes += load.estimate().total(cfg.requests);
             throw sdk::Error(MOSAIC_ERROR_OUT_OF_MEMORY,
                              "model '" + g.name() + "' does not fit HETERO:" + cfg.list_text() +
                                  " with MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL: op '" + g.node_name(n) +
                                  "' and the ops after it find no room once " + mib(placed_bytes) +
-                                 " of weights, state and activations are placed, in devices holding " + mib(held) +
-                                 " (" + each + "); add a device, raise DEVICE_MEMORY_LIMIT, or compress the weights");
+                                 " of weights, state and activations" +
+                                 (cfg.requests > 1 ? " (for " + std::to_string(cfg.requests) + " requests in flight)" : "") +
+                                 " are placed, in devices holding " + mib(held) + " (" + each +
+                                 "); add a device, raise DEVICE_MEMORY_LIMIT, " +
+                                 (cfg.requests > 1 ? "lower PERFORMANCE_HINT_NUM_REQUESTS, " : "") + "or compress the weights");
         }
     }
 }

@@ -6,6 +6,8 @@
 // hand stays. A device's budget is its DEVICE_MEMORY_LIMIT (given to HETERO in DEVICE_PROPERTIES or
 // set on the device), else the free memory it reports (memory_info); a device that reports neither
 // is an error, and so is a model that does not fit them all: never a quiet fall back to one device.
+// With PERFORMANCE_HINT_NUM_REQUESTS n, each device holds its weights once and state and
+// activations n times: the requests in flight that pipelining keeps on the stages at once.
 //
 // What a stage holds is estimated from the graph: the weights its ops read (constants, at the width
 // they are stored), the state they read (a stateful model's variables, by the "mosaic_variable"
@@ -34,7 +36,8 @@ using MemoryBudgets = std::map<std::string, uint64_t>;
 struct MemoryEstimate {
     uint64_t weights = 0, state = 0, activations = 0;
     size_t ops = 0;
-    uint64_t total() const { return weights + state + activations; }
+    // With `requests` in flight, each with its own state and activations; the weights are shared.
+    uint64_t total(uint64_t requests = 1) const { return weights + requests * (state + activations); }
 };
 
 // Each device's estimate with the ops placed as `device` says (per node, "" for none).

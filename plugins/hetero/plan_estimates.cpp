@@ -48,7 +48,8 @@ void add_estimates(const sdk::GraphView& g, const Placement& placement, const st
                                 {"state_bytes", e.state},
                                 {"activations_bytes", e.activations},
                                 {"crossing_bytes", crossing},
-                                {"total_bytes", e.total()},
+                                {"requests", cfg.requests},
+                                {"total_bytes", e.total(cfg.requests)},
                                 {"predicted_us", device_us[d]}};
         if (budgets.count(d)) entry["budget_bytes"] = budgets.at(d);
         mosaic_memory_info info{};

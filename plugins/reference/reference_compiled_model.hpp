@@ -36,6 +36,9 @@ struct Plan {
     bool profiling = false;
     std::shared_ptr<ExecutionGate> gate;  // the device's; EXECUTION_UNITS of the compile is the limit
     int64_t execution_units = 0;
+    // SIMULATED_TIME: each inference lasts at least this long, waiting out what computing left
+    // (the sum of its ops' cost estimates, the device's COST_FACTOR applied); 0: off.
+    double simulated_us = 0;
 };
 
 class ReferenceCompiledModel : public sdk::CompiledModel {

@@ -44,7 +44,11 @@ ReferenceDevice::ReferenceDevice(const std::string& name)
                      "inferences the device runs at once across all its compiled models (0: no limit); 1 emulates "
                      "an accelerator with one execution queue"},
                     {"COST_FACTOR", sdk::PropertyKind::number, 1.0, {}, false, 0,
-                     "scales the per-op cost estimates reported to placement (below 1: an emulated faster device)"}}) {}
+                     "scales the per-op cost estimates reported to placement (below 1: an emulated faster device)"},
+                    {"SIMULATED_TIME", sdk::PropertyKind::boolean, false, {}, false, 0,
+                     "each inference lasts at least the sum of its ops' cost estimates (COST_FACTOR applied), "
+                     "waiting out the rest off the host's cores: an accelerator that runs at the speed it reports, "
+                     "for pipeline figures on a machine with few cores (a simulation)"}}) {}
 
 bool ReferenceDevice::estimate_cost(const sdk::GraphView& graph, size_t node, double& compute_us, double& bytes_per_us) {
     const sdk::OpCost cost = sdk::default_op_cost(graph, node);

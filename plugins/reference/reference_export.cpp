@@ -22,7 +22,7 @@ nlohmann::json plan_json(const Plan& plan) {
                          {"inputs", st.inputs}, {"outputs", st.outputs}});
     }
     return {{"format", "mosaic-reference-plan"}, {"version", 1}, {"slots", slots}, {"steps", steps},
-            {"results", plan.result_slots}};
+            {"results", plan.result_slots}, {"simulated_us", plan.simulated_us}};
 }
 
 [[noreturn]] void corrupt(const std::string& why) {
@@ -89,6 +89,9 @@ ReferenceCompiledModel::ReferenceCompiledModel(const void* data, size_t size, co
             plan_.steps.push_back(std::move(st));
         }
         plan_.result_slots = p.at("results").get<std::vector<size_t>>();
+        plan_.simulated_us = p.value("simulated_us", 0.0);
+        // A damaged value must not stall every inference: at most a thousand seconds.
+        if (!(plan_.simulated_us >= 0 && plan_.simulated_us <= 1e9)) corrupt("simulated_us out of range");
         for (size_t slot : plan_.result_slots) if (slot >= plan_.slots.size()) corrupt("a result names a missing slot");
     } catch (const sdk::Error&) {
         throw;
