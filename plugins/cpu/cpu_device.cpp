@@ -5,6 +5,7 @@
 #include "onednn_util.hpp"
 
 #include <mosaic/reference/kernels.hpp>
+#include <mosaic/sdk/cost_model.hpp>
 
 namespace mosaic::cpu_plugin {
 
@@ -68,6 +69,14 @@ std::unique_ptr<sdk::CompiledModel> CpuDevice::compile(const sdk::GraphView& gra
         throw sdk::Error(MOSAIC_ERROR_DEVICE, "device " + name() + ": oneDNN failed while compiling model '" +
                                                   graph.name() + "': " + e.what());
     }
+}
+
+bool CpuDevice::estimate_cost(const sdk::GraphView& graph, size_t node, double& compute_us, double& bytes_per_us) {
+    const CpuConfig config = CpuConfig::from(properties().merged(nlohmann::json::object()));
+    const sdk::OpCost cost = sdk::op_cost(graph, node, sdk::host_core_rates(config.streams.threads_per_stream));
+    compute_us = cost.compute_us;
+    bytes_per_us = cost.bytes_per_us;
+    return true;
 }
 
 bool CpuDevice::memory_info(const std::string&, sdk::MemoryInfo& out) {

@@ -20,6 +20,9 @@ public:
     // Host memory: DEVICE_MEMORY_LIMIT as the total when set, else the machine's; what the device's
     // models and requests hold as used.
     bool memory_info(const std::string& id, sdk::MemoryInfo& out) override;
+    // An op's time with the threads one inference gets (sdk::host_core_rates), so that HETERO's
+    // plans predict this device's stage times rather than the default model's.
+    bool estimate_cost(const sdk::GraphView& graph, size_t node, double& compute_us, double& bytes_per_us) override;
 
 private:
     // Why `node` cannot run here, or empty when it can.

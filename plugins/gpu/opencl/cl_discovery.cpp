@@ -23,6 +23,7 @@ ClDeviceInfo describe(const cl::Platform& platform, const cl::Device& device, bo
     info.integrated = device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() != 0;
     info.global_memory_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
     info.compute_units = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+    info.clock_mhz = device.getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
     info.local_mem_bytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
     info.vendor_id = device.getInfo<CL_DEVICE_VENDOR_ID>();
     return info;

@@ -23,6 +23,7 @@ struct ClDeviceInfo {
     bool integrated = false;          // CL_DEVICE_HOST_UNIFIED_MEMORY: shares host memory
     uint64_t global_memory_bytes = 0;
     uint32_t compute_units = 0;
+    uint32_t clock_mhz = 0;        // CL_DEVICE_MAX_CLOCK_FREQUENCY
     uint64_t local_mem_bytes = 0;  // a work group's local memory
     uint32_t vendor_id = 0;
 

@@ -19,6 +19,9 @@ public:
     std::vector<Support> query(const sdk::GraphView& graph, const nlohmann::json& config) override;
     std::unique_ptr<sdk::CompiledModel> compile(const sdk::GraphView& graph, const nlohmann::json& config) override;
 
+    // The time of one node on the device's default instance, from its figures (gpu_cost.cpp).
+    bool estimate_cost(const sdk::GraphView& graph, size_t node, double& compute_us, double& bytes_per_us) override;
+
     // Device memory (ABI 1.3, gpu_memory.cpp): buffers are cl_mem of the instance's context.
     bool memory_info(const std::string& id, sdk::MemoryInfo& out) override;
     void* allocate_buffer(const std::string& id, size_t bytes) override;
