@@ -8,6 +8,7 @@
 #include "min_transfer.hpp"
 #include "partition.hpp"
 #include "pipeline.hpp"
+#include "pipeline_cuts.hpp"
 #include "placement.hpp"
 #include "plan_estimates.hpp"
 #include "split_plan.hpp"
@@ -22,12 +23,32 @@ namespace {
 namespace sp = sdk::standard_properties;
 using sdk::PropertyKind;
 
+// PIPELINE_PARALLEL: the stages cut by the estimates (pipeline_cuts.hpp), then placed op by op;
+// cuts the exact accounting cannot honour give way to the plain fill, which says what does not fit.
+void place_stages(const sdk::GraphView& g, Placement& placement, const HeteroConfig& cfg, const HostClient& host,
+                  const MemoryBudgets& budgets) {
+    const StageCuts cuts = choose_cuts(g, placement, cfg, budgets, [&](const std::string& device, size_t node) {
+        return host.estimate_cost(device, g.raw(), node);
+    });
+    if (!cuts.nodes.empty()) {
+        Placement cut = placement;
+        try {
+            place_pipeline(g, cut, cfg, budgets, cuts.nodes, cuts.rule);
+            placement = std::move(cut);
+            return;
+        } catch (const sdk::Error& e) {
+            if (e.code() != MOSAIC_ERROR_OUT_OF_MEMORY) throw;
+        }
+    }
+    place_pipeline(g, placement, cfg, budgets);
+}
+
 // Placement as compile and query both do it: affinity, then the pipeline's stages or ONE_DEVICE
 // or MIN_TRANSFER when asked. `budgets` are the devices' memory for PIPELINE_PARALLEL.
 Placement place_model(const sdk::GraphView& g, const HeteroConfig& cfg, const HostClient& host, bool require_all,
                       const MemoryBudgets& budgets = {}) {
     Placement placement = place(g, cfg, host);
-    if (cfg.pipeline) place_pipeline(g, placement, cfg, budgets.empty() ? memory_budgets(cfg, host) : budgets);
+    if (cfg.pipeline) place_stages(g, placement, cfg, host, budgets.empty() ? memory_budgets(cfg, host) : budgets);
     else if (cfg.placement == PlacementMode::one_device) keep_on_one_device(g, placement, cfg);
     settle_constant_expressions(g, placement);
     if (require_all) require_all_placed(g, placement, cfg);

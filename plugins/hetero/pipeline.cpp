@@ -6,20 +6,20 @@
 
 namespace mosaic::hetero {
 
-namespace {
-
 uint64_t value_bytes(const sdk::GraphView& g, size_t n, size_t o) {
     const Shape shape = g.output_shape(n, o);
     return is_static(shape) ? static_cast<uint64_t>(shape_size(shape)) * element_size(g.output_type(n, o)) : 0;
 }
+
+bool is_state(const sdk::GraphView& g, size_t n) { return !g.rt_info(n, "mosaic_variable").empty(); }
+
+namespace {
 
 std::string mib(uint64_t bytes) {
     char text[32];
     std::snprintf(text, sizeof(text), "%.2f MiB", static_cast<double>(bytes) / (1 << 20));
     return text;
 }
-
-bool is_state(const sdk::GraphView& g, size_t n) { return !g.rt_info(n, "mosaic_variable").empty(); }
 
 // The last node reading each output of each node (itself when none does).
 std::vector<std::vector<size_t>> last_readers(const sdk::GraphView& g) {
@@ -137,7 +137,8 @@ std::map<std::string, MemoryEstimate> estimate_memory(const sdk::GraphView& g, c
     return out;
 }
 
-void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& cfg, const MemoryBudgets& budgets) {
+void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& cfg, const MemoryBudgets& budgets,
+                    const std::vector<size_t>& stage_ends, const std::string& rule) {
     const std::vector<std::vector<size_t>> last = last_readers(g);
     std::map<std::string, DeviceLoad> loads;
     for (const std::string& d : cfg.devices) loads.emplace(d, DeviceLoad(last));
@@ -148,6 +149,7 @@ void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& c
             loads.at(p.device[n]).add(g, n);
             continue;
         }
+        while (stage < stage_ends.size() && n >= stage_ends[stage]) ++stage;
         // The current stage's device, then the later ones, then the earlier ones: the first that runs
         // the op and has room for it. The current device out of room ends its stage.
         bool placed = false;
@@ -161,8 +163,8 @@ void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& c
                 if (total <= budgets.at(d)) {
                     p.device[n] = d;
                     p.why[n] = "chosen: " + d + ", pipeline stage " + std::to_string(stage + 1) +
-                               " (MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL): " + d + " holds " + mib(total) +
-                               " of its " + mib(budgets.at(d)) + " so far";
+                               " (MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL" + (rule.empty() ? "" : ", " + rule) +
+                               "): " + d + " holds " + mib(total) + " of its " + mib(budgets.at(d)) + " so far";
                     loads.at(d).add(g, n);
                     placed = true;
                 } else if (k == stage && stage + 1 < cfg.devices.size()) {

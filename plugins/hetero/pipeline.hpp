@@ -40,6 +40,11 @@ struct MemoryEstimate {
     uint64_t total(uint64_t requests = 1) const { return weights + requests * (state + activations); }
 };
 
+// The bytes of output `o` of node `n` (0 when its shape is not static), and whether node `n` is a
+// stateful model's variable (a Parameter the framework marks "mosaic_variable").
+uint64_t value_bytes(const sdk::GraphView& g, size_t n, size_t o);
+bool is_state(const sdk::GraphView& g, size_t n);
+
 // Each device's estimate with the ops placed as `device` says (per node, "" for none).
 std::map<std::string, MemoryEstimate> estimate_memory(const sdk::GraphView& g, const std::vector<std::string>& device);
 
@@ -49,6 +54,9 @@ MemoryBudgets memory_budgets(const HeteroConfig& cfg, const HostClient& host);
 // Moves every automatically placed op of `p` to its pipeline stage's device (each op's explanation
 // names its stage and what its device holds). Throws sdk::Error saying by how much the model does
 // not fit, and what to change.
-void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& cfg, const MemoryBudgets& budgets);
+// `stage_ends`: node indices where stages 1, 2, ... should end at the latest (pipeline_cuts.hpp);
+// empty: each device takes what fits. `rule` says how they were chosen, for the explanations.
+void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& cfg, const MemoryBudgets& budgets,
+                    const std::vector<size_t>& stage_ends = {}, const std::string& rule = "");
 
 }  // namespace mosaic::hetero

@@ -31,6 +31,24 @@ std::shared_ptr<Model> layers() {
     return b.build();
 }
 
+// x [1, 64] -> eight residual layers (x + MatMul(Relu(MatMul(x, w1)), w2)): 32 KiB of weights each.
+// A cut inside a layer crosses two tensors (the residual and the hidden one), between layers one.
+constexpr int64_t kNarrow = 64, kNarrowBytes = kNarrow * kNarrow * 4;
+std::shared_ptr<Model> residual_layers() {
+    ModelBuilder b("residual_layers");
+    Output x = b.parameter("x", ElementType::f32, {1, kNarrow});
+    const Attributes plain{{"transpose_a", "false"}, {"transpose_b", "false"}};
+    for (int i = 0; i < 8; ++i) {
+        const std::string name = "layer" + std::to_string(i);
+        Output h = b.op("MatMul", {x, random_constant(b, {kNarrow, kNarrow}, 60 + 2 * i, name + "/w1")}, plain, name + "/up");
+        h = b.op("Relu", {h}, {}, name + "/relu");
+        h = b.op("MatMul", {h, random_constant(b, {kNarrow, kNarrow}, 61 + 2 * i, name + "/w2")}, plain, name + "/down");
+        x = b.op("Add", {x, h}, {}, name + "/residual");
+    }
+    b.result(x, "y");
+    return b.build();
+}
+
 // The GPU copies its weights into device memory (on PoCL, sharing host memory, they would stay in place).
 AnyMap pipeline(int64_t gpu_bytes, int64_t cpu_bytes = 0) {
     AnyMap per_device{{"GPU", AnyMap{{"DEVICE_MEMORY_LIMIT", gpu_bytes}, {"GPU_ZERO_COPY", false}}}};
@@ -172,6 +190,62 @@ TEST(PipelineParallel, TwoGpuInstancesSplitByMemoryAndCrossDeviceToDevice) {
     r.infer();
     const RunResult want = run_on(model, "REFERENCE", {{"x", x}});
     expect_near(want.outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-4, 1e-4, "HETERO:GPU.0,GPU.1", "y");
+}
+
+// One request: the GPU takes what fits (five layers and the first half of the sixth), and the cut
+// moves back to the sixth layer's start, where one tensor crosses rather than two.
+TEST(PipelineParallel, TheCutMovesBackToWhereTheFewestBytesCross) {
+    Core core;
+    const auto model = residual_layers();
+    const int64_t limit = 11 * kNarrowBytes + 8192;  // eleven weight matrices and the activations
+    CompiledModel compiled = core.compile_model(model, "HETERO:GPU,CPU", pipeline(limit));
+    const nlohmann::json split = compiled.get_property("HETERO_SPLIT");
+    EXPECT_EQ(split["affinity"]["layer4/residual"], "GPU");
+    EXPECT_EQ(split["affinity"]["layer5/up"], "CPU") << "the sixth layer whole on the CPU: " << split["affinity"].dump();
+    EXPECT_EQ(split["transfer_bytes"], kNarrow * 4) << "one [1, 64] tensor crosses";
+    const QueryResult q = core.query_model_details(model, "HETERO:GPU,CPU", pipeline(limit));
+    EXPECT_NE(q.explanation.at("layer2/up").find("cut where the fewest bytes cross"), std::string::npos)
+        << q.explanation.at("layer2/up");
+    const Tensor x = random_tensor({1, kNarrow}, 52);
+    InferRequest r = compiled.create_infer_request();
+    r.set_tensor("x", x);
+    r.infer();
+    // Eight residual layers add up to values near 200, summed in another order on each device.
+    expect_near(run_on(model, "REFERENCE", {{"x", x}}).outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-3, 1e-3,
+                "HETERO:GPU,CPU", "y");
+}
+
+// Several requests in flight: the stages are cut so that the slower one is as fast as the
+// estimates allow, though the GPU could hold the whole model; one request fills the GPU instead.
+TEST(PipelineParallel, RequestsInFlightBalanceTheStages) {
+    Core core;
+    const auto model = residual_layers();
+    auto slowest = [](const nlohmann::json& split) {
+        double worst = 0;
+        for (const auto& d : split["memory"]) worst = std::max(worst, d["predicted_us"].get<double>());
+        return worst;
+    };
+    AnyMap props = pipeline(1 << 20);
+    const nlohmann::json filled = core.compile_model(model, "HETERO:GPU,CPU", props).get_property("HETERO_SPLIT");
+    EXPECT_EQ(filled["subgraphs"].size(), 1u) << "one request: the GPU holds it all";
+    props["PERFORMANCE_HINT_NUM_REQUESTS"] = 2;
+    CompiledModel compiled = core.compile_model(model, "HETERO:GPU,CPU", props);
+    const nlohmann::json split = compiled.get_property("HETERO_SPLIT");
+    ASSERT_EQ(split["subgraphs"].size(), 2u) << split.dump();
+    EXPECT_LT(slowest(split), slowest(filled)) << split["memory"].dump() << " against " << filled["memory"].dump();
+    EXPECT_EQ(split["memory"][0]["requests"], 2);
+    std::printf("slowest stage predicted: %.1f us balanced for 2 requests, %.1f us on the GPU alone\n", slowest(split),
+                slowest(filled));
+    const QueryResult q = core.query_model_details(model, "HETERO:GPU,CPU", props);
+    EXPECT_NE(q.explanation.at("layer0/up").find("slowest is fastest for 2 requests in flight"), std::string::npos)
+        << q.explanation.at("layer0/up");
+    const Tensor x = random_tensor({1, kNarrow}, 53);
+    InferRequest r = compiled.create_infer_request();
+    r.set_tensor("x", x);
+    r.infer();
+    // Eight residual layers add up to values near 200, summed in another order on each device.
+    expect_near(run_on(model, "REFERENCE", {{"x", x}}).outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-3, 1e-3,
+                "HETERO:GPU,CPU", "y");
 }
 
 TEST(PipelineParallel, WhatCannotBeHonouredIsAnErrorNeverAOneDeviceRun) {
