@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 namespace mosaic::test::gpu {
 namespace {
 
@@ -69,6 +71,33 @@ TEST(GpuMemoryLimit, WhatDoesNotFitIsRefusedNamingTheLimitAndWhatFitsStillRuns) 
     EXPECT_EQ(first.get_tensor("y").get_shape(), (Shape{1, 256}));
 
     core.set_property("GPU", {{"DEVICE_MEMORY_LIMIT", int64_t{0}}});  // the device's memory again
+}
+
+// Models compiled from the same weights (each shape specialization of a dynamic model, each cache
+// capacity of an LLM) hold one device copy of them, counted once, released with the last model.
+TEST(GpuMemoryLimit, ModelsOfTheSameWeightsShareOneDeviceCopy) {
+    Core core;
+    const auto model = mlp();
+    const uint64_t before = held(core);
+    std::optional<CompiledModel> first = core.compile_model(model, "GPU", kCopied);
+    const uint64_t one = held(core) - before;
+    ASSERT_GE(one, uint64_t{1} << 20) << "the weights";
+    CompiledModel second = core.compile_model(model, "GPU", kCopied);
+    EXPECT_EQ(held(core) - before, one) << "the second model reads the first one's copy";
+    first.reset();
+    EXPECT_EQ(held(core) - before, one) << "held while the second model lives";
+    InferRequest r = second.create_infer_request();
+    r.set_tensor("x", random_tensor({1, 256}, 24));
+    r.infer();
+    const RunResult want = run_on(model, "REFERENCE", {{"x", r.get_tensor("x")}});
+    expect_near(want.outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-4, 1e-4, "GPU", "y");
+    // Under the f16 hint the copy is another (narrowed), made once for its models too.
+    const uint64_t with_f32 = held(core) - before;
+    CompiledModel half = core.compile_model(model, "GPU", {{"GPU_ZERO_COPY", false}, {"INFERENCE_PRECISION_HINT", "f16"}});
+    const uint64_t halves = held(core) - before - with_f32;
+    EXPECT_NEAR(static_cast<double>(halves), static_cast<double>(one) / 2, static_cast<double>(one) * 0.01);
+    CompiledModel half_again = core.compile_model(model, "GPU", {{"GPU_ZERO_COPY", false}, {"INFERENCE_PRECISION_HINT", "f16"}});
+    EXPECT_EQ(held(core) - before - with_f32, halves);
 }
 
 TEST(GpuMemoryLimit, ANegativeLimitIsRefused) {

@@ -163,6 +163,29 @@ TEST_P(LlmPipelineParallel, TheGpuBelowTheModelsSizeStillGivesTransformersTokens
                 name.c_str(), pair.c_str(), first.c_str(), static_cast<long long>(limit), static_cast<unsigned long long>(weights));
 }
 
+// What the GPU holds with the decoder compiled for the prompt, against the plan of that compilation
+// (HETERO_SPLIT's memory, which `mosaic plan` prints): within a tenth.
+TEST_P(LlmPipelineParallel, TheGpuHoldsWhatThePlanSays) {
+    const auto& [name, pair] = GetParam();
+    const std::string first = pair == "GPU.0,GPU.1" ? "GPU.0" : "GPU";
+    const fs::path folder = llm_folder(name);
+    NEED_LLM(folder, name);
+    Core core;
+    const uint64_t before = core.get_property(first, "DEVICE_MEMORY").at("used_bytes").get<uint64_t>();
+    auto decoder = open_decoder(core, folder, "HETERO:" + pair,
+                                {{"MODEL_DISTRIBUTION_POLICY", "PIPELINE_PARALLEL"},
+                                 {"DEVICE_PROPERTIES", AnyMap{{first, AnyMap{{"DEVICE_MEMORY_LIMIT", int64_t{300000}}, {"GPU_ZERO_COPY", false}}}}}});
+    const auto prompt = expected_generations(folder)["prompts"][0]["ids"].get<std::vector<int64_t>>();
+    decoder->step(prompt);
+    const nlohmann::json plan = decoder->compiled().get_property("HETERO_SPLIT")["memory"][0];
+    const uint64_t held = core.get_property(first, "DEVICE_MEMORY").at("used_bytes").get<uint64_t>() - before;
+    std::printf("llm_%s on HETERO:%s: %s planned %llu bytes (weights %llu, state %llu, activations %llu), holds %llu\n",
+                name.c_str(), pair.c_str(), first.c_str(), plan["total_bytes"].get<unsigned long long>(),
+                plan["weights_bytes"].get<unsigned long long>(), plan["state_bytes"].get<unsigned long long>(),
+                plan["activations_bytes"].get<unsigned long long>(), static_cast<unsigned long long>(held));
+    EXPECT_NEAR(static_cast<double>(held), plan["total_bytes"].get<double>(), 0.1 * plan["total_bytes"].get<double>());
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, LlmPipelineParallel,
                          ::testing::Combine(::testing::Values("llama_ov", "llama"), ::testing::Values("GPU,CPU", "GPU.0,GPU.1")),
                          [](const auto& info) {

@@ -108,6 +108,29 @@ cl::Buffer ClEngine::upload_floats(const float* data, size_t count, bool half) c
     return upload(halves.data(), count * sizeof(uint16_t));
 }
 
+std::shared_ptr<DeviceConstant> ClEngine::shared_constant(const void* data, size_t bytes, bool floats, bool half) {
+    std::lock_guard<std::mutex> lock(constants_mutex_);
+    const auto key = std::make_tuple(data, bytes, floats && half);
+    if (std::shared_ptr<DeviceConstant> found = constants_[key].lock()) return found;
+    // Entries of copies no model holds any more are dropped as new ones come.
+    for (auto it = constants_.begin(); it != constants_.end();) it = it->second.expired() ? constants_.erase(it) : std::next(it);
+    cl::Buffer buffer = floats ? upload_floats(static_cast<const float*>(data), bytes / sizeof(float), half) : upload(data, bytes);
+    auto made = std::make_shared<DeviceConstant>(shared_from_this(), std::move(buffer), floats && half ? bytes / 2 : bytes);
+    constants_[key] = made;
+    return made;
+}
+
+DeviceConstant::~DeviceConstant() {
+    if (reserved_) engine_->release(bytes_);
+}
+
+void DeviceConstant::commit(uint64_t budget, const std::string& what) {
+    std::call_once(committed_, [&] {
+        engine_->reserve(bytes_, budget, what);
+        reserved_ = true;
+    });
+}
+
 namespace {
 
 // One context over every instance of `info`'s platform (the GPUs, or the CPU devices standing in for

@@ -19,10 +19,39 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 
 namespace mosaic::gpu_plugin {
 
-class ClEngine {
+class ClEngine;
+
+// A constant's copy in device memory, shared by every compiled model that reads the same host bytes
+// the same way: each shape specialization of a dynamic model (an LLM's cache capacities) holds its
+// weights once, not once per shape. Its bytes count against the device's budget from commit() until
+// the last model holding it is released. The host's weights outlive every model compiled from them
+// (plugin_abi.h), so their address names them for as long as a copy lives.
+class DeviceConstant {
+public:
+    DeviceConstant(std::shared_ptr<ClEngine> engine, cl::Buffer buffer, uint64_t bytes)
+        : engine_(std::move(engine)), buffer_(std::move(buffer)), bytes_(bytes) {}
+    ~DeviceConstant();
+    DeviceConstant(const DeviceConstant&) = delete;
+    DeviceConstant& operator=(const DeviceConstant&) = delete;
+
+    const cl::Buffer& buffer() const { return buffer_; }
+    uint64_t bytes() const { return bytes_; }
+    // Counts the bytes against `budget` unless a model did already; throws OUT_OF_MEMORY naming `what`.
+    void commit(uint64_t budget, const std::string& what);
+
+private:
+    std::shared_ptr<ClEngine> engine_;
+    cl::Buffer buffer_;
+    uint64_t bytes_;
+    std::once_flag committed_;
+    bool reserved_ = false;
+};
+
+class ClEngine : public std::enable_shared_from_this<ClEngine> {
 public:
     ClEngine(const ClDeviceInfo& info, cl::Context context);
 
@@ -52,6 +81,10 @@ public:
     // beyond f16's range saturating to +-65504 as OpenVINO's FP16 compression does: an attention
     // mask's float-min would otherwise become -inf, and a row masked whole NaN.
     cl::Buffer upload_floats(const float* data, size_t count, bool half) const;
+    // The device copy of `count` floats at `data` (narrowed to f16 when `half`), or of `bytes` bytes
+    // when `floats` is false: the one already made for them if a compiled model still holds it.
+    // Thread-safe; its bytes count once committed (DeviceConstant::commit).
+    std::shared_ptr<DeviceConstant> shared_constant(const void* data, size_t bytes, bool floats, bool half);
 
     // Device memory the plugin holds (weights, requests' buffers, allocate_buffer's), in bytes,
     // against a budget (DEVICE_MEMORY_LIMIT, or the device's memory): see sdk::MemoryLedger.
@@ -67,6 +100,8 @@ private:
     std::map<std::string, cl::Program> programs_;  // by build options
     cl::CommandQueue copy_queue_;  // made on first use, under mutex_
     sdk::MemoryLedger held_;
+    std::mutex constants_mutex_;
+    std::map<std::tuple<const void*, size_t, bool>, std::weak_ptr<DeviceConstant>> constants_;  // (data, bytes, half)
 };
 
 // The engine of a device, made on first use and shared by every compiled model in the process.

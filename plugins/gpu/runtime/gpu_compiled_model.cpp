@@ -56,11 +56,11 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
                              "'), more than its " + std::to_string(budget) +
                              " bytes (DEVICE_MEMORY_LIMIT, or the device's memory); raise DEVICE_MEMORY_LIMIT or split the "
                              "model over more devices (HETERO with MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL)");
-    engine_->reserve(model_bytes_, budget, "model '" + graph.name() + "' (its weights)");
+    for (const auto& c : device_constants_) c->commit(budget, "model '" + graph.name() + "' (its weights)");
     compile_ms_ = ms_since(t0);
 }
 
-GpuCompiledModel::~GpuCompiledModel() { engine_->release(model_bytes_); }
+GpuCompiledModel::~GpuCompiledModel() = default;
 
 void GpuCompiledModel::count_request_bytes() {
     // What GpuInferRequest's constructor allocates: the plan's buffers, the scratch buffer, and per
@@ -96,17 +96,18 @@ void GpuCompiledModel::upload_constants(const sdk::GraphView& graph) {
         bool read_at_run_time = false;
         for (const Use& u : value.uses) read_at_run_time |= values_.runs(u.node) || graph.is_result(u.node);
         if (!read_at_run_time) continue;
-        if (value.narrowed()) {  // f32 stored as f16: a narrowed copy
-            constants_[v] = engine_->upload_floats(static_cast<const float*>(value.constant), shape_size(value.shape), true);
-            model_bytes_ += value.device_bytes();
+        // The host's weights outlive the compiled model (plugin_abi.h): a device sharing host memory
+        // reads them where they are; another gets one copy (f32 stored as f16: a narrowed one), the
+        // same for every model compiled from them.
+        if (shared && !value.narrowed()) {
+            void* host = const_cast<void*>(value.constant);
+            constants_[v] = cl::Buffer(engine_->context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, value.byte_size(), host);
             continue;
         }
-        // The host's weights outlive the compiled model (plugin_abi.h): a device sharing host memory
-        // reads them where they are; another gets one copy.
-        void* host = const_cast<void*>(value.constant);
-        constants_[v] = shared ? cl::Buffer(engine_->context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, value.byte_size(), host)
-                               : engine_->upload(host, value.byte_size());
-        if (!shared) model_bytes_ += value.byte_size();
+        device_constants_.push_back(
+            engine_->shared_constant(value.constant, value.byte_size(), value.narrowed(), value.narrowed()));
+        constants_[v] = device_constants_.back()->buffer();
+        model_bytes_ += device_constants_.back()->bytes();
     }
 }
 

@@ -59,6 +59,8 @@ private:
     cl::Program program_;
     ValueTable values_;
     std::vector<cl::Buffer> constants_;  // per value
+    // The device copies it reads, shared with the models compiled from the same weights.
+    std::vector<std::shared_ptr<DeviceConstant>> device_constants_;
     std::vector<std::unique_ptr<Executor>> executors_;
     MemoryPlan plan_;
     size_t scratch_bytes_ = 0;
