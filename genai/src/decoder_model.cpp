@@ -110,8 +110,34 @@ std::vector<float> DecoderModel::last_logits(const InferRequest& request) const 
     return std::vector<float>(last, last + vocab);
 }
 
+namespace {
+
+constexpr const char* kPlanLengthKey = "KV_CACHE_PLAN_LENGTH";
+
+// Marks each past_key_values.* input as the KV cache it is: state a device keeps for a request's
+// life, planned at `length` positions (batch one), so that a device that splits the model by memory
+// (HETERO's PIPELINE_PARALLEL) leaves room for the cache to grow and cuts every cache capacity the
+// same way. Inputs of another layout are left as they are.
+void mark_cache_inputs(Model& model, size_t length) {
+    for (Node* p : model.get_parameters()) {
+        const std::string name = Model::input_name(*p);  // the port's name, as the decoder binds it
+        if (name.rfind("past_key_values.", 0) != 0 || p->output_count() != 1) continue;
+        Shape planned = p->output_shape(0);
+        size_t positions = 0;
+        for (size_t d = 0; d < planned.size(); ++d)
+            if (planned[d] < 0) planned[d] = d == 0 ? 1 : (++positions, static_cast<int64_t>(length));
+        if (positions != 1) continue;
+        std::string text = "[";
+        for (size_t d = 0; d < planned.size(); ++d) text += (d ? "," : "") + std::to_string(planned[d]);
+        p->get_rt_info()["mosaic_variable"] = name;
+        p->get_rt_info()["mosaic_plan_shape"] = text + "]";
+    }
+}
+
+}  // namespace
+
 std::unique_ptr<DecoderModel> open_decoder(Core& core, const fs::path& folder, const std::string& device,
-                                           const AnyMap& properties) {
+                                           const AnyMap& given) {
     if (!fs::is_directory(folder))
         throw std::runtime_error(folder.string() + " is not a folder; give the folder an exporter wrote (optimum-cli " +
                                  "export onnx or export openvino --task text-generation-with-past)");
@@ -131,8 +157,20 @@ std::unique_ptr<DecoderModel> open_decoder(Core& core, const fs::path& folder, c
     } catch (const std::exception& e) {
         throw std::runtime_error(file.string() + ": " + e.what());
     }
-    CompiledModel compiled = core.compile_model(model, device, properties);
     const std::optional<size_t> max_length = max_length_of(folder);
+    // KV_CACHE_PLAN_LENGTH is the pipeline's, not a device's: the cache's planned length, by default
+    // the model's longest sequence.
+    AnyMap properties = given;
+    std::optional<size_t> plan_length = max_length;
+    if (auto it = properties.find(kPlanLengthKey); it != properties.end()) {
+        const nlohmann::json value = it->second;
+        if (!value.is_number_integer() || value.get<int64_t>() < 1)
+            throw std::invalid_argument(std::string(kPlanLengthKey) + " must be a number of positions >= 1, got " + value.dump());
+        plan_length = value.get<size_t>();
+        properties.erase(it);
+    }
+    if (plan_length) mark_cache_inputs(*model, *plan_length);
+    CompiledModel compiled = core.compile_model(model, device, properties);
     if (has_past_inputs(compiled)) return make_past_present_decoder(file, std::move(compiled), max_length);
     return make_full_sequence_decoder(file, std::move(compiled), max_length);
 }

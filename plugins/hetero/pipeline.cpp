@@ -13,6 +13,22 @@ uint64_t value_bytes(const sdk::GraphView& g, size_t n, size_t o) {
 
 bool is_state(const sdk::GraphView& g, size_t n) { return !g.rt_info(n, "mosaic_variable").empty(); }
 
+uint64_t state_bytes(const sdk::GraphView& g, size_t n) {
+    const std::string planned = g.rt_info(n, "mosaic_plan_shape");
+    if (planned.empty()) return value_bytes(g, n, 0);
+    try {
+        const nlohmann::json dims = nlohmann::json::parse(planned);
+        uint64_t elements = 1;
+        for (const auto& d : dims) {
+            if (!d.is_number_integer() || d.get<int64_t>() < 0) return value_bytes(g, n, 0);
+            elements *= d.get<uint64_t>();
+        }
+        return elements * element_size(g.output_type(n, 0));
+    } catch (const nlohmann::json::exception&) {
+        return value_bytes(g, n, 0);  // not a shape: as compiled
+    }
+}
+
 namespace {
 
 std::string mib(uint64_t bytes) {
@@ -54,7 +70,7 @@ public:
             counted.push_back(value);
             const uint64_t bytes = value_bytes(g, in.node, in.port);
             if (g.is_constant(in.node)) next.weights += bytes;
-            else if (is_state(g, in.node)) next.state += bytes;
+            else if (is_state(g, in.node)) next.state += state_bytes(g, in.node);
             else during += bytes;  // read from another device or a model input
         }
         for (size_t o = 0; o < g.output_count(n); ++o) during += value_bytes(g, n, o);

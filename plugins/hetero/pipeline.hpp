@@ -11,7 +11,8 @@
 //
 // What a stage holds is estimated from the graph: the weights its ops read (constants, at the width
 // they are stored), the state they read (a stateful model's variables, by the "mosaic_variable"
-// runtime info the framework gives their Parameters), and the peak of the intermediate tensors
+// runtime info the framework gives their Parameters; an LLM pipeline's KV cache inputs, which it
+// marks so, at the length it plans for: "mosaic_plan_shape"), and the peak of the intermediate tensors
 // alive at once as its ops run in order (those it reads from earlier stages included). The devices' own accounting has the last word:
 // a subgraph a device refuses for memory when compiled shrinks that device's budget and the model
 // is cut again (hetero_device.cpp).
@@ -44,6 +45,9 @@ struct MemoryEstimate {
 // stateful model's variable (a Parameter the framework marks "mosaic_variable").
 uint64_t value_bytes(const sdk::GraphView& g, size_t n, size_t o);
 bool is_state(const sdk::GraphView& g, size_t n);
+// A state's bytes as planned: at its "mosaic_plan_shape" runtime info where it has one (an LLM
+// pipeline's KV cache at the length it may grow to), else as compiled.
+uint64_t state_bytes(const sdk::GraphView& g, size_t n);
 
 // Each device's estimate with the ops placed as `device` says (per node, "" for none).
 std::map<std::string, MemoryEstimate> estimate_memory(const sdk::GraphView& g, const std::vector<std::string>& device);

@@ -85,8 +85,9 @@ private:
             for (uint64_t b : out_bytes[n]) outputs += b;
             const bool kept = g.is_constant(n) || is_state(g, n);
             if (kept && first_op[n] != SIZE_MAX) {  // weights and state, by the ops reading them
-                first_add[first_op[n]] += outputs;
-                last_add[last_op[n]] += outputs;
+                const uint64_t held = g.is_constant(n) ? outputs : state_bytes(g, n);
+                first_add[first_op[n]] += held;
+                last_add[last_op[n]] += held;
             }
             if (position_[n] != SIZE_MAX) live_[position_[n]] = live + outputs;
             if (!kept) {

@@ -186,6 +186,34 @@ TEST_P(LlmPipelineParallel, TheGpuHoldsWhatThePlanSays) {
     EXPECT_NEAR(static_cast<double>(held), plan["total_bytes"].get<double>(), 0.1 * plan["total_bytes"].get<double>());
 }
 
+// The KV cache is planned at the model's longest sequence (config.json), or at KV_CACHE_PLAN_LENGTH:
+// the bytes scale with it; a length that is not a positive count is refused.
+TEST(LlmPipelineParallelPlan, TheCacheIsPlannedAtItsLongestLength) {
+    const fs::path folder = llm_folder("llama");
+    NEED_LLM(folder, "llama");
+    Core core;
+    auto state_on_gpu = [&](const AnyMap& extra) {
+        AnyMap props{{"MODEL_DISTRIBUTION_POLICY", "PIPELINE_PARALLEL"},
+                     {"DEVICE_PROPERTIES", AnyMap{{"GPU", AnyMap{{"DEVICE_MEMORY_LIMIT", int64_t{64} << 20}}}}}};
+        for (const auto& [k, v] : extra) props[k] = v;
+        auto decoder = open_decoder(core, folder, "HETERO:GPU,CPU", props);
+        decoder->step(expected_generations(folder)["prompts"][0]["ids"].get<std::vector<int64_t>>());
+        return decoder->compiled().get_property("HETERO_SPLIT")["memory"][0]["state_bytes"].get<uint64_t>();
+    };
+    const uint64_t longest = state_on_gpu({});  // 256 positions (config.json)
+    // Two layers, keys and values, two KV heads of 16 floats, at 256 positions: all on the GPU.
+    EXPECT_EQ(longest, 2u * 2 * 2 * 16 * 4 * 256);
+    EXPECT_EQ(state_on_gpu({{"KV_CACHE_PLAN_LENGTH", 512}}), 2 * longest);
+    try {
+        state_on_gpu({{"KV_CACHE_PLAN_LENGTH", 0}});
+        ADD_FAILURE() << "a length of 0 was taken";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("KV_CACHE_PLAN_LENGTH must be a number of positions >= 1, got 0"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, LlmPipelineParallel,
                          ::testing::Combine(::testing::Values("llama_ov", "llama"), ::testing::Values("GPU,CPU", "GPU.0,GPU.1")),
                          [](const auto& info) {

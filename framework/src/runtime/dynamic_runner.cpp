@@ -6,6 +6,8 @@
 
 #include "runtime/compiled_model_impl.hpp"
 
+#include <mosaic/sdk/status.hpp>
+
 #include <list>
 #include <stdexcept>
 
@@ -54,7 +56,7 @@ private:
             specialized_.splice(specialized_.begin(), specialized_, it);
         } else {
             std::shared_ptr<CompiledModel::Impl> compiled = model_->specialize(shapes);
-            specialized_.push_front({shapes, compiled, CompiledModel::Impl::make_runner(compiled, state_)});
+            specialized_.push_front({shapes, compiled, runner_for(compiled)});
             while (specialized_.size() > model_->shape_cache_size()) specialized_.pop_back();
         }
         const Specialized& chosen = specialized_.front();
@@ -68,6 +70,21 @@ private:
         }
         current_ = chosen.runner.get();
         return *current_;
+    }
+
+    // A runner holds its devices' requests, their buffers included. Where a device has no room for
+    // another (its DEVICE_MEMORY_LIMIT, a model planned to fit it), the runners of this request's
+    // other shapes, idle while this one runs, give theirs back and it is asked again: an LLM's
+    // prompt and its cache capacities then take turns in one plan's room.
+    std::unique_ptr<Runner> runner_for(const std::shared_ptr<CompiledModel::Impl>& compiled) {
+        try {
+            return CompiledModel::Impl::make_runner(compiled, state_);
+        } catch (const sdk::Error& e) {
+            if (e.code() != MOSAIC_ERROR_OUT_OF_MEMORY || specialized_.empty()) throw;
+        }
+        specialized_.clear();
+        current_ = nullptr;
+        return CompiledModel::Impl::make_runner(compiled, state_);
     }
 
     struct Specialized {

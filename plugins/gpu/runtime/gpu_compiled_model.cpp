@@ -57,6 +57,15 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
                              " bytes (DEVICE_MEMORY_LIMIT, or the device's memory); raise DEVICE_MEMORY_LIMIT or split the "
                              "model over more devices (HETERO with MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL)");
     for (const auto& c : device_constants_) c->commit(budget, "model '" + graph.name() + "' (its weights)");
+    // Weights shared with models compiled before are held already: one request must still fit
+    // beside everything held, or the model is refused now (an orchestrator may then plan again)
+    // rather than its first request later.
+    if (engine_->held() + request_bytes_ > budget)
+        throw sdk::Error(MOSAIC_ERROR_OUT_OF_MEMORY,
+                         "model '" + graph.name() + "' needs " + std::to_string(request_bytes_) + " bytes per request on " +
+                             device_name_ + " ('" + device.name + "'), but " + std::to_string(engine_->held()) + " of its " +
+                             std::to_string(budget) + " bytes are held (its weights and other models); raise "
+                             "DEVICE_MEMORY_LIMIT, release other models, or split the model over more devices");
     compile_ms_ = ms_since(t0);
 }
 
