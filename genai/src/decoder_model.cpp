@@ -136,32 +136,30 @@ void mark_cache_inputs(Model& model, size_t length) {
 
 }  // namespace
 
-std::unique_ptr<DecoderModel> open_decoder(Core& core, const fs::path& folder, const std::string& device,
-                                           const AnyMap& given) {
+DecoderSource read_decoder(Core& core, const fs::path& folder, AnyMap& properties) {
     if (!fs::is_directory(folder))
         throw std::runtime_error(folder.string() + " is not a folder; give the folder an exporter wrote (optimum-cli " +
                                  "export onnx or export openvino --task text-generation-with-past)");
-    fs::path file;
+    DecoderSource source;
     for (const char* name : {"openvino_model.xml", "model.onnx"})
         if (fs::exists(folder / name)) {
-            file = folder / name;
+            source.file = folder / name;
             break;
         }
-    if (file.empty())
+    if (source.file.empty())
         throw std::runtime_error(folder.string() + " holds no openvino_model.xml or model.onnx; export the model with " +
                                  "optimum-cli (--task text-generation-with-past)");
-    std::shared_ptr<Model> model = core.read_model(file.string());
+    source.model = core.read_model(source.file.string());
     try {
-        stateful_to_stateless(*model);
-        slice_logits_to_last_position(*model);
+        stateful_to_stateless(*source.model);
+        slice_logits_to_last_position(*source.model);
     } catch (const std::exception& e) {
-        throw std::runtime_error(file.string() + ": " + e.what());
+        throw std::runtime_error(source.file.string() + ": " + e.what());
     }
-    const std::optional<size_t> max_length = max_length_of(folder);
+    source.max_length = max_length_of(folder);
     // KV_CACHE_PLAN_LENGTH is the pipeline's, not a device's: the cache's planned length, by default
     // the model's longest sequence.
-    AnyMap properties = given;
-    std::optional<size_t> plan_length = max_length;
+    std::optional<size_t> plan_length = source.max_length;
     if (auto it = properties.find(kPlanLengthKey); it != properties.end()) {
         const nlohmann::json value = it->second;
         if (!value.is_number_integer() || value.get<int64_t>() < 1)
@@ -169,10 +167,17 @@ std::unique_ptr<DecoderModel> open_decoder(Core& core, const fs::path& folder, c
         plan_length = value.get<size_t>();
         properties.erase(it);
     }
-    if (plan_length) mark_cache_inputs(*model, *plan_length);
-    CompiledModel compiled = core.compile_model(model, device, properties);
-    if (has_past_inputs(compiled)) return make_past_present_decoder(file, std::move(compiled), max_length);
-    return make_full_sequence_decoder(file, std::move(compiled), max_length);
+    if (plan_length) mark_cache_inputs(*source.model, *plan_length);
+    return source;
+}
+
+std::unique_ptr<DecoderModel> open_decoder(Core& core, const fs::path& folder, const std::string& device,
+                                           const AnyMap& given) {
+    AnyMap properties = given;
+    DecoderSource source = read_decoder(core, folder, properties);
+    CompiledModel compiled = core.compile_model(source.model, device, properties);
+    if (has_past_inputs(compiled)) return make_past_present_decoder(source.file, std::move(compiled), source.max_length);
+    return make_full_sequence_decoder(source.file, std::move(compiled), source.max_length);
 }
 
 }  // namespace mosaic::genai

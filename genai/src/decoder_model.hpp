@@ -63,6 +63,17 @@ protected:
     size_t logits_output_ = 0;
 };
 
+// The decoder of a model folder (an IR is preferred when the folder holds both) as the pipeline
+// compiles it: the IR's state made inputs and outputs, the logits of the last position only, the
+// past_key_values inputs marked as the KV cache, planned at KV_CACHE_PLAN_LENGTH (taken out of
+// `properties`) or the model's longest sequence. Throws as open_decoder does.
+struct DecoderSource {
+    std::filesystem::path file;
+    std::shared_ptr<Model> model;
+    std::optional<size_t> max_length;  // config.json's
+};
+DecoderSource read_decoder(Core& core, const std::filesystem::path& folder, AnyMap& properties);
+
 // The decoder of a model folder (an IR is preferred when the folder holds both), compiled on
 // `device` with `properties`. Throws std::runtime_error naming the folder when it holds neither, and
 // the file and input or output when the model's inputs are not a decoder's (an unpaired past or

@@ -99,5 +99,29 @@ TEST(CliBenchmarkLlm, FlagsOfTheOtherModeAreRefused) {
     });
 }
 
+// mosaic plan on an LLM folder: the decoder as the pipeline compiles it, its KV cache planned at the
+// model's longest sequence (256 positions) or at KV_CACHE_PLAN_LENGTH, spread over the devices.
+TEST(CliPlanLlm, TheKvCacheIsPlannedAtItsLongestLength) {
+    const auto folder = llm_folder();
+    if (folder.empty()) GTEST_SKIP() << "the exporters' venv is needed for llm_qwen2_ov (scripts/install_model_exporters.sh)";
+    TempDir dir;
+    auto state = [&](const std::string& config) {
+        write_text(dir / "config.json", config);
+        const CliResult r = run_mosaic({"plan", "-m", folder.string(), "-d", "HETERO:GPU,CPU", "--json", "--config",
+                                        dir / "config.json", "--prompt_length", "16"});
+        EXPECT_EQ(r.exit_code, 0) << r;
+        const nlohmann::json plan = nlohmann::json::parse(r.out);
+        uint64_t bytes = 0;
+        for (const auto& d : plan.at("memory")) bytes += d.at("state_bytes").get<uint64_t>();
+        return bytes;
+    };
+    // Two layers, keys and values, two KV heads of 16 floats, 256 positions.
+    EXPECT_EQ(state(R"({"MODEL_DISTRIBUTION_POLICY": "PIPELINE_PARALLEL"})"), 2u * 2 * 2 * 16 * 4 * 256);
+    EXPECT_EQ(state(R"({"MODEL_DISTRIBUTION_POLICY": "PIPELINE_PARALLEL", "KV_CACHE_PLAN_LENGTH": 512})"), 2u * 2 * 2 * 16 * 4 * 512);
+    const CliResult text = run_mosaic({"plan", "-m", folder.string(), "-d", "HETERO:GPU,CPU"});
+    EXPECT_EQ(text.exit_code, 0) << text;
+    EXPECT_NE(text.out.find("Subgraphs:"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace mosaic::test

@@ -2,13 +2,18 @@
 // without compiling it (ABI 1.4 query_plan, QueryResult::plan): per device its ops, the bytes it
 // would hold (weights, state, activation peak, crossing tensors) against its budget or free
 // memory, and the predicted time; per subgraph and per crossing the same. A plan that cannot be
-// honoured (the model does not fit the devices given) is the error compile would give.
+// honoured (the model does not fit the devices given) is the error compile would give. An LLM folder
+// (-m LLM_DIR) is planned as LLMPipeline would compile its decoder, at its first step on a prompt of
+// --prompt_length tokens, the KV cache at its planned length (mosaic/genai/decoder_plan.hpp).
 #include "commands.hpp"
 #include "common.hpp"
 #include "config_file.hpp"
 #include "shapes.hpp"
 
+#include <mosaic/genai/decoder_plan.hpp>
+
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -20,6 +25,7 @@ namespace {
 struct PlanOptions {
     ShapeArgs shapes;
     std::string model, device, config;
+    size_t prompt_length = 128;  // an LLM folder's first step
     bool json = false;
 };
 
@@ -84,8 +90,12 @@ void print_text(const PropertyValue& plan, const std::string& device) {
 void run_plan(const PlanOptions& opts) {
     const AnyMap props = opts.config.empty() ? AnyMap{} : load_config(opts.config, opts.device);
     Core core;
-    const std::shared_ptr<Model> model = load_model(core, opts.model, opts.shapes);
-    const QueryResult result = query_model(core, model, opts.device, props);
+    QueryResult result;
+    if (std::filesystem::is_directory(opts.model)) {
+        result = genai::plan_decoder(core, opts.model, opts.device, opts.prompt_length, props);
+    } else {
+        result = query_model(core, load_model(core, opts.model, opts.shapes), opts.device, props);
+    }
     if (result.plan.is_null())
         throw std::runtime_error("device '" + opts.device + "' has no plan to show: only an orchestrator splits a model "
                                  "(mosaic plan -d HETERO:" + opts.device + ",CPU); `mosaic query -d " + opts.device +
@@ -99,7 +109,11 @@ void run_plan(const PlanOptions& opts) {
 void add_plan_command(CLI::App& app) {
     auto opts = std::make_shared<PlanOptions>();
     CLI::App* cmd = app.add_subcommand("plan", "Show how HETERO would split a model (memory and time per device), without compiling it");
-    cmd->add_option("-m,--model", opts->model, "Model file (.xml IR or another readable format)")->required();
+    cmd->add_option("-m,--model", opts->model,
+                    "Model file (.xml IR or another readable format), or an LLM folder (optimum's export)")
+        ->required();
+    cmd->add_option("--prompt_length", opts->prompt_length, "An LLM folder's plan is its first step on this many tokens")
+        ->check(CLI::PositiveNumber);
     add_shape_options(cmd, opts->shapes);
     cmd->add_option("-d,--device", opts->device, "Orchestrator device string, e.g. HETERO:GPU,CPU")->required();
     cmd->add_option("--config", opts->config,
