@@ -169,6 +169,27 @@ std::shared_ptr<Model> recurrent_cell() {
     return b.build();
 }
 
+// A stateful model is queried as it compiles, its variables made inputs: ReadValue and Assign are
+// answered with their variable's device, nothing the conversion adds shows, and HETERO's plan
+// counts the variable as state; also a variable of dynamic shape (queried at its smallest).
+TEST(State, QueryAnswersReadValueAndAssignAndThePlanCountsTheState) {
+    Core core;
+    for (const auto& model : {running_sum(), growing_cache()}) {
+        SCOPED_TRACE(model->get_friendly_name());
+        const QueryResult q = core.query_model_details(model, "HETERO:CPU,REFERENCE");
+        EXPECT_TRUE(q.unsupported.empty());
+        for (const Node* n : model->get_ordered_ops())
+            if (n->get_type_name() == "ReadValue" || n->get_type_name() == "Assign")
+                EXPECT_EQ(q.affinity.count(n->get_friendly_name()), 1u) << n->get_friendly_name();
+        for (const auto& [name, where] : q.affinity)
+            EXPECT_NE(model->find_node(name), nullptr) << name << " is not an op of the model";
+        ASSERT_TRUE(q.plan.is_object());
+        uint64_t state = 0;
+        for (const auto& d : q.plan.at("memory")) state += d.at("state_bytes").get<uint64_t>();
+        EXPECT_EQ(state, 4u * 4) << "one [1, 4] f32 variable, or the cache at one row: " << q.plan.at("memory").dump();
+    }
+}
+
 TEST(State, MakeStatefulKeepsTheRecurrentStateInTheRequest) {
     Core core;
     const std::vector<std::vector<float>> chunks = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};

@@ -3,6 +3,7 @@
 
 #include "runtime/compiled_model_impl.hpp"
 #include "graph/control_flow.hpp"
+#include "graph/state.hpp"
 #include "isolation/proxy.hpp"
 #include "readers/model_reader.hpp"
 
@@ -426,9 +427,39 @@ void place_ports_of_control_flow(const std::vector<const Node*>& ops, QueryResul
 
 }  // namespace
 
+namespace {
+
+// A stateful model is queried as it compiles, its variables made inputs and outputs (state.hpp):
+// each ReadValue and Assign is then reported on the device of its variable's input, and the nodes
+// the conversion added are left out of the answer.
+void report_variables(const Model& stateful, QueryResult& result) {
+    std::map<std::string, std::string> variable_device;
+    for (const auto& [name, where] : result.affinity)
+        if (name.rfind("mosaic.state/", 0) == 0) variable_device[name.substr(13)] = where;
+    for (auto it = result.affinity.begin(); it != result.affinity.end();)
+        it = stateful.find_node(it->first) ? std::next(it) : result.affinity.erase(it);
+    for (auto it = result.explanation.begin(); it != result.explanation.end();)
+        it = stateful.find_node(it->first) ? std::next(it) : result.explanation.erase(it);
+    for (auto it = result.unsupported.begin(); it != result.unsupported.end();)
+        it = stateful.find_node(it->first) ? std::next(it) : result.unsupported.erase(it);
+    for (const Node* n : stateful.get_ordered_ops()) {
+        if (n->get_type_name() != "ReadValue" && n->get_type_name() != "Assign") continue;
+        const std::string* id = n->attrs().find("variable_id");
+        if (id && variable_device.count(*id)) result.affinity[n->get_friendly_name()] = variable_device.at(*id);
+    }
+}
+
+}  // namespace
+
 QueryResult Core::query_model_details(const std::shared_ptr<const Model>& model, const std::string& device,
                                       const AnyMap& properties) {
     if (!model) throw std::invalid_argument("query_model: the model is null");
+    const std::optional<StatelessModel> stateless = make_stateless(*model);
+    if (stateless) {
+        QueryResult result = query_model_details(stateless->model, device, properties);
+        report_variables(*model, result);
+        return result;
+    }
     DeviceSpec spec = parse_device_spec(device);
     nlohmann::json props = impl_->call_properties(spec, properties);
     std::shared_ptr<DeviceHandle> handle = impl_->device(spec.name);
