@@ -162,8 +162,9 @@ DecoderSource read_decoder(Core& core, const fs::path& folder, AnyMap& propertie
     std::optional<size_t> plan_length = source.max_length;
     if (auto it = properties.find(kPlanLengthKey); it != properties.end()) {
         const nlohmann::json value = it->second;
-        if (!value.is_number_integer() || value.get<int64_t>() < 1)
-            throw std::invalid_argument(std::string(kPlanLengthKey) + " must be a number of positions >= 1, got " + value.dump());
+        if (!value.is_number_integer() || value.get<int64_t>() < 1 || value.get<int64_t>() > (int64_t{1} << 24))
+            throw std::invalid_argument(std::string(kPlanLengthKey) + " must be a number of positions >= 1 (16,777,216 at "
+                                        "most), got " + value.dump());
         plan_length = value.get<size_t>();
         properties.erase(it);
     }

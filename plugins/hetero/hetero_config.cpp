@@ -81,7 +81,11 @@ HeteroConfig::HeteroConfig(const nlohmann::json& config, const std::vector<std::
         throw sdk::Error(MOSAIC_ERROR_NOT_SUPPORTED, "MODEL_DISTRIBUTION_POLICY '" + policy +
                                                          "' is not one HETERO has; PIPELINE_PARALLEL is (or leave it empty)");
     pipeline = policy == "PIPELINE_PARALLEL";
-    requests = static_cast<uint64_t>(std::max<int64_t>(config.value("PERFORMANCE_HINT_NUM_REQUESTS", int64_t{0}), 1));
+    const int64_t in_flight = config.value("PERFORMANCE_HINT_NUM_REQUESTS", int64_t{0});
+    if (in_flight > 4096)
+        throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "PERFORMANCE_HINT_NUM_REQUESTS " + std::to_string(in_flight) +
+                                                            " is more requests in flight than HETERO plans for (4096 at most)");
+    requests = static_cast<uint64_t>(std::max<int64_t>(in_flight, 1));
     const nlohmann::json patterns = config.value("HETERO_AFFINITY_PATTERNS", nlohmann::json::object());
     for (const auto& [text, device] : patterns.items()) {
         const std::string where = "HETERO_AFFINITY_PATTERNS maps '" + text + "' to " + device.dump();

@@ -21,7 +21,9 @@ uint64_t state_bytes(const sdk::GraphView& g, size_t n) {
         uint64_t elements = 1;
         for (const auto& d : dims) {
             if (!d.is_number_integer() || d.get<int64_t>() < 0) return value_bytes(g, n, 0);
-            elements *= d.get<uint64_t>();
+            const uint64_t dim = d.get<uint64_t>();
+            if (dim && elements > (UINT64_MAX >> 8) / dim) return UINT64_MAX >> 8;  // more than any device holds
+            elements *= dim;
         }
         return elements * element_size(g.output_type(n, 0));
     } catch (const nlohmann::json::exception&) {
@@ -161,8 +163,8 @@ void place_pipeline(const sdk::GraphView& g, Placement& p, const HeteroConfig& c
     size_t stage = 0;  // index into cfg.devices of the device taking ops now
     for (size_t n = 0; n < g.node_count(); ++n) {
         if (!is_placed_op(g, n) || p.device[n].empty()) continue;
-        if (p.manual[n]) {
-            loads.at(p.device[n]).add(g, n);
+        if (p.manual[n]) {  // its device may have left the list (drop_failed_device): counted all the same
+            loads.try_emplace(p.device[n], last).first->second.add(g, n);
             continue;
         }
         while (stage < stage_ends.size() && n >= stage_ends[stage]) ++stage;

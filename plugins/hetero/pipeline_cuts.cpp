@@ -20,8 +20,10 @@ public:
         position_.assign(g.node_count(), SIZE_MAX);
         for (size_t k = 0; k < m; ++k) position_[ops_[k]] = k;
         live_.assign(m, 0);
-        first_held_.assign(m + 1, 0);
-        last_held_.assign(m + 1, 0);
+        for (size_t kind = 0; kind < 2; ++kind) {
+            first_held_[kind].assign(m + 1, 0);
+            last_held_[kind].assign(m + 1, 0);
+        }
         crossing_.assign(m + 1, 0);
         sweep(g);
         times_.resize(cfg.devices.size());
@@ -40,14 +42,12 @@ public:
     size_t size() const { return ops_.size(); }
     size_t node(size_t position) const { return ops_[position]; }
 
-    // Bytes device `d` (stage index) holds for positions [a, b): weights and state once per range
-    // (exact for the first and last stage, by first reader for those between), the live peak per
-    // request in flight.
+    // Bytes device `d` (stage index) holds for positions [a, b): weights once, state and the live
+    // peak per request in flight (weights and state exact for the first and last stage, by their
+    // first reader for those between).
     uint64_t bytes(size_t d, size_t a, size_t b) const {
         if (a >= b) return 0;
-        const size_t last = cfg_.devices.size() - 1;
-        const uint64_t held = d == 0 ? first_held_[b] : d == last ? last_held_[a] : first_held_[b] - first_held_[a];
-        return held + cfg_.requests * peak(a, b);
+        return held(kWeights, d, a, b) + cfg_.requests * (held(kState, d, a, b) + peak(a, b));
     }
     double time(size_t d, size_t a, size_t b) const { return times_[d][b] - times_[d][a]; }
     // Bytes of the tensors produced before position c and read at or after it (0 at the ends).
@@ -58,6 +58,13 @@ public:
     }
 
 private:
+    enum Kind : size_t { kWeights = 0, kState = 1 };
+    uint64_t held(Kind kind, size_t d, size_t a, size_t b) const {
+        const size_t last = cfg_.devices.size() - 1;
+        const auto& first = first_held_[kind];
+        return d == 0 ? first[b] : d == last ? last_held_[kind][a] : first[b] - first[a];
+    }
+
     // One pass in node order: the bytes alive while each op runs (produced and not yet read for the
     // last time, its outputs included); weights and state at their first and last reader among the
     // ops; tensors crossing each position.
@@ -77,7 +84,8 @@ private:
             }
         }
         std::vector<int64_t> delta(m + 2, 0);
-        std::vector<uint64_t> first_add(m + 1, 0), last_add(m + 1, 0);
+        std::vector<uint64_t> first_add[2] = {std::vector<uint64_t>(m + 1, 0), std::vector<uint64_t>(m + 1, 0)};
+        std::vector<uint64_t> last_add[2] = {std::vector<uint64_t>(m + 1, 0), std::vector<uint64_t>(m + 1, 0)};
         uint64_t live = 0;
         std::vector<std::vector<size_t>> frees(g.node_count());
         for (size_t n = 0; n < g.node_count(); ++n) {
@@ -85,9 +93,10 @@ private:
             for (uint64_t b : out_bytes[n]) outputs += b;
             const bool kept = g.is_constant(n) || is_state(g, n);
             if (kept && first_op[n] != SIZE_MAX) {  // weights and state, by the ops reading them
-                const uint64_t held = g.is_constant(n) ? outputs : state_bytes(g, n);
-                first_add[first_op[n]] += held;
-                last_add[last_op[n]] += held;
+                const Kind kind = g.is_constant(n) ? kWeights : kState;
+                const uint64_t bytes = kind == kWeights ? outputs : state_bytes(g, n);
+                first_add[kind][first_op[n]] += bytes;
+                last_add[kind][last_op[n]] += bytes;
             }
             if (position_[n] != SIZE_MAX) live_[position_[n]] = live + outputs;
             if (!kept) {
@@ -107,9 +116,11 @@ private:
             running += delta[c];
             crossing_[c] = static_cast<uint64_t>(std::max<int64_t>(running, 0));
         }
-        for (size_t k = 0; k < m; ++k) first_held_[k + 1] = first_held_[k] + first_add[k];
-        // last_held_[a]: what ops at positions >= a read, counted at their last reader.
-        for (size_t k = m; k-- > 0;) last_held_[k] = last_held_[k + 1] + last_add[k];
+        for (size_t kind = 0; kind < 2; ++kind) {
+            for (size_t k = 0; k < m; ++k) first_held_[kind][k + 1] = first_held_[kind][k] + first_add[kind][k];
+            // last_held_[kind][a]: what ops at positions >= a read, counted at their last reader.
+            for (size_t k = m; k-- > 0;) last_held_[kind][k] = last_held_[kind][k + 1] + last_add[kind][k];
+        }
     }
 
     // A sparse table over live_ for the peak of any range in constant time.
@@ -131,7 +142,8 @@ private:
 
     const HeteroConfig& cfg_;
     std::vector<size_t> ops_, position_;
-    std::vector<uint64_t> live_, first_held_, last_held_, crossing_;
+    std::vector<uint64_t> live_, crossing_;
+    std::vector<uint64_t> first_held_[2], last_held_[2];  // by Kind: prefix sums at first readers, suffix at last
     std::vector<std::vector<double>> times_;  // per device: prefix sums of the ops' times
     std::vector<std::vector<uint64_t>> table_;
     double rate_ = std::numeric_limits<double>::infinity();

@@ -60,12 +60,17 @@ ReferenceCompiledModel::ReferenceCompiledModel(const sdk::GraphView& graph, cons
     plan_.profiling = config_.value("PERF_COUNT", false);
     plan_.gate = std::move(gate);
     plan_.execution_units = config_.value("EXECUTION_UNITS", int64_t{0});
-    if (config_.value("SIMULATED_TIME", false))
+    if (config_.value("SIMULATED_TIME", false)) {
         for (size_t n = 0; n < graph.node_count(); ++n) {
             const std::string type = graph.type(n);
             if (type != "Parameter" && type != "Constant" && type != "Result")
                 plan_.simulated_us += sdk::default_op_cost(graph, n).compute_us * config_.value("COST_FACTOR", 1.0);
         }
+        if (!(plan_.simulated_us >= 0 && plan_.simulated_us <= 1e9))  // what an import accepts: a thousand seconds
+            throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT,
+                             "SIMULATED_TIME: model '" + graph.name() + "' would last " + std::to_string(plan_.simulated_us) +
+                                 " us an inference, beyond a thousand seconds; lower COST_FACTOR");
+    }
 }
 
 std::unique_ptr<sdk::InferRequest> ReferenceCompiledModel::create_request() {

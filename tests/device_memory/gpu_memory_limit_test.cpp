@@ -12,10 +12,10 @@
 namespace mosaic::test::gpu {
 namespace {
 
-// x [1, 256] -> MatMul [256, 512] -> Relu -> MatMul [512, 256]: 1 MiB of weights.
-std::shared_ptr<Model> mlp() {
+// x [1, 256] -> MatMul [256, 512] -> Relu -> MatMul [512, 256]: 1 MiB of weights; `rows` -1: any.
+std::shared_ptr<Model> mlp(int64_t rows = 1) {
     ModelBuilder b("mlp_1mib");
-    Output x = b.parameter("x", ElementType::f32, {1, 256});
+    Output x = b.parameter("x", ElementType::f32, {rows, 256});
     const Attributes plain{{"transpose_a", "false"}, {"transpose_b", "false"}};
     Output h = b.op("Relu", {b.op("MatMul", {x, random_constant(b, {256, 512}, 21, "w1")}, plain, "mm1")}, {}, "relu");
     b.result(b.op("MatMul", {h, random_constant(b, {512, 256}, 22, "w2")}, plain, "mm2"), "y");
@@ -98,6 +98,33 @@ TEST(GpuMemoryLimit, ModelsOfTheSameWeightsShareOneDeviceCopy) {
     EXPECT_NEAR(static_cast<double>(halves), static_cast<double>(one) / 2, static_cast<double>(one) * 0.01);
     CompiledModel half_again = core.compile_model(model, "GPU", {{"GPU_ZERO_COPY", false}, {"INFERENCE_PRECISION_HINT", "f16"}});
     EXPECT_EQ(held(core) - before - with_f32, halves);
+}
+
+// A model of dynamic shape compiles a model per shape, each request keeping a request per shape:
+// where the limit leaves room for one, a new shape's takes the room of the idle ones.
+TEST(GpuMemoryLimit, ANewShapeTakesTheRoomOfTheIdleOnes) {
+    Core core;
+    const auto model = mlp(-1);
+    const uint64_t before = held(core);
+    uint64_t one_shape = 0;
+    {
+        CompiledModel compiled = core.compile_model(model, "GPU", kCopied);
+        InferRequest r = compiled.create_infer_request();
+        r.set_tensor("x", random_tensor({64, 256}, 25));
+        r.infer();
+        one_shape = held(core) - before;  // the weights and the request of 64 rows
+    }
+    const int64_t limit = static_cast<int64_t>(before + one_shape + one_shape / 20);
+    CompiledModel compiled = core.compile_model(model, "GPU", {{"GPU_ZERO_COPY", false}, {"DEVICE_MEMORY_LIMIT", limit}});
+    InferRequest r = compiled.create_infer_request();
+    for (int64_t rows : {64, 48, 64, 32}) {
+        const Tensor x = random_tensor({rows, 256}, 26 + static_cast<int>(rows));
+        r.set_tensor("x", x);
+        r.infer();
+        EXPECT_LE(held(core), static_cast<uint64_t>(limit)) << rows << " rows";
+        const RunResult want = run_on(model, "REFERENCE", {{"x", x}});
+        expect_near(want.outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-4, 1e-4, "GPU", "y");
+    }
 }
 
 TEST(GpuMemoryLimit, ANegativeLimitIsRefused) {

@@ -130,6 +130,11 @@ TEST(PipelineParallel, ThePlanIsTheSplitCompileBuildsToldBeforeCompiling) {
     // A plan that cannot be honoured is compile's error, before anything is compiled.
     const std::string small = error_of([&] { core.query_model_details(model, "HETERO:GPU,CPU", pipeline(kLayerBytes, kLayerBytes * 2)); });
     EXPECT_NE(small.find("does not fit HETERO:GPU,CPU"), std::string::npos) << small;
+    // One that compile would refuse for another reason is said in the plan; the per-op answers stand.
+    const QueryResult limited = core.query_model_details(model, "HETERO:GPU,CPU", {{"HETERO_MAX_SUBGRAPHS", 1}, {"DEVICE_PROPERTIES", pipeline(limit).at("DEVICE_PROPERTIES")}, {"MODEL_DISTRIBUTION_POLICY", "PIPELINE_PARALLEL"}});
+    EXPECT_EQ(limited.affinity.at("layer0/matmul"), "GPU");
+    ASSERT_TRUE(limited.plan.contains("error")) << limited.plan.dump();
+    EXPECT_NE(limited.plan["error"].get<std::string>().find("HETERO_MAX_SUBGRAPHS 1"), std::string::npos) << limited.plan.dump();
 }
 
 // HETERO_AFFINITY_PATTERNS come before the memory split: the ops a pattern sends to the GPU count

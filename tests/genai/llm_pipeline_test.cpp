@@ -155,8 +155,8 @@ TEST_P(LlmPipelineParallel, TheGpuBelowTheModelsSizeStillGivesTransformersTokens
         EXPECT_EQ(got.tokens.at(0), prompt["generated"].get<std::vector<int64_t>>()) << name << ", prompt " << prompt["text"];
         const uint64_t held = core.get_property(first, "DEVICE_MEMORY").at("used_bytes").get<uint64_t>() - before;
         EXPECT_GT(held, 0u) << "the GPU runs a stage";
-        // Each cache capacity compiles its own stages: every one within the GPU's limit.
-        EXPECT_LE(held, static_cast<uint64_t>(limit) * 4) << "the GPU's stages of every compiled capacity";
+        // Every cache capacity's stages share the GPU's weights and take turns with its room.
+        EXPECT_LE(held, static_cast<uint64_t>(limit)) << "the GPU's stages of every compiled capacity";
     }
     std::printf("llm_%s on HETERO:%s, PIPELINE_PARALLEL, %s limited to %lld of %llu bytes of model files: tokens "
                 "identical to generate.json's\n",
@@ -208,7 +208,7 @@ TEST(LlmPipelineParallelPlan, TheCacheIsPlannedAtItsLongestLength) {
         state_on_gpu({{"KV_CACHE_PLAN_LENGTH", 0}});
         ADD_FAILURE() << "a length of 0 was taken";
     } catch (const std::exception& e) {
-        EXPECT_NE(std::string(e.what()).find("KV_CACHE_PLAN_LENGTH must be a number of positions >= 1, got 0"),
+        EXPECT_NE(std::string(e.what()).find("KV_CACHE_PLAN_LENGTH must be a number of positions >= 1 (16,777,216 at most), got 0"),
                   std::string::npos)
             << e.what();
     }

@@ -96,10 +96,13 @@ void run_plan(const PlanOptions& opts) {
     } else {
         result = query_model(core, load_model(core, opts.model, opts.shapes), opts.device, props);
     }
-    if (result.plan.is_null())
-        throw std::runtime_error("device '" + opts.device + "' has no plan to show: only an orchestrator splits a model "
-                                 "(mosaic plan -d HETERO:" + opts.device + ",CPU); `mosaic query -d " + opts.device +
-                                 "` shows which ops it runs");
+    if (result.plan.is_null()) {
+        const bool plain = opts.device.find(':') == std::string::npos;
+        throw std::runtime_error("device '" + opts.device + "' has no plan to show: only an orchestrator splits a model" +
+                                 (plain ? " (mosaic plan -d HETERO:" + opts.device + ",CPU)" : std::string()) +
+                                 "; `mosaic query -d " + opts.device + "` shows which ops it runs");
+    }
+    if (result.plan.contains("error")) throw std::runtime_error(result.plan.at("error").get<std::string>());
     if (opts.json) std::cout << result.plan.dump(2) << "\n";
     else print_text(result.plan, opts.device);
 }

@@ -37,7 +37,8 @@ struct QueryResult {
     std::map<std::string, std::string> explanation;
     // From an orchestrator: its plan of the model as a whole, without compiling it (HETERO: per
     // device the ops, the bytes of weights, state, activations and crossings against its memory,
-    // the predicted time; per crossing the bytes; docs/hetero.md). Null for plain devices.
+    // the predicted time; per crossing the bytes; docs/hetero.md). Null for plain devices;
+    // {"error": why} where the orchestrator cannot make one (what compile would refuse).
     PropertyValue plan;
 };
 
@@ -131,6 +132,10 @@ public:
     class MOSAIC_INTERNAL Impl;
 
 private:
+    // query_model_details; `with_plan` false skips the orchestrator's plan (query_model, bodies).
+    MOSAIC_INTERNAL QueryResult query(const std::shared_ptr<const Model>& model, const std::string& device,
+                                      const AnyMap& properties, bool with_plan);
+
     std::shared_ptr<Impl> impl_;
 };
 

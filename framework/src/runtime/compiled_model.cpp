@@ -209,8 +209,12 @@ std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create_dynamic(std::sh
             specialized->reshape(reshape);
             return create(device, *specialized, properties, device_string, options);
         } catch (const std::exception& e) {
-            throw std::runtime_error("model '" + source->get_friendly_name() + "' at input shapes " + at +
-                                     " does not compile on '" + device_string + "': " + e.what());
+            const std::string what = "model '" + source->get_friendly_name() + "' at input shapes " + at +
+                                     " does not compile on '" + device_string + "': " + e.what();
+            // A device out of memory stays so (the request may free room and compile again).
+            const auto* status = dynamic_cast<const sdk::Error*>(&e);
+            if (status && status->code() == MOSAIC_ERROR_OUT_OF_MEMORY) throw sdk::Error(MOSAIC_ERROR_OUT_OF_MEMORY, what);
+            throw std::runtime_error(what);
         }
     };
     impl->specializer_ = std::make_unique<ShapeSpecializer<Impl>>(compile, options.shape_cache_size);

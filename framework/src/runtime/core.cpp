@@ -433,9 +433,12 @@ namespace {
 // each ReadValue and Assign is then reported on the device of its variable's input, and the nodes
 // the conversion added are left out of the answer.
 void report_variables(const Model& stateful, QueryResult& result) {
-    std::map<std::string, std::string> variable_device;
-    for (const auto& [name, where] : result.affinity)
-        if (name.rfind("mosaic.state/", 0) == 0) variable_device[name.substr(13)] = where;
+    std::map<std::string, std::string> variable_device;  // by variable id: its input's device
+    for (const Node* n : stateful.get_ordered_ops())
+        if (const std::string* id = n->get_type_name() == "ReadValue" ? n->attrs().find("variable_id") : nullptr) {
+            const auto found = result.affinity.find("mosaic.state/" + *id);  // state.cpp's name for it
+            if (found != result.affinity.end()) variable_device[*id] = found->second;
+        }
     for (auto it = result.affinity.begin(); it != result.affinity.end();)
         it = stateful.find_node(it->first) ? std::next(it) : result.affinity.erase(it);
     for (auto it = result.explanation.begin(); it != result.explanation.end();)
@@ -453,10 +456,15 @@ void report_variables(const Model& stateful, QueryResult& result) {
 
 QueryResult Core::query_model_details(const std::shared_ptr<const Model>& model, const std::string& device,
                                       const AnyMap& properties) {
+    return query(model, device, properties, true);
+}
+
+QueryResult Core::query(const std::shared_ptr<const Model>& model, const std::string& device, const AnyMap& properties,
+                        bool with_plan) {
     if (!model) throw std::invalid_argument("query_model: the model is null");
     const std::optional<StatelessModel> stateless = make_stateless(*model);
     if (stateless) {
-        QueryResult result = query_model_details(stateless->model, device, properties);
+        QueryResult result = query(stateless->model, device, properties, with_plan);
         report_variables(*model, result);
         return result;
     }
@@ -486,13 +494,21 @@ QueryResult Core::query_model_details(const std::shared_ptr<const Model>& model,
         }
     }
     place_ports_of_control_flow(graph.get_ops(), result);
-    result.plan = handle->query_plan(graph.view(), props);
+    // A plan that cannot be made (ops no device runs, a model that does not fit) leaves the per-op
+    // answers standing and says why in the plan.
+    if (with_plan) {
+        try {
+            result.plan = handle->query_plan(graph.view(), props);
+        } catch (const std::exception& e) {
+            result.plan = {{"error", e.what()}};
+        }
+    }
     return result;
 }
 
 SupportedOpsMap Core::query_model(const std::shared_ptr<const Model>& model, const std::string& device,
                                   const AnyMap& properties) {
-    return query_model_details(model, device, properties).affinity;
+    return query(model, device, properties, false).affinity;
 }
 
 namespace {

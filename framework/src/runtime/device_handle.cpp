@@ -123,12 +123,8 @@ std::vector<DeviceHandle::Support> DeviceHandle::query(mosaic_graph_view graph, 
 nlohmann::json DeviceHandle::query_plan(mosaic_graph_view graph, const nlohmann::json& properties) const {
     if (!library_->has_query_plan()) return nullptr;
     std::string text;
-    mosaic_status* status = api().query_plan(device_, graph, properties.dump().c_str(), sdk::string_sink(text));
-    if (status && status->code == MOSAIC_ERROR_NOT_SUPPORTED) {
-        status->release(status);
-        return nullptr;
-    }
-    check(status, "planning the model");
+    check(api().query_plan(device_, graph, properties.dump().c_str(), sdk::string_sink(text)), "planning the model");
+    if (text.empty()) return nullptr;  // the device has no plan to tell
     nlohmann::json plan = parse_plugin_json(sender(), "query_plan", text, "a JSON object");
     if (!plan.is_object()) refuse_plugin_value(sender(), "query_plan", plan.dump(), "a JSON object");
     return plan;

@@ -48,7 +48,8 @@ public:
     };
     std::vector<Support> query(mosaic_graph_view graph, size_t node_count, const nlohmann::json& properties) const;
     // The device's plan of the model (ABI 1.4 query_plan), a JSON object; null where the device
-    // has none (a single device, an older plugin). Its errors (a model that does not fit) throw.
+    // has none (a single device, an older plugin). Its errors (a model that does not fit) throw,
+    // whatever their code.
     nlohmann::json query_plan(mosaic_graph_view graph, const nlohmann::json& properties) const;
     mosaic_compiled_model* compile(mosaic_graph_view graph, const nlohmann::json& properties) const;
 

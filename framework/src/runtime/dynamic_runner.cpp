@@ -55,8 +55,8 @@ private:
         if (it != specialized_.end()) {
             specialized_.splice(specialized_.begin(), specialized_, it);
         } else {
-            std::shared_ptr<CompiledModel::Impl> compiled = model_->specialize(shapes);
-            specialized_.push_front({shapes, compiled, runner_for(compiled)});
+            auto [compiled, runner] = make(shapes);
+            specialized_.push_front({shapes, std::move(compiled), std::move(runner)});
             while (specialized_.size() > model_->shape_cache_size()) specialized_.pop_back();
         }
         const Specialized& chosen = specialized_.front();
@@ -73,18 +73,20 @@ private:
     }
 
     // A runner holds its devices' requests, their buffers included. Where a device has no room for
-    // another (its DEVICE_MEMORY_LIMIT, a model planned to fit it), the runners of this request's
-    // other shapes, idle while this one runs, give theirs back and it is asked again: an LLM's
-    // prompt and its cache capacities then take turns in one plan's room.
-    std::unique_ptr<Runner> runner_for(const std::shared_ptr<CompiledModel::Impl>& compiled) {
+    // a new shape's model or request (its DEVICE_MEMORY_LIMIT, a model planned to fit it), the
+    // runners of this request's other shapes, idle while this one runs, give theirs back and it is
+    // asked again: an LLM's prompt and its cache capacities then take turns in one plan's room.
+    std::pair<std::shared_ptr<CompiledModel::Impl>, std::unique_ptr<Runner>> make(const InputShapes& shapes) {
         try {
-            return CompiledModel::Impl::make_runner(compiled, state_);
+            std::shared_ptr<CompiledModel::Impl> compiled = model_->specialize(shapes);
+            return {compiled, CompiledModel::Impl::make_runner(compiled, state_)};
         } catch (const sdk::Error& e) {
             if (e.code() != MOSAIC_ERROR_OUT_OF_MEMORY || specialized_.empty()) throw;
         }
         specialized_.clear();
         current_ = nullptr;
-        return CompiledModel::Impl::make_runner(compiled, state_);
+        std::shared_ptr<CompiledModel::Impl> compiled = model_->specialize(shapes);
+        return {compiled, CompiledModel::Impl::make_runner(compiled, state_)};
     }
 
     struct Specialized {

@@ -480,14 +480,15 @@ typedef struct mosaic_plugin_api {
                            const mosaic_tensor* dst, mosaic_completion_fn done, void* user_data);
 
     /* --- ABI 1.4 --- */
-    /* Optional (NULL, absent in an older table, or MOSAIC_ERROR_NOT_SUPPORTED at run time: the
-     * device has no plan to tell, as a single device has none). Writes, as one JSON object, how the
-     * device would run `graph` with `properties_json` (as query() takes them), without compiling it:
-     * an orchestrator's split, the memory each device would hold and the time each part would take.
-     * The members are the device's own (HETERO's: docs/hetero.md); the host checks the shape only
-     * and returns the object in QueryResult::plan. A plan that cannot be honoured (a model that does
-     * not fit the devices) is an error, as compile() would give. An isolated plugin answers none:
-     * orchestrators, which plan, run in the host's process. */
+    /* Optional (NULL or absent in an older table: the device has no plan to tell, as a single device
+     * has none; so has a device that writes nothing and returns NULL). Writes, as one JSON object,
+     * how the device would run `graph` with `properties_json` (as query() takes them), without
+     * compiling it: an orchestrator's split, the memory each device would hold and the time each
+     * part would take. The members are the device's own (HETERO's: docs/hetero.md); the host checks
+     * the shape only and returns the object in QueryResult::plan. Any status is an error, as
+     * compile() would give it for the same model (one that does not fit the devices, ops no device
+     * runs): it is never taken for "no plan". An isolated plugin answers none: orchestrators, which
+     * plan, run in the host's process. */
     mosaic_status* (*query_plan)(mosaic_device* device, mosaic_graph_view graph, const char* properties_json,
                                  mosaic_sink plan_json);
 } mosaic_plugin_api;

@@ -74,18 +74,28 @@ inline OpCost default_op_cost(const GraphView& g, size_t node) { return op_cost(
 
 // The rates of `cores` of the host's CPU running kernels that vectorise (the CPU device on oneDNN,
 // an OpenCL CPU device such as PoCL): f32 multiply-adds per cycle and core (32 with AVX-512, two
-// FMA units; 16 with AVX2 and FMA; 8 otherwise) at the clock /proc/cpuinfo reports, halved, as
+// FMA units; 16 with AVX2 and FMA; 8 otherwise) at the host's top clock (host_clock_mhz), halved, as
 // tuned kernels reach about half the peak on convolutions and MatMuls (oneDNN on ResNet-50's last
 // layers: 53%); 8 GB/s of streaming per core, overlapped with the arithmetic; 2 us per op. From the
 // hardware, not measured, so a plan is the same on every run of one machine.
+// The host's top clock in MHz, read once: cpufreq's maximum where the kernel has it (the clock
+// /proc/cpuinfo shows moves with the load), else /proc/cpuinfo's, else 2000.
+inline double host_clock_mhz() {
+    static const double mhz = [] {
+        std::ifstream top("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+        double khz = 0;
+        if (top >> khz && khz > 0) return khz / 1000;
+        std::ifstream info("/proc/cpuinfo");
+        for (std::string line; std::getline(info, line);)
+            if (line.rfind("cpu MHz", 0) == 0 && line.find(':') != std::string::npos)
+                return std::max(500.0, std::atof(line.c_str() + line.find(':') + 1));
+        return 2000.0;
+    }();
+    return mhz;
+}
+
 inline DeviceRates host_core_rates(unsigned cores) {
-    double mhz = 2000;
-    std::ifstream info("/proc/cpuinfo");
-    for (std::string line; std::getline(info, line);)
-        if (line.rfind("cpu MHz", 0) == 0 && line.find(':') != std::string::npos) {
-            mhz = std::max(500.0, std::atof(line.c_str() + line.find(':') + 1));
-            break;
-        }
+    const double mhz = host_clock_mhz();
     double per_cycle = 8;
 #if defined(__x86_64__) || defined(__i386__)
     if (__builtin_cpu_supports("avx512f")) per_cycle = 32;

@@ -425,8 +425,7 @@ struct PluginTable {
         t.query_plan = [](mosaic_device* d, mosaic_graph_view g, const char* props, mosaic_sink sink) {
             return guard([&] {
                 nlohmann::json plan;
-                if (!dev(d).plan(GraphView(g), config(dev(d), props), plan))
-                    throw Error(MOSAIC_ERROR_NOT_SUPPORTED, "device '" + dev(d).name() + "' has no plan to tell");
+                if (!dev(d).plan(GraphView(g), config(dev(d), props), plan)) return;  // nothing written: no plan
                 if (!plan.is_object()) throw Error(MOSAIC_ERROR_GENERAL, "plugin bug: a plan must be a JSON object");
                 write_to(sink, plan.dump());
             });
