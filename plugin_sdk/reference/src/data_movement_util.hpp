@@ -105,17 +105,34 @@ inline void permute(const void* src, const Shape& in_shape, const std::vector<in
 // Per input axis, the elements a slice takes: start, start + step, ... (count of them).
 using AxisSlice = reference::AxisSlice;
 
-// dst = the elements of src picked by one AxisSlice per axis, in row-major order.
+// dst = the elements of src picked by one AxisSlice per axis, in row-major order. The trailing
+// axes taken whole, and the axis before them where its step is 1, are contiguous in src: each of
+// their blocks is one memcpy (a KV cache's positions sliced per head, rows of an image).
 inline void gather_slices(const void* src, const Shape& in_shape, const std::vector<AxisSlice>& slices, void* dst,
                           size_t esize) {
     const std::vector<int64_t> in_strides = strides_of(in_shape);
+    size_t outer = slices.size();
+    int64_t run = 1;
+    while (outer > 0 && slices[outer - 1].start == 0 && slices[outer - 1].step == 1 &&
+           slices[outer - 1].count == in_shape[outer - 1])
+        run *= in_shape[--outer];
+    int64_t run_start = 0;  // where a block starts within the merged axes
+    if (outer > 0 && slices[outer - 1].step == 1) {
+        --outer;
+        run *= slices[outer].count;
+        run_start = slices[outer].start * in_strides[outer];
+    }
     Shape counts;
-    for (const auto& s : slices) counts.push_back(s.count);
-    int64_t to = 0;
+    for (size_t d = 0; d < outer; ++d) counts.push_back(slices[d].count);
+    if (run == 0) return;
+    auto* out = static_cast<unsigned char*>(dst);
+    const auto* in = static_cast<const unsigned char*>(src);
+    const size_t block = static_cast<size_t>(run) * esize;
     for_each_index(counts, [&](const std::vector<int64_t>& index) {
-        int64_t from = 0;
-        for (size_t d = 0; d < slices.size(); ++d) from += (slices[d].start + index[d] * slices[d].step) * in_strides[d];
-        copy_element(dst, to++, src, from, esize);
+        int64_t from = run_start;
+        for (size_t d = 0; d < outer; ++d) from += (slices[d].start + index[d] * slices[d].step) * in_strides[d];
+        std::memcpy(out, in + static_cast<size_t>(from) * esize, block);
+        out += block;
     });
 }
 
