@@ -7,6 +7,7 @@
 #include <mosaic/infer_request.hpp>
 #include <mosaic/partial_shape.hpp>
 #include <mosaic/properties.hpp>
+#include <mosaic/remote_context.hpp>
 
 #include <memory>
 #include <ostream>
@@ -47,6 +48,9 @@ public:
     const std::string& device() const;
 
     InferRequest create_infer_request();
+    // The memory of the device the model was compiled on (remote_context.hpp): tensors its
+    // requests read and write in place.
+    RemoteContext get_context() const;
 
     // The device's compiled-model properties plus OPTIMAL_NUMBER_OF_INFER_REQUESTS,
     // EXECUTION_DEVICES, NETWORK_NAME and SUPPORTED_PROPERTIES.

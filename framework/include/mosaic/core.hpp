@@ -5,6 +5,7 @@
 #include <mosaic/export.hpp>
 
 #include <mosaic/compiled_model.hpp>
+#include <mosaic/remote_context.hpp>
 #include <mosaic/model.hpp>
 #include <mosaic/properties.hpp>
 
@@ -91,6 +92,8 @@ public:
     // reports them "total_bytes", "available_bytes", "used_bytes", "shares_host_memory"}; a device whose tensors are host
     // memory (CPU) throws saying so.
     PropertyValue get_property(const std::string& device, const std::string& key);
+    // The memory of a device ("GPU", "GPU.1"; remote_context.hpp), loading its plugin if needed.
+    RemoteContext get_default_context(const std::string& device);
     // Loads the device's plugin if needed; throws as compile_model does when it cannot be loaded.
     PluginInfo get_plugin_info(const std::string& device);
     template <typename T>

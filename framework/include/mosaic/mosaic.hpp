@@ -7,5 +7,6 @@
 #include <mosaic/infer_request.hpp>
 #include <mosaic/model.hpp>
 #include <mosaic/properties.hpp>
+#include <mosaic/remote_context.hpp>
 #include <mosaic/serialize.hpp>
 #include <mosaic/tensor.hpp>

@@ -1,5 +1,8 @@
-// A host tensor: element type, static shape and a buffer. Copies of a Tensor share the buffer
-// (handle semantics, like ov::Tensor); clone() copies the data.
+// A tensor: element type, static shape and a buffer. Copies of a Tensor share the buffer (handle
+// semantics, like ov::Tensor); clone() copies the data. The buffer is host memory, or, for a tensor
+// of RemoteContext::create_tensor (remote_context.hpp), a buffer in a device's own memory (as
+// ov::RemoteTensor): its elements are not addressable from the host, so data() throws, and
+// copy_to() moves them; an infer request on that device reads and writes it where it is.
 #pragma once
 
 #include <mosaic/export.hpp>
@@ -17,6 +20,8 @@
 #include <vector>
 
 namespace mosaic {
+
+struct TensorAccess;  // the runtime's side door: makes device tensors and reads their handles
 
 class MOSAIC_API Tensor {
 public:
@@ -57,10 +62,18 @@ public:
     size_t get_size() const { return static_cast<size_t>(shape_size(shape_)); }
     size_t get_byte_size() const { return get_size() * element_size(type_); }
 
-    void* data() { return data_; }
-    const void* data() const { return data_; }
-    template <typename T> T* data() { return static_cast<T*>(data_); }
-    template <typename T> const T* data() const { return static_cast<const T*>(data_); }
+    // Host memory only: throws std::logic_error for a device tensor.
+    void* data() { return host_data(); }
+    const void* data() const { return host_data(); }
+    template <typename T> T* data() { return static_cast<T*>(host_data()); }
+    template <typename T> const T* data() const { return static_cast<const T*>(host_data()); }
+
+    // Where the elements are: a device's memory ("GPU", "GPU.1"), or host memory (empty, false).
+    bool is_remote() const { return !memory_device_.empty(); }
+    const std::string& get_device_name() const { return memory_device_; }
+    // Copies the elements into `dst`, of the same element type and shape, each in host memory or
+    // a device's; throws std::invalid_argument when they differ.
+    void copy_to(Tensor& dst) const;
 
     template <typename T> std::vector<T> to_vector() const {
         if (sizeof(T) != element_size(type_))
@@ -69,13 +82,22 @@ public:
         return std::vector<T>(p, p + get_size());
     }
 
+    // A host tensor for a host tensor; a device tensor throws (copy_to a tensor of its context).
     Tensor clone() const {
         Tensor t(type_, shape_);
-        if (get_byte_size()) std::memcpy(t.data(), data_, get_byte_size());
+        if (get_byte_size()) std::memcpy(t.data(), data(), get_byte_size());
         return t;
     }
 
 private:
+    friend struct TensorAccess;
+
+    void* host_data() const {
+        if (!memory_device_.empty()) throw_device_memory();
+        return data_;
+    }
+    [[noreturn]] void throw_device_memory() const;
+
     void check_shape() const {
         if (!is_static(shape_)) throw std::invalid_argument("Tensor shape " + to_string(shape_) + " is not static");
         // Refused before allocation: a size that wraps around would allocate a few bytes and be
@@ -90,7 +112,8 @@ private:
     ElementType type_ = ElementType::undefined;
     Shape shape_;
     std::shared_ptr<void> storage_;
-    void* data_ = nullptr;
+    void* data_ = nullptr;        // for a device tensor: the plugin's handle (an OpenCL cl_mem)
+    std::string memory_device_;  // empty: host memory
 };
 
 }  // namespace mosaic

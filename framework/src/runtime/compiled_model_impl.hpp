@@ -62,6 +62,7 @@ public:
                                      const std::string& device_string, const nlohmann::json& properties);
 
     const DeviceHandle& device() const { return *device_; }
+    const std::shared_ptr<DeviceHandle>& device_ptr() const { return device_; }
     mosaic_compiled_model* raw() const { return compiled_; }
     // The model's inputs and outputs, as applications see them.
     const std::vector<PortDesc>& inputs() const { return inputs_; }

@@ -5,6 +5,7 @@
 #include "runtime/runners.hpp"
 
 #include "runtime/compiled_model_impl.hpp"
+#include "runtime/remote_tensor.hpp"
 #include "runtime/sync_only_request.hpp"
 
 #include <mosaic/sdk/status.hpp>
@@ -14,19 +15,6 @@
 namespace mosaic {
 
 namespace {
-
-// `shape` must outlive the descriptor.
-mosaic_tensor descriptor(ElementType type, const Shape& shape, void* data) {
-    mosaic_tensor d{};
-    d.struct_size = sizeof(mosaic_tensor);
-    d.element_type = static_cast<mosaic_element_type>(type);
-    d.rank = static_cast<uint32_t>(shape.size());
-    d.dims = shape.data();
-    d.data = data;
-    d.byte_size = static_cast<size_t>(shape_size(shape)) * element_size(type);
-    d.memory_kind = MOSAIC_MEMORY_HOST;
-    return d;
-}
 
 class DeviceRunner final : public Runner {
 public:
@@ -95,6 +83,7 @@ private:
     void describe(RunTensors& tensors) {
         in_desc_.clear();
         out_desc_.clear();
+        bool device_memory = false;
         for (size_t i = 0; i < tensors.inputs.size(); ++i) {
             Tensor& t = tensors.inputs[i];
             // What the parts above hand on has been checked; a plugin must never read past a buffer all the same.
@@ -104,7 +93,8 @@ private:
                                        "' is " + to_string(port.type) + " " + to_string(port.shape) +
                                        " but was handed " + to_string(t.get_element_type()) + " " +
                                        to_string(t.get_shape()));
-            in_desc_.push_back(descriptor(t.get_element_type(), t.get_shape(), t.data()));
+            in_desc_.push_back(TensorAccess::descriptor(t));
+            device_memory |= t.is_remote();
         }
         for (size_t i = 0; i < tensors.outputs.size(); ++i) {
             Tensor& t = tensors.outputs[i];
@@ -115,8 +105,14 @@ private:
                 }
                 t = own_outputs_[i];
             }
-            out_desc_.push_back(descriptor(t.get_element_type(), t.get_shape(), t.data()));
+            out_desc_.push_back(TensorAccess::descriptor(t));
+            device_memory |= t.is_remote();
         }
+        // A device tensor reaches only a request of its own device, which reads it where it is.
+        if (device_memory)
+            if (mosaic_status* status = check_request_memory(device(), in_desc_.data(), in_desc_.size(),
+                                                             out_desc_.data(), out_desc_.size()))
+                throw failure(status);
     }
 
     std::runtime_error failure(mosaic_status* status) const {

@@ -11,13 +11,7 @@ namespace mosaic {
 
 namespace {
 
-// One device's memory: the plugin device behind a name and the instance it names. A name of a
-// device without buffers (CPU) stands for host memory, which is where its tensors are.
-struct Memory {
-    std::shared_ptr<DeviceHandle> device;  // null: host memory
-    std::string id, name;
-    bool host() const { return device == nullptr; }
-};
+using Memory = DeviceMemory;
 
 Memory device_memory(void* ctx, const char* name) {
     const DeviceSpec spec = parse_device_spec(name ? name : "");
@@ -62,10 +56,15 @@ mosaic_copy_path path(const Memory& from, const Memory& to) {
 }
 
 void copy(void* ctx, const mosaic_tensor& src, const mosaic_tensor& dst) {
+    copy_memory(memory_of(ctx, src), memory_of(ctx, dst), src, dst);
+}
+
+}  // namespace
+
+void copy_memory(const DeviceMemory& from, const DeviceMemory& to, const mosaic_tensor& src, const mosaic_tensor& dst) {
     if (src.byte_size != dst.byte_size)
         throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT, "copy: the source holds " + std::to_string(src.byte_size) +
                                                             " bytes, the destination " + std::to_string(dst.byte_size));
-    const Memory from = memory_of(ctx, src), to = memory_of(ctx, dst);
     if (from.host() && to.host()) {
         if (src.byte_size) std::memmove(dst.data, src.data, src.byte_size);
         return;
@@ -88,8 +87,6 @@ void copy(void* ctx, const mosaic_tensor& src, const mosaic_tensor& dst) {
     from.device->copy(from.id, src, host);
     to.device->copy(to.id, host, dst);
 }
-
-}  // namespace
 
 mosaic_status* check_request_memory(const DeviceHandle& device, const mosaic_tensor* inputs, size_t input_count,
                                     const mosaic_tensor* outputs, size_t output_count) {

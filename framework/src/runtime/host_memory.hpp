@@ -7,7 +7,22 @@
 
 #include <mosaic/plugin_abi.h>
 
+#include <memory>
+#include <string>
+
 namespace mosaic {
+
+// One device's memory: the plugin device behind a name and the instance it names. A name of a
+// device without buffers (CPU) stands for host memory, which is where its tensors are.
+struct DeviceMemory {
+    std::shared_ptr<DeviceHandle> device;  // null: host memory
+    std::string id, name;
+    bool host() const { return device == nullptr; }
+};
+
+// Copies src (in `from`) into dst (in `to`), of equal byte_size: by the device holding either
+// buffer, peer to peer where one reaches the other, else staged through host memory.
+void copy_memory(const DeviceMemory& from, const DeviceMemory& to, const mosaic_tensor& src, const mosaic_tensor& dst);
 
 // Fills memory_info, allocate_buffer, release_buffer, copy_path and copy of a Core's host table
 // (compiled_memory, which needs the host's compiled models, is host_services.cpp's).

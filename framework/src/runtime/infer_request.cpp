@@ -38,7 +38,7 @@ void check_tensor(const PortDesc& port, bool is_input, const Tensor& t) {
                                         to_string(t.get_shape()) +
                                         (is_input ? "; give a tensor inside the declared ranges, or reshape the model" : ""));
     }
-    if (!t.data() && t.get_byte_size()) throw std::invalid_argument("tensor for '" + port.name + "' has no data");
+    if (!t.is_remote() && !t.data() && t.get_byte_size()) throw std::invalid_argument("tensor for '" + port.name + "' has no data");
 }
 
 }  // namespace
