@@ -1,6 +1,7 @@
 #include "decoder_model.hpp"
 
 #include "last_position_logits.hpp"
+#include "sliding_kv_cache.hpp"
 #include "stateful_to_stateless.hpp"
 
 #include <nlohmann/json.hpp>
@@ -60,7 +61,8 @@ bool answers_to(const PortDesc& port, const std::string& name) {
 }
 
 DecoderModel::DecoderModel(fs::path file, CompiledModel compiled, std::optional<size_t> max_length)
-    : file_(std::move(file)), compiled_(std::move(compiled)), max_length_(max_length), device_(compiled_.device()) {
+    : file_(std::move(file)), compiled_(std::move(compiled)), request_(compiled_.create_infer_request()),
+      max_length_(max_length), device_(compiled_.device()) {
     bool found = false;
     for (size_t o = 0; o < compiled_.outputs().size() && !found; ++o)
         if (answers_to(compiled_.outputs()[o], "logits")) logits_output_ = o, found = true;
@@ -153,6 +155,7 @@ DecoderSource read_decoder(Core& core, const fs::path& folder, AnyMap& propertie
     try {
         stateful_to_stateless(*source.model);
         slice_logits_to_last_position(*source.model);
+        source.sliding = slide_kv_cache(*source.model);
     } catch (const std::exception& e) {
         throw std::runtime_error(source.file.string() + ": " + e.what());
     }
@@ -177,7 +180,7 @@ std::unique_ptr<DecoderModel> open_decoder(Core& core, const fs::path& folder, c
     AnyMap properties = given;
     DecoderSource source = read_decoder(core, folder, properties);
     CompiledModel compiled = core.compile_model(source.model, device, properties);
-    if (has_past_inputs(compiled)) return make_past_present_decoder(source.file, std::move(compiled), source.max_length);
+    if (has_past_inputs(compiled)) return make_past_present_decoder(source.file, std::move(compiled), source.max_length, source.sliding);
     return make_full_sequence_decoder(source.file, std::move(compiled), source.max_length);
 }
 

@@ -7,9 +7,9 @@
 //   pipeline turns into the same inputs and outputs (stateful_to_stateless.hpp).
 // Devices compile static shapes, so a cache that grows a position per token would make every step
 // a new compilation. The pipeline instead keeps the cache in buffers of a fixed capacity (growing by
-// doubling): a step reads the whole buffer, the attention mask hides the positions not yet
-// written, and only the step's new positions are copied from the presents into the buffer. Decode
-// steps then have one shape per capacity, compiled once.
+// doubling) that a step reads whole and writes whole (sliding_kv_cache.hpp), the attention mask
+// hiding the positions not yet written. Decode steps then have one shape per capacity, compiled
+// once, and the buffers stay in the device's memory.
 #pragma once
 
 #include <mosaic/core.hpp>
@@ -40,6 +40,9 @@ public:
     const std::string& device() const { return device_; }
     const std::filesystem::path& file() const { return file_; }
     const CompiledModel& compiled() const { return compiled_; }
+    // The profiling records of the last step (PERF_COUNT on): what ran, and what crossed between
+    // the host and the device.
+    std::vector<ProfilingInfo> profiling() const { return request_.get_profiling_info(); }
 
 protected:
     DecoderModel(std::filesystem::path file, CompiledModel compiled, std::optional<size_t> max_length);
@@ -57,6 +60,7 @@ protected:
 
     std::filesystem::path file_;
     CompiledModel compiled_;
+    InferRequest request_;  // the one the steps run on
     std::optional<size_t> max_length_;
     std::string device_;
     size_t length_ = 0;
@@ -71,6 +75,7 @@ struct DecoderSource {
     std::filesystem::path file;
     std::shared_ptr<Model> model;
     std::optional<size_t> max_length;  // config.json's
+    bool sliding = false;               // the cache rewritten to slide (sliding_kv_cache.hpp)
 };
 DecoderSource read_decoder(Core& core, const std::filesystem::path& folder, AnyMap& properties);
 
@@ -88,6 +93,11 @@ bool answers_to(const PortDesc& port, const std::string& name);
 std::unique_ptr<DecoderModel> make_full_sequence_decoder(std::filesystem::path file, CompiledModel compiled,
                                                          std::optional<size_t> max_length);
 std::unique_ptr<DecoderModel> make_past_present_decoder(std::filesystem::path file, CompiledModel compiled,
-                                                        std::optional<size_t> max_length);
+                                                        std::optional<size_t> max_length, bool sliding);
+
+// The positions of a sliding cache's buffers that hold `needed`, grown from `capacity` (0 at
+// first): 64, doubling, kept within the model's longest sequence where `needed` allows (an export
+// may hold position tables of that length: GPT-2's causal bias).
+size_t cache_capacity(size_t needed, size_t capacity, std::optional<size_t> max_length);
 
 }  // namespace mosaic::genai

@@ -11,9 +11,11 @@ QueryResult plan_decoder(Core& core, const std::filesystem::path& folder, const 
     if (prompt_length == 0) throw std::invalid_argument("plan_decoder: the prompt needs at least one token");
     AnyMap properties = given;
     DecoderSource source = read_decoder(core, folder, properties);
-    // The first step: one row of `prompt_length` tokens, an empty past, one beam; whatever else is
-    // dynamic, one.
+    // The first step: one row of `prompt_length` tokens, one beam; whatever else is dynamic, one.
+    // Its past is empty, or, for a sliding cache, the buffers of the prompt's capacity with the
+    // mask as long.
     const int64_t length = static_cast<int64_t>(prompt_length);
+    const int64_t capacity = source.sliding ? static_cast<int64_t>(cache_capacity(prompt_length, 0, source.max_length)) : 0;
     std::map<std::string, PartialShape> shapes;
     for (Node* p : source.model->get_parameters()) {
         const std::string name = Model::input_name(*p);
@@ -26,7 +28,7 @@ QueryResult plan_decoder(Core& core, const std::filesystem::path& folder, const 
                 batch = false;
                 continue;
             }
-            d = batch ? 1 : sequence ? length : past ? 0 : 1;
+            d = batch ? 1 : name == "attention_mask" && source.sliding ? capacity : sequence ? length : past ? capacity : 1;
             batch = false;
         }
         std::vector<Dimension> dims(shape.begin(), shape.end());

@@ -9,7 +9,7 @@ namespace {
 class FullSequenceDecoder final : public DecoderModel {
 public:
     FullSequenceDecoder(std::filesystem::path file, CompiledModel compiled, std::optional<size_t> max_length)
-        : DecoderModel(std::move(file), std::move(compiled), max_length), request_(compiled_.create_infer_request()) {}
+        : DecoderModel(std::move(file), std::move(compiled), max_length) {}
 
     std::vector<float> step(const std::vector<int64_t>& tokens) override {
         sequence_.insert(sequence_.end(), tokens.begin(), tokens.end());
@@ -25,7 +25,6 @@ public:
     }
 
 private:
-    InferRequest request_;
     std::vector<int64_t> sequence_;
 };
 

@@ -1,10 +1,12 @@
 // Decoders whose cache goes out as present.X and comes back in as past_key_values.X (optimum's ONNX,
-// and optimum-intel's IR once stateful_to_stateless has run). The cache lives in buffers of a fixed
-// capacity along the positions (decoder_model.hpp): the prompt's step reads an empty past, each later
-// step the whole buffer with the attention mask hiding what is not yet written, and after each step
-// the new positions of the presents are copied into the buffer. A model without an attention mask
-// or position ids cannot be told which positions are real; its cache grows by the presents
-// themselves (a new shape per step).
+// and optimum-intel's IR once stateful_to_stateless has run). Where the model was rewritten to
+// slide its cache (sliding_kv_cache.hpp), the cache is two buffers per layer of a fixed capacity
+// along the positions, in the device's memory where it has its own: a step reads one as past and
+// writes the other as present, the next step the other way round, and the attention mask hides
+// the positions not yet written. The buffers grow by doubling (a new compilation each time), the
+// written positions moved over once. A model that cannot be told which positions are real (no
+// attention mask or position ids) has its cache grow by the presents themselves (a new shape per
+// step).
 #include "decoder_model.hpp"
 
 #include <algorithm>
@@ -21,33 +23,36 @@ constexpr size_t kFirstCapacity = 64;
 
 class PastPresentDecoder final : public DecoderModel {
 public:
-    PastPresentDecoder(std::filesystem::path file, CompiledModel compiled, std::optional<size_t> max_length)
-        : DecoderModel(std::move(file), std::move(compiled), max_length), request_(compiled_.create_infer_request()) {
+    PastPresentDecoder(std::filesystem::path file, CompiledModel compiled, std::optional<size_t> max_length, bool sliding)
+        : DecoderModel(std::move(file), std::move(compiled), max_length),
+          context_(compiled_.get_context()), sliding_(sliding) {
         pair_pasts_with_presents();
-        fixed_capacity_ = has_input("attention_mask") && has_input("position_ids");
         reset();
     }
 
     std::vector<float> step(const std::vector<int64_t>& tokens) override {
         const size_t n = tokens.size();
-        const size_t read = fixed_capacity_ && length_ > 0 ? ensure_capacity(length_ + n, n) : length_;
-        // Ones for the positions written and the new ones; zeros for the buffer's unwritten rest.
-        std::vector<int64_t> mask(read + n, 0);
-        std::fill(mask.begin(), mask.begin() + static_cast<long>(length_), 1);
-        std::fill(mask.end() - static_cast<long>(n), mask.end(), 1);
+        if (!sliding_) return grow_by_presents(tokens);
+        ensure_capacity(length_ + n);
+        // The buffer's last length_ + n positions are the written ones and the new ones.
+        std::vector<int64_t> mask(capacity_, 0);
+        std::fill(mask.end() - static_cast<long>(length_ + n), mask.end(), 1);
         set_sequence_inputs(request_, tokens, length_, mask);
-        for (size_t i = 0; i < pairs_.size(); ++i) request_.set_tensor(pairs_[i].past, length_ > 0 ? cache_[i] : empty_[i]);
+        for (size_t i = 0; i < pairs_.size(); ++i) {
+            request_.set_tensor(pairs_[i].past, buffers_[current_][i]);
+            request_.set_tensor(compiled_.outputs()[pairs_[i].present_output], buffers_[1 - current_][i]);
+        }
         request_.infer();
-        for (size_t i = 0; i < pairs_.size(); ++i) keep_new_positions(i, read, n);
+        current_ = 1 - current_;
         length_ += n;
         return last_logits(request_);
     }
 
     void reset() override {
-        cache_.clear();
-        empty_.clear();
-        for (const Pair& p : pairs_) empty_.push_back(Tensor(p.type, p.empty_shape));
+        for (auto& set : buffers_) set.clear();
+        grown_.clear();
         capacity_ = 0;
+        current_ = 0;
         length_ = 0;
     }
 
@@ -60,49 +65,65 @@ private:
         size_t axis = 0;    // the positions' dimension
     };
 
-    // Buffers of at least `needed` positions, doubling from kFirstCapacity; returns the capacity,
-    // which a step then reads whole with its `appended` new positions after it. The two together
-    // stay within the model's maximum length where they can (an export may hold position tables of
-    // that length: GPT-2's causal bias).
-    size_t ensure_capacity(size_t needed, size_t appended) {
-        if (needed <= capacity_) return capacity_;
-        size_t grown = std::max(kFirstCapacity, capacity_);
-        while (grown < needed) grown *= 2;
-        if (max_length_ && *max_length_ > appended) grown = std::max(needed, std::min(grown, *max_length_ - appended));
-        for (size_t i = 0; i < pairs_.size(); ++i) {
-            Shape shape = pairs_[i].empty_shape;
-            shape[pairs_[i].axis] = static_cast<int64_t>(grown);
-            Tensor bigger(pairs_[i].type, shape);
-            if (i < cache_.size()) copy_positions(cache_[i], 0, bigger, 0, length_, pairs_[i].axis);
-            if (i < cache_.size()) cache_[i] = bigger;
-            else cache_.push_back(bigger);
-        }
-        capacity_ = grown;
-        return capacity_;
+    Shape shape_at(const Pair& pair, size_t positions) const {
+        Shape shape = pair.empty_shape;
+        shape[pair.axis] = static_cast<int64_t>(positions);
+        return shape;
     }
 
-    // After a step that read `read` positions of past and appended `n`: the present's positions
-    // [read, read + n) go to the cache at [length_, length_ + n).
-    void keep_new_positions(size_t i, size_t read, size_t n) {
-        const Tensor present = request_.get_output_tensor(pairs_[i].present_output);
-        const size_t axis = pairs_[i].axis;
-        bool fits = present.get_element_type() == pairs_[i].type && present.get_shape().size() == pairs_[i].empty_shape.size() &&
-                    static_cast<size_t>(present.get_shape()[axis]) == read + n;
-        for (size_t d = 1; fits && d < pairs_[i].empty_shape.size(); ++d)
-            fits = d == axis || present.get_shape()[d] == pairs_[i].empty_shape[d];
-        if (!fits)
-            throw std::runtime_error(file_.string() + ": output '" + compiled_.outputs()[pairs_[i].present_output].name +
-                                     "' is " + to_string(present.get_element_type()) + " " + to_string(present.get_shape()) +
-                                     " after a step that read " + std::to_string(read) + " positions and added " +
-                                     std::to_string(n) + "; a present is its past (" + to_string(pairs_[i].type) +
-                                     ") with the new positions appended");
-        if (!fixed_capacity_) {
-            cache_.resize(pairs_.size());
-            cache_[i] = present.clone();  // the next step reads it while the request writes anew
-            return;
+    // Buffers of at least `needed` positions (cache_capacity); the written positions move to the
+    // end of the new ones.
+    void ensure_capacity(size_t needed) {
+        if (needed <= capacity_) return;
+        const size_t grown = cache_capacity(needed, capacity_, max_length_);
+        for (size_t i = 0; i < pairs_.size(); ++i) {
+            const Pair& pair = pairs_[i];
+            Tensor moved(pair.type, shape_at(pair, grown));
+            if (length_ > 0) {
+                Tensor old(pair.type, shape_at(pair, capacity_));
+                buffers_[current_][i].copy_to(old);
+                copy_positions(old, capacity_ - length_, moved, grown - length_, length_, pair.axis);
+            }
+            Tensor front = context_.create_tensor(pair.type, moved.get_shape());
+            if (length_ > 0) moved.copy_to(front);
+            Tensor back = context_.create_tensor(pair.type, moved.get_shape());
+            if (i < buffers_[0].size()) {
+                buffers_[current_][i] = front;
+                buffers_[1 - current_][i] = back;
+            } else {
+                buffers_[current_].push_back(front);
+                buffers_[1 - current_].push_back(back);
+            }
         }
-        if (length_ == 0) ensure_capacity(n + 1, 1);  // the prompt's step: the buffers are made
-        copy_positions(present, read, cache_[i], length_, n, axis);
+        capacity_ = grown;
+    }
+
+    // A model without an attention mask or position ids: each step reads all the cache so far and
+    // its presents are the next step's pasts.
+    std::vector<float> grow_by_presents(const std::vector<int64_t>& tokens) {
+        std::vector<int64_t> mask(length_ + tokens.size(), 1);
+        set_sequence_inputs(request_, tokens, length_, mask);
+        for (size_t i = 0; i < pairs_.size(); ++i)
+            request_.set_tensor(pairs_[i].past, length_ > 0 ? grown_[i] : Tensor(pairs_[i].type, pairs_[i].empty_shape));
+        request_.infer();
+        grown_.resize(pairs_.size());
+        for (size_t i = 0; i < pairs_.size(); ++i) {
+            const Tensor present = request_.get_output_tensor(pairs_[i].present_output);
+            check_present(i, present, length_ + tokens.size());
+            grown_[i] = present.clone();  // the next step reads it while the request writes anew
+        }
+        length_ += tokens.size();
+        return last_logits(request_);
+    }
+
+    void check_present(size_t i, const Tensor& present, size_t positions) const {
+        const Pair& pair = pairs_[i];
+        if (present.get_element_type() == pair.type && present.get_shape() == shape_at(pair, positions)) return;
+        throw std::runtime_error(file_.string() + ": output '" + compiled_.outputs()[pair.present_output].name + "' is " +
+                                 to_string(present.get_element_type()) + " " + to_string(present.get_shape()) +
+                                 " after a step that ends with " + std::to_string(positions) +
+                                 " positions; a present is its past (" + to_string(pair.type) +
+                                 ") with the new positions appended");
     }
 
     // Copies `count` positions along `axis` from src (starting at src_at) to dst (at dst_at); both
@@ -161,19 +182,28 @@ private:
         }
     }
 
-    InferRequest request_;
+    RemoteContext context_;  // the device's memory, where the buffers are
+    bool sliding_ = false;
     std::vector<Pair> pairs_;
-    bool fixed_capacity_ = false;
-    std::vector<Tensor> cache_;  // by pair: [.., capacity_, ..] of which length_ positions are written
-    std::vector<Tensor> empty_;  // by pair: the past of the prompt's step
+    // By pair: buffers_[current_] holds the cache ([.., capacity_, ..], its last length_ positions
+    // written), the other set takes the next step's presents.
+    std::vector<Tensor> buffers_[2];
+    size_t current_ = 0;
     size_t capacity_ = 0;
+    std::vector<Tensor> grown_;  // by pair, for a model that does not slide: the last presents
 };
 
 }  // namespace
 
+size_t cache_capacity(size_t needed, size_t capacity, std::optional<size_t> max_length) {
+    size_t grown = std::max(kFirstCapacity, capacity);
+    while (grown < needed) grown *= 2;
+    return max_length ? std::max(needed, std::min(grown, *max_length)) : grown;
+}
+
 std::unique_ptr<DecoderModel> make_past_present_decoder(std::filesystem::path file, CompiledModel compiled,
-                                                        std::optional<size_t> max_length) {
-    return std::make_unique<PastPresentDecoder>(std::move(file), std::move(compiled), max_length);
+                                                        std::optional<size_t> max_length, bool sliding) {
+    return std::make_unique<PastPresentDecoder>(std::move(file), std::move(compiled), max_length, sliding);
 }
 
 }  // namespace mosaic::genai

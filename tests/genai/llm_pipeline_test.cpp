@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <set>
 
 #include <unistd.h>
 
@@ -124,6 +125,47 @@ TEST_P(LlmOn, DecodeStepsReuseOneCompilation) {
         EXPECT_EQ(packed.at("shared_bytes"), packed.at("bytes")) << packed.dump();
     }
 }
+
+// The KV cache stays in the GPU's memory (sliding_kv_cache.hpp): with GPU_ZERO_COPY off, PoCL
+// copies host tensors in and out as a discrete GPU does and records each copy, and a decode step's
+// records show the step's token, position and mask going in and the logits coming out, no past or
+// present; the greedy tokens are still transformers'. The cache's growth (64 to 128 positions) moves
+// the written positions once, through the host.
+class LlmKvCacheOnTheGpu : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LlmKvCacheOnTheGpu, OnlyTheStepsInputsAndTheLogitsCrossToTheHost) {
+    const std::string name = GetParam();
+    const fs::path folder = llm_folder(name);
+    NEED_LLM(folder, name);
+    Core core;
+    auto decoder = open_decoder(core, folder, "GPU", {{"GPU_ZERO_COPY", false}, {"PERF_COUNT", true}});
+    ASSERT_TRUE(decoder->compiled().get_context().has_device_memory());
+    const nlohmann::json expected = expected_generations(folder);  // kept: a temporary's element would dangle
+    const nlohmann::json& prompt = expected["prompts"][0];
+    const auto want = prompt["generated"].get<std::vector<int64_t>>();
+    const auto ids = prompt["ids"].get<std::vector<int64_t>>();
+    ASSERT_GT(ids.size() + want.size(), 64u) << "the test crosses the first capacity";
+    std::vector<float> logits = decoder->step(ids);
+    std::vector<int64_t> got;
+    std::set<std::string> crossed;
+    while (got.size() < want.size()) {
+        got.push_back(std::max_element(logits.begin(), logits.end()) - logits.begin());
+        logits = decoder->step({got.back()});
+        for (const ProfilingInfo& p : decoder->profiling())
+            if (p.node_type == "Transfer") crossed.insert(p.node_name);
+    }
+    EXPECT_EQ(got, want) << name;
+    // Each input but the cache's goes in, one output (the logits; an IR's Result is named by the
+    // device for its node) comes out.
+    size_t step_inputs = 0;
+    for (const PortDesc& in : decoder->compiled().inputs()) step_inputs += in.name.rfind("past_key_values.", 0) != 0;
+    for (const std::string& n : crossed)
+        EXPECT_TRUE(n.rfind("past_key_values.", 0) != 0 && n.rfind("present.", 0) != 0)
+            << n << " crossed between the host and the GPU in a decode step";
+    EXPECT_EQ(crossed.size(), step_inputs + 1) << "the records show the transfers";
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, LlmKvCacheOnTheGpu, ::testing::Values("llama", "llama_ov", "gpt2", "qwen2_ov"));
 
 // MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL (plugins/hetero/pipeline.hpp) with the GPU given less
 // memory than the model's weights: the first layers on the GPU, the rest on the CPU, the KV cache of
