@@ -112,6 +112,16 @@ std::vector<float> DecoderModel::last_logits(const InferRequest& request) const 
     return std::vector<float>(last, last + vocab);
 }
 
+std::optional<size_t> cache_positions_axis(const Shape& shape) {
+    std::optional<size_t> axis;
+    for (size_t d = 1; d < shape.size(); ++d) {
+        if (shape[d] >= 0) continue;
+        if (axis) return std::nullopt;
+        axis = d;
+    }
+    return axis;
+}
+
 namespace {
 
 constexpr const char* kPlanLengthKey = "KV_CACHE_PLAN_LENGTH";
@@ -125,10 +135,10 @@ void mark_cache_inputs(Model& model, size_t length) {
         const std::string name = Model::input_name(*p);  // the port's name, as the decoder binds it
         if (name.rfind("past_key_values.", 0) != 0 || p->output_count() != 1) continue;
         Shape planned = p->output_shape(0);
-        size_t positions = 0;
-        for (size_t d = 0; d < planned.size(); ++d)
-            if (planned[d] < 0) planned[d] = d == 0 ? 1 : (++positions, static_cast<int64_t>(length));
-        if (positions != 1) continue;
+        const std::optional<size_t> axis = cache_positions_axis(planned);
+        if (!axis) continue;
+        if (planned[0] < 0) planned[0] = 1;
+        planned[*axis] = static_cast<int64_t>(length);
         std::string text = "[";
         for (size_t d = 0; d < planned.size(); ++d) text += (d ? "," : "") + std::to_string(planned[d]);
         p->get_rt_info()["mosaic_variable"] = name;

@@ -95,6 +95,10 @@ std::unique_ptr<DecoderModel> make_full_sequence_decoder(std::filesystem::path f
 std::unique_ptr<DecoderModel> make_past_present_decoder(std::filesystem::path file, CompiledModel compiled,
                                                         std::optional<size_t> max_length, bool sliding);
 
+// The positions' dimension of a past_key_values input's shape: its one dynamic dimension besides
+// the batch (dimension 0); none when it has another number of them.
+std::optional<size_t> cache_positions_axis(const Shape& shape);
+
 // The positions of a sliding cache's buffers that hold `needed`, grown from `capacity` (0 at
 // first): 64, doubling, kept within the model's longest sequence where `needed` allows (an export
 // may hold position tables of that length: GPT-2's causal bias).

@@ -1,4 +1,5 @@
 #include "last_position_logits.hpp"
+#include "graph_constants.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -24,10 +25,6 @@ bool per_position(const Node& n) {
     if (type == "Add" || type == "Subtract" || type == "Multiply" || type == "Divide")
         return n.input_count() == 2 && (one_element_constant(n.input(0)) || one_element_constant(n.input(1)));
     return false;
-}
-
-Output i64_constant(Model& model, int64_t value, const std::string& name) {
-    return model.add_constant(ElementType::i64, {1}, Buffer::copy_of(&value, sizeof value), name)->output(0);
 }
 
 }  // namespace

@@ -4,9 +4,9 @@
 // along the positions, in the device's memory where it has its own: a step reads one as past and
 // writes the other as present, the next step the other way round, and the attention mask hides
 // the positions not yet written. The buffers grow by doubling (a new compilation each time), the
-// written positions moved over once. A model that cannot be told which positions are real (no
-// attention mask or position ids) has its cache grow by the presents themselves (a new shape per
-// step).
+// written positions moved over once, and stay from one prompt to the next. A model the rewrite
+// leaves alone (no attention mask or position ids, which say where a step's tokens are) has its
+// cache grow by the presents themselves (a new shape per step).
 #include "decoder_model.hpp"
 
 #include <algorithm>
@@ -48,11 +48,9 @@ public:
         return last_logits(request_);
     }
 
+    // The buffers stay for the next prompt: the mask hides what they hold.
     void reset() override {
-        for (auto& set : buffers_) set.clear();
         grown_.clear();
-        capacity_ = 0;
-        current_ = 0;
         length_ = 0;
     }
 
@@ -72,29 +70,23 @@ private:
     }
 
     // Buffers of at least `needed` positions (cache_capacity); the written positions move to the
-    // end of the new ones.
+    // end of the new ones. Nothing changes unless every buffer is made.
     void ensure_capacity(size_t needed) {
         if (needed <= capacity_) return;
         const size_t grown = cache_capacity(needed, capacity_, max_length_);
+        std::vector<Tensor> front, back;
         for (size_t i = 0; i < pairs_.size(); ++i) {
             const Pair& pair = pairs_[i];
-            Tensor moved(pair.type, shape_at(pair, grown));
-            if (length_ > 0) {
-                Tensor old(pair.type, shape_at(pair, capacity_));
-                buffers_[current_][i].copy_to(old);
-                copy_positions(old, capacity_ - length_, moved, grown - length_, length_, pair.axis);
-            }
-            Tensor front = context_.create_tensor(pair.type, moved.get_shape());
-            if (length_ > 0) moved.copy_to(front);
-            Tensor back = context_.create_tensor(pair.type, moved.get_shape());
-            if (i < buffers_[0].size()) {
-                buffers_[current_][i] = front;
-                buffers_[1 - current_][i] = back;
-            } else {
-                buffers_[current_].push_back(front);
-                buffers_[1 - current_].push_back(back);
-            }
+            front.push_back(context_.create_tensor(pair.type, shape_at(pair, grown)));
+            back.push_back(context_.create_tensor(pair.type, shape_at(pair, grown)));
+            if (length_ == 0) continue;
+            Tensor old(pair.type, shape_at(pair, capacity_)), moved(pair.type, shape_at(pair, grown));
+            buffers_[current_][i].copy_to(old);
+            copy_positions(old, capacity_ - length_, moved, grown - length_, length_, pair.axis);
+            moved.copy_to(front.back());
         }
+        buffers_[current_] = std::move(front);
+        buffers_[1 - current_] = std::move(back);
         capacity_ = grown;
     }
 
@@ -157,21 +149,14 @@ private:
                 throw std::runtime_error(where + "input '" + in.name + "' has no output '" + present +
                                          "' to take its value from at the next step; the pipeline binds each present.N.* " +
                                          "output to the past_key_values.N.* input of the same N");
-            // Batch (dimension 0) is one row; the one other dynamic dimension is the positions.
-            size_t dynamic = 0;
-            for (size_t d = 0; d < pair.empty_shape.size(); ++d) {
-                if (pair.empty_shape[d] >= 0) continue;
-                if (d == 0) {
-                    pair.empty_shape[d] = 1;
-                } else {
-                    pair.empty_shape[d] = 0;
-                    pair.axis = d;
-                    ++dynamic;
-                }
-            }
-            if (dynamic != 1)
+            const std::optional<size_t> axis = cache_positions_axis(pair.empty_shape);
+            if (!axis)
                 throw std::runtime_error(where + "input '" + in.name + "' has the shape " + in.bounds.to_string() +
                                          "; a past of the KV cache has one dynamic dimension besides the batch (the positions)");
+            // Batch one row, no positions.
+            pair.axis = *axis;
+            if (pair.empty_shape[0] < 0) pair.empty_shape[0] = 1;
+            pair.empty_shape[pair.axis] = 0;
             pairs_.push_back(std::move(pair));
         }
         for (size_t o = 0; o < compiled_.outputs().size(); ++o) {

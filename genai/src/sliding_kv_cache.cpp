@@ -1,5 +1,8 @@
 #include "sliding_kv_cache.hpp"
 
+#include "decoder_model.hpp"
+#include "graph_constants.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -8,10 +11,6 @@
 namespace mosaic::genai {
 
 namespace {
-
-Output i64_constant(Model& model, int64_t value, const std::string& name) {
-    return model.add_constant(ElementType::i64, {1}, Buffer::copy_of(&value, sizeof value), name)->output(0);
-}
 
 // data[start:stop] along `axis`, start and stop i64 [1].
 Output slice(Model& model, Output data, Output start, Output stop, int64_t axis, const std::string& name) {
@@ -42,12 +41,9 @@ bool slide_kv_cache(Model& model) {
     std::vector<Past> pasts;
     for (Node* p : model.get_parameters()) {
         if (Model::input_name(*p).rfind("past_key_values.", 0) != 0) continue;
-        const Shape& shape = p->output_shape(0);
-        int64_t axis = -1, dynamic = 0;
-        for (size_t d = 1; d < shape.size(); ++d)
-            if (shape[d] < 0) axis = static_cast<int64_t>(d), ++dynamic;
-        if (dynamic != 1) return false;
-        pasts.push_back({p, axis});
+        const std::optional<size_t> axis = cache_positions_axis(p->output_shape(0));
+        if (!axis) return false;
+        pasts.push_back({p, static_cast<int64_t>(*axis)});
     }
     if (pasts.empty()) return false;
     // The step's token count, input_ids' second dimension.

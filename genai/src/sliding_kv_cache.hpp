@@ -1,5 +1,5 @@
-// The KV cache as one buffer per layer that a step reads and the next step reads again, never
-// copied between steps. As exported, a decoder appends a step's keys and values to the past it is
+// The KV cache in buffers of a fixed capacity that steps read and write in turn, never copied
+// between steps. As exported, a decoder appends a step's keys and values to the past it is
 // given (present = Concat(past, new)), so present is longer than past and cannot be the next
 // step's past without a copy. Rewritten, each past_key_values.N input is a buffer of a fixed
 // capacity C whose first n positions (n: the tokens the step appends) are dropped before the model

@@ -88,6 +88,25 @@ TEST(RemoteTensor, ARequestChainsDeviceTensorsWithoutCrossingToTheHost) {
     EXPECT_EQ(held(core), before);
 }
 
+// A model compiled on an instance by DEVICE_ID hands out that instance's memory, as GPU.1 does.
+TEST(RemoteTensor, TheContextIsTheInstanceCompiledOn) {
+    Core core;
+    const std::vector<std::string> devices = core.get_available_devices();
+    if (std::find(devices.begin(), devices.end(), "GPU.1") == devices.end()) GTEST_SKIP() << "one GPU instance";
+    for (const AnyMap& where : {AnyMap{{"DEVICE_ID", "1"}}, AnyMap{}}) {
+        const std::string device = where.empty() ? "GPU.1" : "GPU";
+        CompiledModel compiled = core.compile_model(square_layer(), device, where);
+        const RemoteContext context = compiled.get_context();
+        EXPECT_EQ(context.get_device_name(), "GPU.1");
+        Tensor x = context.create_tensor(ElementType::f32, {1, 256});
+        random_tensor({1, 256}, 34).copy_to(x);
+        InferRequest request = compiled.create_infer_request();
+        request.set_tensor("x", x);
+        request.infer();
+    }
+    EXPECT_THROW(core.get_default_context("GPU.7"), std::runtime_error);
+}
+
 TEST(RemoteTensor, ADeviceWithoutMemoryOfItsOwnHandsOutHostTensorsAndOthersAreRefused) {
     Core core;
     CompiledModel on_cpu = core.compile_model(square_layer(), "CPU");

@@ -165,6 +165,44 @@ TEST_P(LlmKvCacheOnTheGpu, OnlyTheStepsInputsAndTheLogitsCrossToTheHost) {
     EXPECT_EQ(crossed.size(), step_inputs + 1) << "the records show the transfers";
 }
 
+// Where a step's tokens land in the sliding cache does not change what the model computes: a
+// prompt that fills the first capacity exactly (nothing of the past kept), a several-token step
+// after it that grows the buffers (a chat turn), and a reset to a shorter prompt give the logits
+// one step over the same tokens gives.
+class LlmSlidingCache : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(LlmSlidingCache, StepsOfAnyLengthGiveTheLogitsOfOneStep) {
+    const auto& [name, device] = GetParam();
+    const fs::path folder = llm_folder(name);
+    NEED_LLM(folder, name);
+    Core core;
+    auto split = open_decoder(core, folder, device, {});
+    auto whole = open_decoder(core, folder, device, {});
+    std::vector<int64_t> tokens(80);
+    for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = static_cast<int64_t>(3 + (i * 7) % 50);
+    const auto worst = [](const std::vector<float>& a, const std::vector<float>& b) {
+        const auto [lo, hi] = std::minmax_element(b.begin(), b.end());
+        double w = 0;
+        for (size_t i = 0; i < a.size(); ++i) w = std::max(w, std::fabs(double(a[i]) - b[i]) / (*hi - *lo));
+        return w;
+    };
+    const std::vector<int64_t> first(tokens.begin(), tokens.begin() + 64);
+    const std::vector<float> filled = split->step(first);  // the capacity is 64: no past kept
+    EXPECT_LE(worst(filled, whole->step(first)), 1e-5) << "a prompt of the first capacity";
+    const std::vector<float> grown = split->step(std::vector<int64_t>(tokens.begin() + 64, tokens.end()));
+    whole->reset();
+    EXPECT_LE(worst(grown, whole->step(tokens)), 1e-4) << "a 16-token step growing the cache to 128";
+    split->reset();
+    const std::vector<int64_t> shorter(tokens.begin(), tokens.begin() + 5);
+    const std::vector<float> again = split->step(shorter);
+    whole->reset();
+    EXPECT_LE(worst(again, whole->step(shorter)), 1e-5) << "after a reset, in the buffers of 128";
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, LlmSlidingCache,
+                         ::testing::Combine(::testing::Values("llama", "gpt2_ov"), ::testing::Values("REFERENCE", "CPU", "GPU")),
+                         [](const auto& info) { return test::model_device_name(info); });
+
 INSTANTIATE_TEST_SUITE_P(Models, LlmKvCacheOnTheGpu, ::testing::Values("llama", "llama_ov", "gpt2", "qwen2_ov"));
 
 // MODEL_DISTRIBUTION_POLICY PIPELINE_PARALLEL (plugins/hetero/pipeline.hpp) with the GPU given less

@@ -124,6 +124,12 @@ CompiledModel::Impl::~Impl() {
     if (compiled_) device_->api().release_compiled_model(compiled_);
 }
 
+std::string CompiledModel::Impl::instance_of(const nlohmann::json& properties) {
+    const auto it = properties.find("DEVICE_ID");
+    if (it == properties.end()) return "";
+    return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
 std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr<DeviceHandle> device, const Model& model,
                                                                  const nlohmann::json& properties,
                                                                  const std::string& device_string, const Options& options) {
@@ -310,7 +316,9 @@ CompiledModel CompiledModel::Impl::import_from(std::shared_ptr<DeviceHandle> dev
     mosaic_compiled_model* compiled = nullptr;
     device->check(device->api().import_model(device->raw(), blob.data(), blob.size(), properties.dump().c_str(), &compiled),
                   "importing a compiled model");
-    return CompiledModel(std::make_shared<Impl>(device, nullptr, compiled, device_string, std::move(inputs), std::move(outputs)));
+    auto imported = std::make_shared<Impl>(device, nullptr, compiled, device_string, std::move(inputs), std::move(outputs));
+    imported->set_instance(instance_of(properties));
+    return CompiledModel(std::move(imported));
 }
 
 // ---- public wrapper ----

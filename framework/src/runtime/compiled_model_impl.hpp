@@ -74,6 +74,12 @@ public:
     // A stateful model's initial values of its variables of dynamic shape (state.hpp), or null.
     const std::shared_ptr<Impl>& initial_model() const { return initial_; }
     const std::string& device_string() const { return device_string_; }
+    // The instance compiled on ("1" for GPU.1 or DEVICE_ID 1; empty for the default one): whose
+    // memory get_context() hands out.
+    const std::string& instance() const { return instance_; }
+    void set_instance(std::string id) { instance_ = std::move(id); }
+    // The instance compile properties name (DEVICE_ID, which a device string's ".1" sets too), or "".
+    static std::string instance_of(const nlohmann::json& properties);
     PropertyValue property(const std::string& key) const;
     void export_to(std::ostream& out) const;
 
@@ -97,6 +103,7 @@ private:
     std::unique_ptr<HostGraph> graph_;
     mosaic_compiled_model* compiled_ = nullptr;
     std::string device_string_;
+    std::string instance_;
     std::vector<PortDesc> inputs_, outputs_;
     std::vector<PortDesc> graph_inputs_, graph_outputs_;
     std::vector<Variable> variables_;

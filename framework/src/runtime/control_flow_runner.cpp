@@ -22,7 +22,9 @@ T one_value(const CutModel& op, const Tensor& t, ElementType type, const char* w
         throw ModelError(op.type + " '" + op.name + "': the " + what + " must be one " + to_string(type) +
                          ", got " + to_string(t.get_element_type()) + " " + to_string(t.get_shape()));
     T v{};
-    std::memcpy(&v, t.data(), sizeof(T));
+    Tensor host(type, t.get_shape());  // the value may be in a device's memory
+    t.copy_to(host);
+    std::memcpy(&v, host.data(), sizeof(T));
     return v;
 }
 

@@ -547,7 +547,9 @@ CompiledModel Core::compile_model(const std::shared_ptr<const Model>& model, con
     nlohmann::json props = impl_->call_properties(spec, device_properties);
     std::shared_ptr<DeviceHandle> handle = impl_->device(spec.name);
     if (!options.max_tensor_bytes) options.max_tensor_bytes = default_tensor_limit(*handle);
-    return CompiledModel(CompiledModel::Impl::create(handle, *model, props, device, options));
+    auto compiled = CompiledModel::Impl::create(handle, *model, props, device, options);
+    compiled->set_instance(CompiledModel::Impl::instance_of(props));
+    return CompiledModel(std::move(compiled));
 }
 
 CompiledModel Core::compile_model(const std::string& model_path, const std::string& device, const AnyMap& properties) {

@@ -51,13 +51,17 @@ Tensor RemoteContext::create_tensor(ElementType type, const Shape& shape) const 
 
 RemoteContext Core::get_default_context(const std::string& device) {
     const DeviceSpec spec = parse_device_spec(device);
+    impl_->call_properties(spec, {});  // an instance that does not exist is refused, naming those that do
     return RemoteContext(std::make_shared<RemoteContext::Impl>(impl_->device(spec.name), spec.id, device));
 }
 
 RemoteContext CompiledModel::get_context() const {
     if (!impl_) throw std::logic_error("CompiledModel is empty; get one from Core::compile_model");
     const DeviceSpec spec = parse_device_spec(impl_->device_string());
-    return RemoteContext(std::make_shared<RemoteContext::Impl>(impl_->device_ptr(), spec.id, impl_->device_string()));
+    // The memory's name as requests check it: the registry name and the instance compiled on.
+    const std::string name = spec.list.empty() && !impl_->instance().empty() ? spec.name + "." + impl_->instance()
+                                                                               : impl_->device_string();
+    return RemoteContext(std::make_shared<RemoteContext::Impl>(impl_->device_ptr(), impl_->instance(), name));
 }
 
 Tensor TensorAccess::device_tensor(ElementType type, const Shape& shape, std::shared_ptr<DeviceBuffer> buffer) {

@@ -30,7 +30,10 @@ void InferRequest::Impl::set_state(size_t index, const Tensor& value) {
         throw std::invalid_argument("variable '" + v.id + "' holds " + to_string(v.type) + " " + PartialShape(v.shape).to_string() +
                                     " but the tensor is " + to_string(value.get_element_type()) + " " +
                                     to_string(value.get_shape()));
-    state_[index] = {value.clone(), false};
+    // A device tensor's elements come to the host, where the request keeps its variables.
+    Tensor kept(value.get_element_type(), value.get_shape());
+    value.copy_to(kept);
+    state_[index] = {kept, false};
 }
 
 void InferRequest::Impl::reset_state(size_t index) {
