@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <stdexcept>
 
@@ -349,7 +350,11 @@ std::shared_ptr<const Model> at_smallest_shapes(const std::shared_ptr<const Mode
 
 namespace {
 
-void query_bodies(Core& core, const Node& node, const std::string& device, const AnyMap& properties, QueryResult& result) {
+// `query_body` answers a body on the device asked, without a plan (a body is never compiled on
+// its own: the op's plan is the model's).
+using BodyQuery = std::function<QueryResult(const std::shared_ptr<const Model>&)>;
+
+void query_bodies(const Node& node, const std::string& device, const BodyQuery& query_body, QueryResult& result) {
     // The host runs a control-flow op and its taken body runs on the device: the op is supported
     // when every op of each body that holds at its input shapes is, and the bodies' ops are
     // answered too.
@@ -363,7 +368,7 @@ void query_bodies(Core& core, const Node& node, const std::string& device, const
             summary += (summary.empty() ? "" : "; ") + label + " does not hold at these shapes";
             continue;
         }
-        const QueryResult inner = core.query_model_details(body, device, properties);
+        const QueryResult inner = query_body(body);
         // A body's Parameters and Results are the node's ports, not ops of the model (and their
         // names are the outer tensors' names).
         auto is_op = [&](const std::string& name) {
@@ -477,7 +482,8 @@ QueryResult Core::query(const std::shared_ptr<const Model>& model, const std::st
     for (size_t n = 0; n < support.size(); ++n) {
         const Node* node = graph.get_ops()[n];
         if (is_control_flow(*node)) {
-            query_bodies(*this, *node, device, properties, result);
+            query_bodies(*node, device, [&](const std::shared_ptr<const Model>& body) { return query(body, device, properties, false); },
+                         result);
             continue;
         }
         if (support[n].supported) {
