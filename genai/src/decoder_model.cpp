@@ -164,6 +164,7 @@ DecoderSource read_decoder(Core& core, const fs::path& folder, AnyMap& propertie
     source.model = core.read_model(source.file.string());
     try {
         stateful_to_stateless(*source.model);
+        bypass_beam_reorder(*source.model);
         slice_logits_to_last_position(*source.model);
         source.sliding = slide_kv_cache(*source.model);
     } catch (const std::exception& e) {

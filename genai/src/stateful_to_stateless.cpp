@@ -69,4 +69,33 @@ size_t stateful_to_stateless(Model& model) {
     return reads.size();
 }
 
+size_t bypass_beam_reorder(Model& model) {
+    const auto is_input = [](const Output& o, const char* prefix) {
+        return o.node->is_parameter() && Model::input_name(*o.node).rfind(prefix, 0) == 0;
+    };
+    const auto is_zero = [](const Output& o) {
+        if (!o.node->is_constant() || shape_size(o.node->output_shape(o.index)) != 1) return false;
+        const ElementType type = o.node->output_type(o.index);
+        const void* data = o.node->constant_data()->data();
+        if (type == ElementType::i64) return *static_cast<const int64_t*>(data) == 0;
+        if (type == ElementType::i32) return *static_cast<const int32_t*>(data) == 0;
+        return false;
+    };
+    size_t bypassed = 0;
+    for (Node* gather : model.get_ops()) {
+        if (gather->get_type_name() != "Gather" || gather->input_count() < 3 ||
+            gather->attrs().get_int("batch_dims", 0) != 0 || !is_input(gather->input(0), "past_key_values.") ||
+            !is_input(gather->input(1), "beam_idx") || !is_zero(gather->input(2)))
+            continue;
+        const Output past = gather->input(0);
+        for (Node* n : model.get_ops())
+            for (size_t i = 0; i < n->input_count(); ++i)
+                if (n->input(i).node == gather) n->set_input(i, past);
+        model.remove_node(gather);
+        ++bypassed;
+    }
+    if (bypassed) model.validate();
+    return bypassed;
+}
+
 }  // namespace mosaic::genai

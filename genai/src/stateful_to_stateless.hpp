@@ -14,4 +14,11 @@ namespace mosaic::genai {
 // std::runtime_error naming the variable when a ReadValue has no Assign or the reverse.
 size_t stateful_to_stateless(Model& model);
 
+// The pipeline runs one row, so the IR's reordering of the cache by beam (Gather(past, beam_idx,
+// axis 0), which optimum-intel puts after each ReadValue) is the identity: each is bypassed, which
+// saves a copy of the whole cache per layer and step, and leaves the cache's readers the
+// attention alone (so a device split keeps each layer's cache with its layer). beam_idx stays an
+// input. Returns how many were bypassed.
+size_t bypass_beam_reorder(Model& model);
+
 }  // namespace mosaic::genai
