@@ -201,6 +201,17 @@ TEST(PipelineParallel, TwoGpuInstancesSplitByMemoryAndCrossDeviceToDevice) {
     expect_near(want.outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-4, 1e-4, "HETERO:GPU.0,GPU.1", "y");
 }
 
+// The split model's y on one input against REFERENCE's. Eight residual layers add up to values
+// near 200, summed in another order on each device.
+void expect_residual_layers_match_reference(const std::shared_ptr<Model>& model, CompiledModel& compiled, int seed) {
+    const Tensor x = random_tensor({1, kNarrow}, seed);
+    InferRequest r = compiled.create_infer_request();
+    r.set_tensor("x", x);
+    r.infer();
+    expect_near(run_on(model, "REFERENCE", {{"x", x}}).outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-3, 1e-3,
+                "HETERO:GPU,CPU", "y");
+}
+
 // One request: the GPU takes what fits (five layers and the first half of the sixth), and the cut
 // moves back to the sixth layer's start, where one tensor crosses rather than two.
 TEST(PipelineParallel, TheCutMovesBackToWhereTheFewestBytesCross) {
@@ -215,13 +226,7 @@ TEST(PipelineParallel, TheCutMovesBackToWhereTheFewestBytesCross) {
     const QueryResult q = core.query_model_details(model, "HETERO:GPU,CPU", pipeline(limit));
     EXPECT_NE(q.explanation.at("layer2/up").find("cut where the fewest bytes cross"), std::string::npos)
         << q.explanation.at("layer2/up");
-    const Tensor x = random_tensor({1, kNarrow}, 52);
-    InferRequest r = compiled.create_infer_request();
-    r.set_tensor("x", x);
-    r.infer();
-    // Eight residual layers add up to values near 200, summed in another order on each device.
-    expect_near(run_on(model, "REFERENCE", {{"x", x}}).outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-3, 1e-3,
-                "HETERO:GPU,CPU", "y");
+    expect_residual_layers_match_reference(model, compiled, 52);
 }
 
 // Several requests in flight: the stages are cut so that the slower one is as fast as the
@@ -248,13 +253,7 @@ TEST(PipelineParallel, RequestsInFlightBalanceTheStages) {
     const QueryResult q = core.query_model_details(model, "HETERO:GPU,CPU", props);
     EXPECT_NE(q.explanation.at("layer0/up").find("slowest is fastest for 2 requests in flight"), std::string::npos)
         << q.explanation.at("layer0/up");
-    const Tensor x = random_tensor({1, kNarrow}, 53);
-    InferRequest r = compiled.create_infer_request();
-    r.set_tensor("x", x);
-    r.infer();
-    // Eight residual layers add up to values near 200, summed in another order on each device.
-    expect_near(run_on(model, "REFERENCE", {{"x", x}}).outputs.at(0), r.get_tensor("y").to_vector<float>(), 1e-3, 1e-3,
-                "HETERO:GPU,CPU", "y");
+    expect_residual_layers_match_reference(model, compiled, 53);
 }
 
 TEST(PipelineParallel, WhatCannotBeHonouredIsAnErrorNeverAOneDeviceRun) {
