@@ -5,9 +5,11 @@
 #include "bindings.hpp"
 #include "property_convert.hpp"
 
+#include <mosaic/genai/chat_template.hpp>
 #include <mosaic/genai/llm_pipeline.hpp>
 
 #include <nanobind/stl/function.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/set.h>
 #include <nanobind/stl/string.h>
@@ -61,6 +63,31 @@ nb::object generate(LLMPipeline& pipe, nb::handle inputs, nb::handle generation_
     EncodedResults r = pipe.generate(ids, config, stream);
     nb::gil_scoped_acquire gil;
     return nb::cast(std::move(r));
+}
+
+// Tokenizer.apply_chat_template(history, add_generation_prompt, chat_template=""): openvino_genai's
+// call. The template is `chat_template` when given, else tokenizer_config.json's; a folder that keeps
+// it in chat_template.jinja (transformers 4.43+) passes that file's text. The text is rendered with
+// the tokenizer's bos_token and eos_token, as transformers renders it, and holds the special tokens
+// the model expects: encode it with add_special_tokens=False.
+std::string apply_chat_template(const Tokenizer& tokenizer, const ChatHistory& history, bool add_generation_prompt,
+                                const std::string& chat_template) {
+    std::string source = chat_template;
+    if (source.empty()) {
+        const std::optional<std::string> own = tokenizer.chat_template();
+        if (!own)
+            throw std::invalid_argument("apply_chat_template: the tokenizer has no chat template (chat_template in "
+                                        "tokenizer_config.json); pass chat_template=, e.g. the text of the model "
+                                        "folder's chat_template.jinja");
+        source = *own;
+    }
+    nb::gil_scoped_release nogil;
+    try {
+        return ChatTemplate(source).apply(history, add_generation_prompt, tokenizer.bos_token().value_or(""),
+                                          tokenizer.eos_token().value_or(""));
+    } catch (const ChatTemplateError& e) {
+        throw std::invalid_argument(std::string("apply_chat_template: ") + e.what());
+    }
 }
 
 }  // namespace
@@ -142,7 +169,10 @@ void bind_genai(nb::module_& parent) {
         .def("get_bos_token_id", [](const Tokenizer& t) { return t.bos_token_id().value_or(-1); })
         .def("get_eos_token_id", [](const Tokenizer& t) { return t.eos_token_id().value_or(-1); })
         .def("get_pad_token_id", [](const Tokenizer& t) { return t.pad_token_id().value_or(-1); })
-        .def_prop_ro("chat_template", &Tokenizer::chat_template);
+        .def_prop_ro("chat_template", &Tokenizer::chat_template)
+        .def("apply_chat_template", &apply_chat_template, nb::arg("history"), nb::arg("add_generation_prompt"),
+             nb::arg("chat_template") = "",
+             "Renders the messages ([{'role': ..., 'content': ...}]) with the model's chat template.");
 
     nb::class_<LLMPipeline>(m, "LLMPipeline")
         .def("__init__", [](LLMPipeline* p, nb::handle models_path, const std::string& device, nb::kwargs kwargs) {

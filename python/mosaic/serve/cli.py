@@ -15,7 +15,8 @@ from mosaic.serve.config import ConfigError, load_config
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mosaic-serve", description="Serve Mosaic models over the KServe v2 "
-                                "REST protocol with Ray Serve (a foreground server, like `serve run`).")
+                                "REST protocol, and LLMs over the OpenAI API, with Ray Serve (a foreground "
+                                "server, like `serve run`).")
     p.add_argument("config", help="the serving configuration, .yaml/.yml or .json (docs/serving.md)")
     p.add_argument("--host", help="HTTP host (overrides http.host; default 127.0.0.1)")
     p.add_argument("--port", type=int, help="HTTP port (overrides http.port; default 8000)")
@@ -72,8 +73,14 @@ def main(argv=None) -> int:
     try:
         serve.start(http_options={"host": config.host, "port": config.port})
         serve.run(build_app(config), name=config.app_name, route_prefix="/")
-        print(f"mosaic-serve: {len(config.models)} model(s) {[m.name for m in config.models]} at "
-              f"http://{config.host}:{config.port}/v2 (Ctrl-C stops)", flush=True)
+        url = f"http://{config.host}:{config.port}"
+        if config.kserve_models:
+            print(f"mosaic-serve: {len(config.kserve_models)} model(s) {[m.name for m in config.kserve_models]} "
+                  f"at {url}/v2", flush=True)
+        if config.llms:
+            print(f"mosaic-serve: {len(config.llms)} LLM(s) {[m.name for m in config.llms]} at {url}/v1 "
+                  "(the OpenAI API)", flush=True)
+        print("mosaic-serve: Ctrl-C stops", flush=True)
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:

@@ -9,6 +9,10 @@
         properties: {DEVICE_PROPERTIES: {CPU: {INFERENCE_NUM_THREADS: 1}}}
         num_replicas: 2                     # or autoscaling: {min_replicas: 1, max_replicas: 4}
         batching: {max_batch_size: 8, batch_wait_timeout_s: 0.005}
+      - name: qwen                          # an LLM, served with the OpenAI API under /v1
+        task: llm
+        path: models/qwen2-ov               # the model folder (LLMPipeline's)
+        max_length: 2048                    # optional: at most the model's own (config.json)
 
 Nothing here imports Ray or compiles anything: the file is checked whole when it is read, so a typo
 is one error naming the key and the file rather than a replica failing on some node later.
@@ -21,6 +25,10 @@ from typing import Any, Dict, List, Optional
 # Keys a model entry may hold; the same keys at the top level are defaults for every model.
 MODEL_KEYS = {"name", "path", "weights", "device", "properties", "per_replica_gpu", "num_replicas",
               "autoscaling", "batching", "max_ongoing_requests", "parallel_requests", "ray_actor_options"}
+# An LLM's entry (task: llm) takes these instead of weights, batching and parallel_requests; the
+# top-level defaults of those apply to the other models only.
+LLM_KEYS = (MODEL_KEYS - {"weights", "batching", "parallel_requests"}) | {"task", "max_length"}
+TASKS = ("kserve", "llm")
 MODEL_DEFAULT_KEYS = MODEL_KEYS - {"name", "path", "weights"}
 TOP_KEYS = {"http", "ray", "ingress", "app_name", "models"} | MODEL_DEFAULT_KEYS
 BATCHING_KEYS = {"max_batch_size", "batch_wait_timeout_s"}
@@ -42,7 +50,12 @@ class Batching:
 class ModelConfig:
     name: str
     path: str
+    # "kserve": a model file served with the KServe v2 protocol; "llm": a model folder served by
+    # mosaic.genai.LLMPipeline with the OpenAI API.
+    task: str = "kserve"
     weights: Optional[str] = None
+    # task llm: the longest sequence (prompt and completion), at most the model's own.
+    max_length: Optional[int] = None
     # None: chosen on the replica, where the devices are (default_device()).
     device: Optional[str] = None
     properties: Dict[str, Any] = field(default_factory=dict)
@@ -81,6 +94,14 @@ class ServeConfig:
     ingress_num_replicas: int = 1
     ingress_ray_actor_options: Dict[str, Any] = field(default_factory=lambda: {"num_cpus": 0})
     source: str = "<dict>"
+
+    @property
+    def kserve_models(self) -> List[ModelConfig]:
+        return [m for m in self.models if m.task == "kserve"]
+
+    @property
+    def llms(self) -> List[ModelConfig]:
+        return [m for m in self.models if m.task == "llm"]
 
     def model(self, name: str) -> ModelConfig:
         for m in self.models:
@@ -171,7 +192,15 @@ def parse_config(data: Any, base_dir=".", source: str = "<dict>") -> ServeConfig
 
 def _model(entry, defaults, base_dir, where) -> ModelConfig:
     _mapping(entry, where)
-    _known_keys(entry, MODEL_KEYS, where)
+    task = entry.get("task", "kserve")
+    if task not in TASKS:
+        raise ConfigError(f"{where}: task {task!r} is not one of {list(TASKS)} (kserve: a model file over the "
+                          "KServe v2 API; llm: a model folder over the OpenAI API)")
+    if task == "llm":
+        _known_keys(entry, LLM_KEYS, where + " (task: llm)")
+        defaults = {k: v for k, v in defaults.items() if k in LLM_KEYS}
+    else:
+        _known_keys(entry, MODEL_KEYS | {"task"}, where)
     merged = {**defaults, **entry}
     for key in ("name", "path"):
         if not isinstance(merged.get(key), str) or not merged[key]:
@@ -180,7 +209,9 @@ def _model(entry, defaults, base_dir, where) -> ModelConfig:
     # The name is a URL path segment (/v2/models/{name}) and part of a Ray deployment name.
     if not all(c.isalnum() or c in "_-." for c in name):
         raise ConfigError(f"{where}: model name '{name}' may hold only letters, digits, '_', '-' and '.'")
-    m = ModelConfig(name=name, path=str((base_dir / merged["path"]).resolve()))
+    m = ModelConfig(name=name, path=str((base_dir / merged["path"]).resolve()), task=task)
+    if entry.get("max_length") is not None:
+        m.max_length = _integer(entry["max_length"], f"{where}: max_length", 2)
     if merged.get("weights"):
         m.weights = str((base_dir / merged["weights"]).resolve())
     if merged.get("device") is not None:

@@ -1,4 +1,5 @@
-"""The HTTP front of the server: the KServe v2 REST API as a FastAPI app behind Ray Serve's proxy.
+"""The HTTP front of the server: the KServe v2 REST API as a FastAPI app behind Ray Serve's proxy,
+and beside it under /v1 the OpenAI API of the served LLMs (openai_ingress.py).
 
 It decodes and checks each request against the model's metadata (asked once from the model's
 deployment), sends the arrays to the model's replicas through a deployment handle and encodes the
@@ -20,6 +21,9 @@ from ray.serve import exceptions as serve_exceptions
 from ray.serve.handle import DeploymentHandle
 from starlette.exceptions import HTTPException
 
+from mosaic.serve.openai_ingress import OpenAIFront
+from mosaic.serve.openai_ingress import error_response as openai_error
+from mosaic.serve.openai_protocol import OpenAIError
 from mosaic.serve.protocol import (HEADER_LENGTH, ProtocolError, TensorSpec, decode_inputs, encode_response,
                                    requested_outputs, split_body)
 
@@ -40,7 +44,13 @@ def error(status: int, message: str, retry_after: Optional[int] = None) -> JSONR
 
 
 @app.exception_handler(HTTPException)
-async def _http_error(_, exc: HTTPException):  # unknown paths and methods, in the protocol's shape
+async def _http_error(request: Request, exc: HTTPException):  # unknown paths and methods, in the protocol's shape
+    path, root = request.scope.get("path", ""), request.scope.get("root_path", "")
+    if root and path.startswith(root):  # the application deployed under a route prefix
+        path = path[len(root):]
+    if path.startswith("/v1"):
+        return openai_error(OpenAIError(exc.status_code, f"{exc.detail}: the OpenAI API serves GET /v1/models, "
+                                                         "POST /v1/completions and POST /v1/chat/completions"))
     return error(exc.status_code, f"{exc.detail}: the KServe v2 API is under /v2 (see GET /v2)")
 
 
@@ -91,9 +101,10 @@ def _decompress(body: bytes, encoding: Optional[str]) -> bytes:
 @serve.deployment(name="kserve-ingress", ray_actor_options={"num_cpus": 0}, max_ongoing_requests=256)
 @serve.ingress(app)
 class KServeIngress:
-    def __init__(self, models: Dict[str, DeploymentHandle]):
+    def __init__(self, models: Dict[str, DeploymentHandle], llms: Optional[Dict[str, DeploymentHandle]] = None):
         self.handles = models
         self._metadata: Dict[str, dict] = {}
+        self.openai = OpenAIFront(llms or {}, RETRYABLE)
 
     def _handle(self, name: str) -> DeploymentHandle:
         if name not in self.handles:
@@ -184,3 +195,19 @@ class KServeIngress:
         return Response(content, media_type="application/octet-stream",
                         headers={HEADER_LENGTH: str(header_length)})
 
+    # The OpenAI API of the LLMs (task: llm), openai_ingress.py.
+    @app.get("/v1/models")
+    async def openai_models(self):
+        return await self.openai.models()
+
+    @app.get("/v1/models/{name}")
+    async def openai_model(self, name: str):
+        return await self.openai.model(name)
+
+    @app.post("/v1/completions")
+    async def openai_completions(self, request: Request):
+        return await self.openai.completions(request)
+
+    @app.post("/v1/chat/completions")
+    async def openai_chat_completions(self, request: Request):
+        return await self.openai.chat_completions(request)

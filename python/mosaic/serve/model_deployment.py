@@ -133,11 +133,16 @@ def model_deployment(config: ModelConfig):
     if config.batching is not None:
         # serve.batch can only merge requests the replica has accepted.
         max_ongoing = max(max_ongoing, 2 * config.batching.max_batch_size)
-    options = dict(name=f"model-{config.name}", max_ongoing_requests=max_ongoing,
+    return serve.deployment(MosaicModel).options(**deployment_options(config, f"model-{config.name}", max_ongoing))
+
+
+def deployment_options(config: ModelConfig, name: str, max_ongoing: int) -> dict:
+    """Ray Serve's options for a model's deployment: its name, replicas or autoscaling, resources."""
+    options = dict(name=name, max_ongoing_requests=max_ongoing,
                    ray_actor_options=config.ray_actor_options or {"num_cpus": 1})
     if config.autoscaling is not None:
         options["autoscaling_config"] = config.autoscaling
     else:
         options["num_replicas"] = config.num_replicas
-    return serve.deployment(MosaicModel).options(**options)
+    return options
 

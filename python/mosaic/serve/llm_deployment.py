@@ -1,0 +1,209 @@
+"""One served LLM: a Ray Serve deployment whose replicas each hold a mosaic.genai.LLMPipeline and
+generate one request at a time, streaming the text back as it comes (the OpenAI protocol is the
+ingress's business, openai_ingress.py).
+
+A generation runs on the replica's one generation thread; its streamer hands each piece of text to
+the replica's event loop and returns STOP once the caller has gone (a client that disconnected, a
+cancelled request), so an abandoned generation ends at its next token and the replica takes the
+next request. Requests that arrive meanwhile wait their turn (continuous batching of several
+requests' decode steps is not implemented yet).
+"""
+import asyncio
+import json
+import pathlib
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Optional
+
+from ray import serve
+
+import mosaic
+import mosaic.genai
+from mosaic.serve.config import ModelConfig, default_device, replica_device
+from mosaic.serve.model_deployment import deployment_options
+
+# config.json keys that hold a model's longest sequence (those the pipeline reads, decoder_model.cpp).
+LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_sequence_length", "seq_length")
+
+
+def model_max_length(folder: pathlib.Path) -> Optional[int]:
+    try:
+        config = json.loads((folder / "config.json").read_text())
+    except (OSError, json.JSONDecodeError):
+        return None
+    for key in LENGTH_KEYS:
+        if isinstance(config.get(key), int) and config[key] > 0:
+            return config[key]
+    return None
+
+
+class MosaicLLM:
+    def __init__(self, config: dict):
+        self.config = ModelConfig.from_dict(config)
+        context = serve.get_replica_context()
+        rank = getattr(context.rank, "rank", context.rank)
+        core = mosaic.Core()
+        devices = core.available_devices
+        device = self.config.device or default_device(devices)
+        gpu_ids = []
+        if self.config.per_replica_gpu and "GPU" in devices:
+            gpu_ids = [str(i) for i in core.get_property("GPU", "AVAILABLE_DEVICES")]
+        self.device = replica_device(device, rank, gpu_ids)
+        folder = pathlib.Path(self.config.path)
+        try:
+            self.pipe = mosaic.genai.LLMPipeline(folder, self.device, **self.config.properties)
+            self.tokenizer = self.pipe.get_tokenizer()
+        except Exception as e:
+            raise RuntimeError(f"LLM '{self.config.name}': cannot load '{folder}' on {self.device}: {e}") from None
+        template = folder / "chat_template.jinja"  # where transformers 4.43+ saves it
+        self.chat_template = template.read_text() if template.is_file() else self.tokenizer.chat_template
+        limits = [n for n in (model_max_length(folder), self.config.max_length) if n]
+        self.max_length = min(limits) if limits else None
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="mosaic-generate")
+        # requests: taken by this replica; started: generations begun (a request that leaves while
+        # waiting never begins); cancelled: requests whose caller left before their generation ended.
+        self._stats = {"requests": 0, "started": 0, "completed": 0, "cancelled": 0, "failed": 0, "running": 0,
+                       "prompt_tokens": 0, "completion_tokens": 0}
+
+    def metadata(self) -> dict:
+        return {"name": self.config.name, "device": self.device, "max_length": self.max_length,
+                "chat": self.chat_template is not None}
+
+    def stats(self) -> dict:
+        return dict(self._stats, name=self.config.name, device=self.device)
+
+    def _prompt_ids(self, request: dict) -> list:
+        if request["chat"]:
+            if self.chat_template is None:
+                raise _Refused(400, f"model '{self.config.name}' has no chat template (chat_template.jinja or "
+                                    "tokenizer_config.json's chat_template in its folder); use /v1/completions",
+                               "messages", "model_not_chat")
+            try:
+                text = self.tokenizer.apply_chat_template(request["messages"], True, self.chat_template)
+            except ValueError as e:  # the template's raise_exception (a role it does not take, ...)
+                raise _Refused(400, f"the chat template refused the messages: {e}", "messages", "invalid_value")
+            return self.tokenizer.encode(text, add_special_tokens=False)  # the template wrote them
+        if request["prompt_ids"] is not None:
+            bad = [t for t in request["prompt_ids"] if t >= self.tokenizer.vocab_size]
+            if bad:
+                raise _Refused(400, f"token id(s) {bad[:5]} are past the vocabulary ({self.tokenizer.vocab_size} ids)",
+                               "prompt", "invalid_value")
+            return list(request["prompt_ids"])
+        return self.tokenizer.encode(request["prompt"])
+
+    def _generation_config(self, request: dict, prompt_tokens: int):
+        config = self.pipe.get_generation_config()  # the folder's generation_config.json
+        room = None if self.max_length is None else self.max_length - prompt_tokens
+        config.max_new_tokens = min(n for n in (request["max_tokens"], room, 2**31) if n is not None)
+        if request["temperature"] is not None:
+            config.do_sample = request["temperature"] > 0
+            if config.do_sample:
+                config.temperature = request["temperature"]
+        if request["top_p"] is not None:
+            config.top_p = request["top_p"]
+        if request["presence_penalty"] is not None:
+            config.presence_penalty = request["presence_penalty"]
+        if request["frequency_penalty"] is not None:
+            config.frequency_penalty = request["frequency_penalty"]
+        # Without a seed each request samples differently, as OpenAI's do.
+        config.rng_seed = request["seed"] if request["seed"] is not None else random.getrandbits(63)
+        config.stop_strings = set(request["stop"])
+        return config
+
+    def _finish_reason(self, config, tokens: list) -> str:
+        stop_ids = set(config.stop_token_ids) | ({config.eos_token_id} if config.eos_token_id is not None else set())
+        if tokens and not config.ignore_eos and tokens[-1] in stop_ids:
+            return "stop"
+        if config.stop_strings and any(s in self.tokenizer.decode(tokens) for s in config.stop_strings):
+            return "stop"
+        return "length" if len(tokens) >= config.max_new_tokens else "stop"
+
+    async def generate(self, request: dict):
+        """Yields {"text": piece} for each piece, then {"finish_reason", "prompt_tokens",
+        "completion_tokens"}; or one {"error": {"status", "message", "param", "code"}} when the
+        request cannot be generated (nothing else comes before it)."""
+        self._stats["requests"] += 1
+        try:
+            ids = self._prompt_ids(request)
+            if self.max_length is not None and len(ids) >= self.max_length:
+                raise _Refused(400, f"the prompt has {len(ids)} tokens; model '{self.config.name}' takes at most "
+                                    f"{self.max_length} tokens with the completion, so at most {self.max_length - 1} "
+                                    "in the prompt: shorten the prompt", "messages" if request["chat"] else "prompt",
+                               "context_length_exceeded")
+            config = self._generation_config(request, len(ids))
+        except _Refused as e:
+            self._stats["failed"] += 1
+            yield {"error": e.to_dict()}
+            return
+
+        loop = asyncio.get_running_loop()
+        events: asyncio.Queue = asyncio.Queue()
+        gone = threading.Event()  # the caller left: the streamer stops the generation
+        stopped = []
+
+        def streamer(piece: str) -> bool:
+            loop.call_soon_threadsafe(events.put_nowait, ("text", piece))
+            if gone.is_set():
+                stopped.append(True)
+                return True  # STOP
+            return False
+
+        def work():
+            # Statistics of a generation are counted here, on the generation thread, whether or not
+            # anyone still reads its events.
+            if gone.is_set():  # left while waiting for the generation thread
+                self._stats["cancelled"] += 1
+                return
+            self._stats["started"] += 1
+            self._stats["running"] += 1
+            try:
+                result = self.pipe.generate(ids, config, streamer)
+            except Exception as e:  # noqa: BLE001 - handed to the caller as an answer
+                self._stats["failed"] += 1
+                loop.call_soon_threadsafe(events.put_nowait, ("failed", e))
+                return
+            finally:
+                self._stats["running"] -= 1
+            tokens = result.tokens[0]
+            self._stats["cancelled" if stopped else "completed"] += 1
+            self._stats["prompt_tokens"] += len(ids)
+            self._stats["completion_tokens"] += len(tokens)
+            loop.call_soon_threadsafe(events.put_nowait, ("done", tokens))
+
+        self._executor.submit(work)
+        try:
+            while True:
+                kind, value = await events.get()
+                if kind == "text":
+                    yield {"text": value}
+                elif kind == "failed":
+                    status = 400 if isinstance(value, ValueError) else 500
+                    yield {"error": {"status": status, "message": f"generation failed: {value}", "param": None,
+                                     "code": None}}
+                    return
+                else:
+                    yield {"finish_reason": self._finish_reason(config, value), "prompt_tokens": len(ids),
+                           "completion_tokens": len(value)}
+                    return
+        finally:
+            # Nothing when the generation ended; else the caller went away (a disconnected client, a
+            # cancelled request): the generation stops at its next piece of text.
+            gone.set()
+
+
+class _Refused(Exception):
+    """A request this model cannot take, answered in the protocol's shape by the ingress."""
+
+    def __init__(self, status: int, message: str, param: Optional[str], code: Optional[str]):
+        super().__init__(message)
+        self.status, self.param, self.code = status, param, code
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "message": str(self), "param": self.param, "code": self.code}
+
+
+def llm_deployment(config: ModelConfig):
+    """The Ray Serve deployment for one LLM, with its replicas, autoscaling and resources."""
+    options = deployment_options(config, f"llm-{config.name}", config.max_ongoing_requests)
+    return serve.deployment(MosaicLLM).options(**options)
