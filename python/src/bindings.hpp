@@ -12,6 +12,7 @@ namespace mosaic::python {
 namespace nb = nanobind;
 
 void bind_tensor(nb::module_& m);
+void bind_remote_context(nb::module_& m);  // after bind_tensor
 void bind_ports(nb::module_& m);
 void bind_model(nb::module_& m);
 void bind_results(nb::module_& m);

@@ -8,6 +8,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <mosaic/remote_context.hpp>
+
 namespace mosaic::python {
 
 void bind_compiled_model(nb::module_& m) {
@@ -32,7 +34,9 @@ void bind_compiled_model(nb::module_& m) {
         .def("get_property",
              [](const PyCompiledModel& c, const std::string& key) { return from_property_value(c.compiled.get_property(key)); },
              nb::arg("key"))
-        .def_prop_ro("device", [](const PyCompiledModel& c) { return c.compiled.device(); });
+        .def_prop_ro("device", [](const PyCompiledModel& c) { return c.compiled.device(); })
+        .def("get_context", [](const PyCompiledModel& c) { return c.compiled.get_context(); },
+             "The memory of the device the model was compiled on: tensors its requests read in place.");
 }
 
 }  // namespace mosaic::python

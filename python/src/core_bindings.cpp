@@ -62,7 +62,9 @@ void bind_core(nb::module_& m) {
             [](Core& core, const std::string& device, const std::string& key) {
                 return from_property_value(core.get_property(device, key));
             },
-            nb::arg("device_name"), nb::arg("name"));
+            nb::arg("device_name"), nb::arg("name"))
+        .def("get_default_context", &Core::get_default_context, nb::arg("device_name"),
+             "The memory of a device ('GPU', 'GPU.1'): RemoteContext.create_tensor makes tensors in it.");
     bind_model_queries(core);
 }
 

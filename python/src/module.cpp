@@ -5,6 +5,7 @@ NB_MODULE(_mosaic, m) {
     using namespace mosaic::python;
     m.doc() = "Mosaic's C++ runtime, bound with nanobind. Import the package `mosaic`, not this module.";
     bind_tensor(m);
+    bind_remote_context(m);
     bind_ports(m);
     bind_model(m);
     bind_results(m);

@@ -48,8 +48,29 @@ void bind_tensor(nb::module_& m) {
         .def("get_size", [](const PyTensor& t) { return t.tensor.get_size(); })
         .def_prop_ro("byte_size", [](const PyTensor& t) { return t.tensor.get_byte_size(); })
         .def("get_byte_size", [](const PyTensor& t) { return t.tensor.get_byte_size(); })
+        // A tensor in a device's memory (RemoteContext.create_tensor) has no numpy view: data
+        // raises, and copy_to / copy_from move its elements.
+        .def("is_remote", [](const PyTensor& t) { return t.tensor.is_remote(); })
+        .def("get_device_name", [](const PyTensor& t) { return t.tensor.get_device_name(); },
+             "The device whose memory holds the elements ('' for host memory).")
+        .def(
+            "copy_to",
+            [](const PyTensor& t, PyTensor& target) {
+                nb::gil_scoped_release nogil;
+                t.tensor.copy_to(target.tensor);
+            },
+            nb::arg("target"), "Copies the elements into a tensor of the same type and shape, host or device memory.")
+        .def(
+            "copy_from",
+            [](PyTensor& t, nb::handle source) {
+                const PyTensor from = tensor_from_value(source, "Tensor.copy_from");
+                nb::gil_scoped_release nogil;
+                from.tensor.copy_to(t.tensor);
+            },
+            nb::arg("source"), "Copies a tensor's or numpy array's elements (same type and shape) into this one.")
         .def("__repr__", [](const PyTensor& t) {
-            return std::string("<Tensor ") + to_string(t.tensor.get_element_type()) + " " + to_string(t.tensor.get_shape()) + ">";
+            return std::string("<Tensor ") + to_string(t.tensor.get_element_type()) + " " + to_string(t.tensor.get_shape()) +
+                   (t.tensor.is_remote() ? " in " + t.tensor.get_device_name() : std::string()) + ">";
         });
 }
 

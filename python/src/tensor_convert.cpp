@@ -84,6 +84,11 @@ nb::object numpy_view(const Tensor& tensor, nb::handle owner) {
 }
 
 nb::object numpy_copy(const Tensor& tensor) {
+    if (tensor.is_remote()) {  // an output bound to device memory: its elements come to the host
+        Tensor host(tensor.get_element_type(), tensor.get_shape());
+        tensor.copy_to(host);
+        return numpy_copy(host);
+    }
     // The capsule keeps the tensor's buffer alive only for as long as the copy takes.
     nb::capsule owner(new Tensor(tensor), [](void* p) noexcept { delete static_cast<Tensor*>(p); });
     return numpy_view(tensor, owner).attr("copy")();
