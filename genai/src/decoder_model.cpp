@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -62,21 +63,24 @@ bool answers_to(const PortDesc& port, const std::string& name) {
 
 DecoderModel::DecoderModel(fs::path file, CompiledModel compiled, std::optional<size_t> max_length)
     : file_(std::move(file)), compiled_(std::move(compiled)), request_(compiled_.create_infer_request()),
-      max_length_(max_length), device_(compiled_.device()) {
-    bool found = false;
-    for (size_t o = 0; o < compiled_.outputs().size() && !found; ++o)
-        if (answers_to(compiled_.outputs()[o], "logits")) logits_output_ = o, found = true;
-    if (!found)
-        throw std::runtime_error(file_.string() + ": the model has no output named 'logits'; a decoder LLM as " +
+      max_length_(max_length), device_(compiled_.device()), logits_output_(decoder_logits_output(file_, compiled_)) {}
+
+size_t decoder_logits_output(const fs::path& file, const CompiledModel& compiled) {
+    std::optional<size_t> logits;
+    for (size_t o = 0; o < compiled.outputs().size() && !logits; ++o)
+        if (answers_to(compiled.outputs()[o], "logits")) logits = o;
+    if (!logits)
+        throw std::runtime_error(file.string() + ": the model has no output named 'logits'; a decoder LLM as " +
                                  "optimum exports it returns the next-token logits there");
-    if (!find_input(compiled_, "input_ids"))
-        throw std::runtime_error(file_.string() + ": the model has no input named 'input_ids'; a decoder LLM as " +
+    if (!find_input(compiled, "input_ids"))
+        throw std::runtime_error(file.string() + ": the model has no input named 'input_ids'; a decoder LLM as " +
                                  "optimum exports it takes the token ids there");
-    for (const PortDesc& p : compiled_.inputs())
-        if (!is_sequence_input(p.name) && p.name.rfind("past_key_values.", 0) != 0)
-            throw std::runtime_error(file_.string() + ": the pipeline does not know how to feed input '" + p.name +
+    for (const PortDesc& p : compiled.inputs())
+        if (!DecoderModel::is_sequence_input(p.name) && p.name.rfind("past_key_values.", 0) != 0)
+            throw std::runtime_error(file.string() + ": the pipeline does not know how to feed input '" + p.name +
                                      "'; a decoder's inputs are input_ids, attention_mask, position_ids, beam_idx " +
                                      "and past_key_values.N.key/value");
+    return *logits;
 }
 
 bool DecoderModel::is_sequence_input(const std::string& name) {
@@ -87,29 +91,101 @@ bool DecoderModel::has_input(const std::string& name) const { return find_input(
 
 void DecoderModel::set_sequence_inputs(InferRequest& request, const std::vector<int64_t>& tokens, size_t first_position,
                                        const std::vector<int64_t>& mask) const {
-    const PortDesc* ids = find_input(compiled_, "input_ids");
-    request.set_tensor(ids->name, integers(ids->type, tokens, ids->name));
-    if (const PortDesc* m = find_input(compiled_, "attention_mask")) request.set_tensor(m->name, integers(m->type, mask, m->name));
-    if (const PortDesc* positions = find_input(compiled_, "position_ids")) {
-        std::vector<int64_t> p(tokens.size());
-        for (size_t i = 0; i < p.size(); ++i) p[i] = static_cast<int64_t>(first_position + i);
-        request.set_tensor(positions->name, integers(positions->type, p, positions->name));
+    set_rows_inputs(compiled_, request, {tokens}, {first_position}, {mask});
+}
+
+void set_rows_inputs(const CompiledModel& compiled_, InferRequest& request, const std::vector<std::vector<int64_t>>& tokens,
+                     const std::vector<size_t>& first_positions, const std::vector<std::vector<int64_t>>& masks) {
+    const int64_t rows = static_cast<int64_t>(tokens.size());
+    const int64_t n = static_cast<int64_t>(tokens.front().size()), mask_length = static_cast<int64_t>(masks.front().size());
+    std::vector<int64_t> ids, positions, mask;
+    for (size_t r = 0; r < tokens.size(); ++r) {
+        ids.insert(ids.end(), tokens[r].begin(), tokens[r].end());
+        for (int64_t i = 0; i < n; ++i) positions.push_back(static_cast<int64_t>(first_positions[r]) + i);
+        mask.insert(mask.end(), masks[r].begin(), masks[r].end());
     }
+    const PortDesc* input_ids = find_input(compiled_, "input_ids");
+    request.set_tensor(input_ids->name, integers(input_ids->type, ids, input_ids->name, {rows, n}));
+    if (const PortDesc* m = find_input(compiled_, "attention_mask"))
+        request.set_tensor(m->name, integers(m->type, mask, m->name, {rows, mask_length}));
+    if (const PortDesc* p = find_input(compiled_, "position_ids"))
+        request.set_tensor(p->name, integers(p->type, positions, p->name, {rows, n}));
     if (const PortDesc* beam = find_input(compiled_, "beam_idx")) {
-        // One row, which keeps its own cache.
-        request.set_tensor(beam->name, integers(beam->type, {0}, beam->name, Shape{1}));
+        // Each row keeps its own cache.
+        std::vector<int64_t> own(tokens.size());
+        for (size_t r = 0; r < own.size(); ++r) own[r] = static_cast<int64_t>(r);
+        request.set_tensor(beam->name, integers(beam->type, own, beam->name, {rows}));
     }
 }
 
 std::vector<float> DecoderModel::last_logits(const InferRequest& request) const {
-    const Tensor logits = request.get_output_tensor(logits_output_);
+    return rows_logits(file_, request, logits_output_, 1).front();
+}
+
+std::vector<std::vector<float>> rows_logits(const fs::path& file_, const InferRequest& request, size_t logits_output,
+                                            size_t rows) {
+    const Tensor logits = request.get_output_tensor(logits_output);
     const Shape& s = logits.get_shape();
-    if (logits.get_element_type() != ElementType::f32 || s.size() != 3 || s[0] != 1 || s[1] < 1)
+    if (logits.get_element_type() != ElementType::f32 || s.size() != 3 || s[0] != static_cast<int64_t>(rows) || s[1] < 1)
         throw std::runtime_error(file_.string() + ": the logits came out as " + to_string(logits.get_element_type()) +
-                                 " " + to_string(s) + "; the pipeline reads f32 [1, length, vocab]");
-    const size_t vocab = static_cast<size_t>(s[2]);
-    const float* last = logits.data<float>() + (static_cast<size_t>(s[1]) - 1) * vocab;
-    return std::vector<float>(last, last + vocab);
+                                 " " + to_string(s) + "; the pipeline reads f32 [" + std::to_string(rows) +
+                                 ", length, vocab]");
+    const size_t vocab = static_cast<size_t>(s[2]), length = static_cast<size_t>(s[1]);
+    std::vector<std::vector<float>> out;
+    for (size_t r = 0; r < rows; ++r) {
+        const float* last = logits.data<float>() + (r * length + length - 1) * vocab;
+        out.emplace_back(last, last + vocab);
+    }
+    return out;
+}
+
+std::vector<CachePair> pair_caches(const fs::path& file, const CompiledModel& compiled) {
+    constexpr const char* kPast = "past_key_values.";
+    constexpr const char* kPresent = "present.";
+    const std::string where = file.string() + ": ";
+    std::vector<CachePair> pairs;
+    std::vector<bool> paired(compiled.outputs().size(), false);
+    for (const PortDesc& in : compiled.inputs()) {
+        if (in.name.rfind(kPast, 0) != 0) continue;
+        const std::string present = kPresent + in.name.substr(std::string(kPast).size());
+        CachePair pair{in.name, 0, in.type, in.shape, 0};
+        bool found = false;
+        for (size_t o = 0; o < compiled.outputs().size() && !found; ++o)
+            if (answers_to(compiled.outputs()[o], present)) pair.present_output = o, paired[o] = found = true;
+        if (!found)
+            throw std::runtime_error(where + "input '" + in.name + "' has no output '" + present +
+                                     "' to take its value from at the next step; the pipeline binds each present.N.* " +
+                                     "output to the past_key_values.N.* input of the same N");
+        const std::optional<size_t> axis = cache_positions_axis(pair.empty_shape);
+        if (!axis)
+            throw std::runtime_error(where + "input '" + in.name + "' has the shape " + in.bounds.to_string() +
+                                     "; a past of the KV cache has one dynamic dimension besides the batch (the positions)");
+        // Batch one row, no positions.
+        pair.axis = *axis;
+        if (pair.empty_shape[0] < 0) pair.empty_shape[0] = 1;
+        pair.empty_shape[pair.axis] = 0;
+        pairs.push_back(std::move(pair));
+    }
+    for (size_t o = 0; o < compiled.outputs().size(); ++o) {
+        const std::string& name = compiled.outputs()[o].name;
+        if (name.rfind(kPresent, 0) == 0 && !paired[o])
+            throw std::runtime_error(where + "output '" + name + "' has no input '" + kPast +
+                                     name.substr(std::string(kPresent).size()) + "' to feed at the next step");
+    }
+    return pairs;
+}
+
+void copy_positions(const Tensor& src, size_t src_at, Tensor& dst, size_t dst_at, size_t count, size_t axis) {
+    const Shape& s = src.get_shape();
+    const Shape& d = dst.get_shape();
+    size_t outer = 1, inner = element_size(src.get_element_type());
+    for (size_t k = 0; k < axis; ++k) outer *= static_cast<size_t>(s[k]);
+    for (size_t k = axis + 1; k < s.size(); ++k) inner *= static_cast<size_t>(s[k]);
+    const auto* from = static_cast<const char*>(src.data());
+    auto* to = static_cast<char*>(dst.data());
+    for (size_t o = 0; o < outer; ++o)
+        std::memcpy(to + (o * static_cast<size_t>(d[axis]) + dst_at) * inner,
+                    from + (o * static_cast<size_t>(s[axis]) + src_at) * inner, count * inner);
 }
 
 std::optional<size_t> cache_positions_axis(const Shape& shape) {

@@ -52,9 +52,13 @@ protected:
     void set_sequence_inputs(InferRequest& request, const std::vector<int64_t>& tokens, size_t first_position,
                              const std::vector<int64_t>& mask) const;
     bool has_input(const std::string& name) const;
+
+public:
     // Inputs other than these the subclass must feed; any left over is an input the pipeline does
     // not know, reported by name.
     static bool is_sequence_input(const std::string& name);
+
+protected:
     // The last position's logits of the request's "logits" output ([1, length, vocab]).
     std::vector<float> last_logits(const InferRequest& request) const;
 
@@ -94,6 +98,41 @@ std::unique_ptr<DecoderModel> make_full_sequence_decoder(std::filesystem::path f
                                                          std::optional<size_t> max_length);
 std::unique_ptr<DecoderModel> make_past_present_decoder(std::filesystem::path file, CompiledModel compiled,
                                                         std::optional<size_t> max_length, bool sliding);
+
+// The index of a decoder's "logits" output. Throws naming the file when it has none, no input_ids,
+// or an input the pipeline cannot feed.
+size_t decoder_logits_output(const std::filesystem::path& file, const CompiledModel& compiled);
+// Sets a decoder's inputs for rows of as many tokens each and masks of one length: row r's
+// positions start at first_positions[r]; beam_idx keeps each row's own cache.
+void set_rows_inputs(const CompiledModel& compiled, InferRequest& request, const std::vector<std::vector<int64_t>>& tokens,
+                     const std::vector<size_t>& first_positions, const std::vector<std::vector<int64_t>>& masks);
+// Each row's last position's logits of the "logits" output ([rows, length, vocab]).
+std::vector<std::vector<float>> rows_logits(const std::filesystem::path& file, const InferRequest& request,
+                                            size_t logits_output, size_t rows);
+
+// A past_key_values.X input and the present.X output that feeds it at the next step.
+struct CachePair {
+    std::string past;
+    size_t present_output = 0;
+    ElementType type = ElementType::undefined;
+    Shape empty_shape;  // the past of an empty cache: batch 1, no positions
+    size_t axis = 0;    // the positions' dimension
+    // The shape at `positions` for `rows` rows.
+    Shape shape(size_t positions, size_t rows = 1) const {
+        Shape s = empty_shape;
+        s[0] = static_cast<int64_t>(rows);
+        s[axis] = static_cast<int64_t>(positions);
+        return s;
+    }
+};
+// Every past_key_values.X input of `compiled` with its present.X output. Throws naming the file and
+// the input or output when one is unpaired (a cache fed but never returned would be silently
+// wrong) or a past has not one dynamic dimension besides the batch.
+std::vector<CachePair> pair_caches(const std::filesystem::path& file, const CompiledModel& compiled);
+
+// Copies `count` positions along `axis` from src (starting at src_at) to dst (at dst_at), host
+// tensors of the same dimensions but along `axis`.
+void copy_positions(const Tensor& src, size_t src_at, Tensor& dst, size_t dst_at, size_t count, size_t axis);
 
 // The positions' dimension of a past_key_values input's shape: its one dynamic dimension besides
 // the batch (dimension 0); none when it has another number of them.

@@ -17,8 +17,6 @@ namespace mosaic::genai {
 
 namespace {
 
-constexpr const char* kPast = "past_key_values.";
-constexpr const char* kPresent = "present.";
 constexpr size_t kFirstCapacity = 64;
 
 class PastPresentDecoder final : public DecoderModel {
@@ -26,7 +24,7 @@ public:
     PastPresentDecoder(std::filesystem::path file, CompiledModel compiled, std::optional<size_t> max_length, bool sliding)
         : DecoderModel(std::move(file), std::move(compiled), max_length),
           context_(compiled_.get_context()), sliding_(sliding) {
-        pair_pasts_with_presents();
+        pairs_ = pair_caches(file_, compiled_);
         reset();
     }
 
@@ -55,19 +53,9 @@ public:
     }
 
 private:
-    struct Pair {
-        std::string past;
-        size_t present_output = 0;
-        ElementType type = ElementType::undefined;
-        Shape empty_shape;  // the past of an empty cache: batch 1, no positions
-        size_t axis = 0;    // the positions' dimension
-    };
+    using Pair = CachePair;
 
-    Shape shape_at(const Pair& pair, size_t positions) const {
-        Shape shape = pair.empty_shape;
-        shape[pair.axis] = static_cast<int64_t>(positions);
-        return shape;
-    }
+    static Shape shape_at(const Pair& pair, size_t positions) { return pair.shape(positions); }
 
     // Buffers of at least `needed` positions (cache_capacity); the written positions move to the
     // end of the new ones. Nothing changes unless every buffer is made.
@@ -118,54 +106,6 @@ private:
                                  ") with the new positions appended");
     }
 
-    // Copies `count` positions along `axis` from src (starting at src_at) to dst (at dst_at); both
-    // have the same dimensions but along `axis`.
-    static void copy_positions(const Tensor& src, size_t src_at, Tensor& dst, size_t dst_at, size_t count, size_t axis) {
-        const Shape& s = src.get_shape();
-        const Shape& d = dst.get_shape();
-        size_t outer = 1, inner = element_size(src.get_element_type());
-        for (size_t k = 0; k < axis; ++k) outer *= static_cast<size_t>(s[k]);
-        for (size_t k = axis + 1; k < s.size(); ++k) inner *= static_cast<size_t>(s[k]);
-        const auto* from = static_cast<const char*>(src.data());
-        auto* to = static_cast<char*>(dst.data());
-        for (size_t o = 0; o < outer; ++o)
-            std::memcpy(to + (o * static_cast<size_t>(d[axis]) + dst_at) * inner,
-                        from + (o * static_cast<size_t>(s[axis]) + src_at) * inner, count * inner);
-    }
-
-    // Every past_key_values.X input takes the present.X output; anything unpaired is an error, for
-    // a cache that is fed but never returned (or the reverse) would be silently wrong.
-    void pair_pasts_with_presents() {
-        const std::string where = file_.string() + ": ";
-        std::vector<bool> paired(compiled_.outputs().size(), false);
-        for (const PortDesc& in : compiled_.inputs()) {
-            if (in.name.rfind(kPast, 0) != 0) continue;
-            const std::string present = kPresent + in.name.substr(std::string(kPast).size());
-            Pair pair{in.name, 0, in.type, in.shape, 0};
-            bool found = false;
-            for (size_t o = 0; o < compiled_.outputs().size() && !found; ++o)
-                if (answers_to(compiled_.outputs()[o], present)) pair.present_output = o, paired[o] = found = true;
-            if (!found)
-                throw std::runtime_error(where + "input '" + in.name + "' has no output '" + present +
-                                         "' to take its value from at the next step; the pipeline binds each present.N.* " +
-                                         "output to the past_key_values.N.* input of the same N");
-            const std::optional<size_t> axis = cache_positions_axis(pair.empty_shape);
-            if (!axis)
-                throw std::runtime_error(where + "input '" + in.name + "' has the shape " + in.bounds.to_string() +
-                                         "; a past of the KV cache has one dynamic dimension besides the batch (the positions)");
-            // Batch one row, no positions.
-            pair.axis = *axis;
-            if (pair.empty_shape[0] < 0) pair.empty_shape[0] = 1;
-            pair.empty_shape[pair.axis] = 0;
-            pairs_.push_back(std::move(pair));
-        }
-        for (size_t o = 0; o < compiled_.outputs().size(); ++o) {
-            const std::string& name = compiled_.outputs()[o].name;
-            if (name.rfind(kPresent, 0) == 0 && !paired[o])
-                throw std::runtime_error(where + "output '" + name + "' has no input '" + kPast +
-                                         name.substr(std::string(kPresent).size()) + "' to feed at the next step");
-        }
-    }
 
     RemoteContext context_;  // the device's memory, where the buffers are
     bool sliding_ = false;

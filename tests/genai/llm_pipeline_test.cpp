@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "batched_decoder.hpp"
 #include "decoder_model.hpp"
 #include "onnx/exporter_models.hpp"
 #include "onnx/onnx_model_builder.hpp"
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <unistd.h>
@@ -225,6 +227,84 @@ TEST(LlmDecoderRewrites, TheBeamReorderOfOneRowIsBypassed) {
     EXPECT_GT(pasts, 0u);
     // beam_idx stays an input (the pipeline feeds it), read by nothing.
     EXPECT_NO_THROW(source.model->input("beam_idx"));
+}
+
+// Continuous batching's decoder (batched_decoder.hpp): the four prompts share three rows, joining
+// after some steps or when a row frees, leaving as they finish; each gets transformers' greedy
+// tokens, as alone.
+class LlmBatchedDecode : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(LlmBatchedDecode, SequencesJoiningAndLeavingKeepTheirGreedyTokens) {
+    const auto& [name, device] = GetParam();
+    const fs::path folder = llm_folder(name);
+    NEED_LLM(folder, name);
+    const nlohmann::json expected = expected_generations(folder);
+    Core core;
+    BatchedDecoder batch(core, folder, device, {}, 3);
+    const auto argmax = [](const std::vector<float>& l) {
+        return static_cast<int64_t>(std::max_element(l.begin(), l.end()) - l.begin());
+    };
+    struct Sequence {
+        size_t prompt, row;
+        std::vector<int64_t> got;
+    };
+    std::vector<Sequence> running;
+    std::map<size_t, std::vector<int64_t>> done;
+    const size_t prompts = expected["prompts"].size();
+    ASSERT_GE(prompts, 4u);
+    size_t next = 0, steps = 0, widest = 0;
+    while (done.size() < prompts) {
+        // Two start together, a third joins at the fifth step, the others as rows free.
+        if (next < prompts && running.size() < batch.rows() && (running.size() < 2 || steps >= 5)) {
+            auto [row, logits] = batch.add(expected["prompts"][next]["ids"].get<std::vector<int64_t>>());
+            running.push_back({next++, row, {argmax(logits)}});
+        }
+        std::vector<std::pair<size_t, int64_t>> tokens;
+        for (const Sequence& s : running) tokens.emplace_back(s.row, s.got.back());
+        widest = std::max(widest, tokens.size());
+        const auto logits = batch.step(tokens);
+        ++steps;
+        for (size_t k = 0; k < running.size(); ++k) running[k].got.push_back(argmax(logits[k]));
+        for (auto it = running.begin(); it != running.end();) {
+            const size_t want = expected["prompts"][it->prompt]["generated"].size();
+            if (it->got.size() < want) {
+                ++it;
+                continue;
+            }
+            it->got.resize(want);
+            batch.remove(it->row);
+            done[it->prompt] = it->got;
+            it = running.erase(it);
+        }
+    }
+    EXPECT_EQ(widest, 3u);
+    for (size_t p = 0; p < prompts; ++p)
+        EXPECT_EQ(done[p], expected["prompts"][p]["generated"].get<std::vector<int64_t>>())
+            << name << " on " << device << ", prompt " << p;
+    EXPECT_EQ(batch.active(), 0u);
+    // Bad use: a full batch, a free row, a model whose cache cannot slide.
+    for (size_t r = 0; r < batch.rows(); ++r) batch.add({1, 2, 3});
+    EXPECT_THROW(batch.add({1}), std::length_error);
+    batch.remove(1);
+    EXPECT_THROW(batch.step({{1, 5}}), std::invalid_argument);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, LlmBatchedDecode,
+                         ::testing::Combine(::testing::Values("llama", "gpt2", "qwen2_ov", "llama_ov"),
+                                            ::testing::Values("REFERENCE", "CPU", "GPU")),
+                         [](const auto& info) { return test::model_device_name(info); });
+
+TEST(LlmBatchedDecodeErrors, AModelWhoseCacheCannotSlideIsRefusedByName) {
+    const fs::path folder = llm_folder("llama_ort");
+    NEED_LLM(folder, "llama_ort");
+    Core core;
+    try {
+        BatchedDecoder batch(core, folder, "CPU", {}, 2);
+        ADD_FAILURE() << "batched a model without position_ids";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("model.onnx: decoding several sequences together needs"), std::string::npos)
+            << e.what();
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, LlmKvCacheOnTheGpu, ::testing::Values("llama", "llama_ov", "gpt2", "qwen2_ov"));
