@@ -3,8 +3,7 @@
 #include <mosaic/genai/chat_template.hpp>
 
 #include "decoder_model.hpp"
-#include "sampler.hpp"
-#include "text_stream.hpp"
+#include "generation.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -26,14 +25,6 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// log(softmax(logits))[token]: the score of a chosen token, from the logits it was chosen from.
-float log_probability(const std::vector<float>& logits, int64_t token) {
-    const float top = *std::max_element(logits.begin(), logits.end());
-    double sum = 0;
-    for (float l : logits) sum += std::exp(static_cast<double>(l - top));
-    return static_cast<float>(logits[static_cast<size_t>(token)] - top - std::log(sum));
 }
 
 void fill_rates(PerfMetrics& m) {
@@ -120,22 +111,11 @@ LLMPipeline::~LLMPipeline() = default;
 LLMPipeline::LLMPipeline(LLMPipeline&&) noexcept = default;
 LLMPipeline& LLMPipeline::operator=(LLMPipeline&&) noexcept = default;
 
-EncodedResults LLMPipeline::Impl::run(const std::vector<int64_t>& prompt, bool reuse_cache, GenerationConfig config,
+EncodedResults LLMPipeline::Impl::run(const std::vector<int64_t>& prompt, bool reuse_cache, GenerationConfig given,
                                       const StreamerFunction& streamer, std::string* text) {
     const Clock::time_point start = Clock::now();
-    config.validate();
-    if (config.eos_token_id) config.stop_token_ids.insert(*config.eos_token_id);  // however it was set
-    if (prompt.empty()) throw std::invalid_argument("the prompt is empty: give at least one token");
+    const GenerationConfig config = checked_config(std::move(given), prompt.size(), decoder->max_length());
     if (!config.stop_strings.empty() || streamer) need_tokenizer();
-    // The longest sequence: the model's (config.json), and the config's max_length.
-    const std::optional<size_t> model_limit = decoder->max_length();
-    const size_t limit = std::min(config.max_length, model_limit.value_or(std::numeric_limits<size_t>::max()));
-    if (prompt.size() >= limit)
-        throw std::invalid_argument("the prompt has " + std::to_string(prompt.size()) + " tokens; " +
-                                    (model_limit == limit ? "the model's maximum length (config.json) is "
-                                                          : "max_length is ") +
-                                    std::to_string(limit) + ", which leaves no room for a new token");
-    const size_t new_limit = std::min(config.max_new_tokens, limit - prompt.size());
 
     // The cache is kept when it holds a beginning of this prompt (a chat's earlier turns), else
     // the sequence starts over.
@@ -151,46 +131,30 @@ EncodedResults LLMPipeline::Impl::run(const std::vector<int64_t>& prompt, bool r
     perf.num_input_tokens = prompt.size();
     std::vector<float> logits = decoder->step(std::vector<int64_t>(prompt.begin() + static_cast<long>(reuse), prompt.end()));
 
-    Sampler sampler(config);
-    std::vector<int64_t> context = prompt, generated;
-    std::optional<TextStream> stream;
-    if (tokenizer && (text || streamer || !config.stop_strings.empty())) stream.emplace(*tokenizer, config.stop_strings, config.include_stop_str_in_output);
-    float score = 0;
+    Generation generation(config, prompt, decoder->max_length(), tokenizer ? &*tokenizer : nullptr, text || streamer);
     Clock::time_point token_start = start;
     for (bool stop = false; !stop;) {
-        const int64_t token = sampler.next(logits, context, generated);
-        score += log_probability(logits, token);
-        generated.push_back(token);
-        context.push_back(token);
-        const bool stop_id = !config.ignore_eos && config.stop_token_ids.count(token) > 0;
-        stop = stop_id || generated.size() >= new_limit;
-        if (stream) {
-            const Clock::time_point decode_start = Clock::now();
-            // A stop id ends the text before its own (the id stays among the tokens, as transformers
-            // returns it).
-            std::string piece = stop_id ? std::string() : stream->advance(generated);
-            stop = stop || stream->stopped();
-            if (stop) piece += stream->finish();
-            perf.detokenization_ms += ms_since(decode_start);
-            if (streamer && !piece.empty()) {
-                const StreamingStatus status = streamer(piece);
-                if (status != StreamingStatus::RUNNING) stop = true;
-                if (status == StreamingStatus::CANCEL) cancelled = true;
-            }
+        const Generation::Token token = generation.next(logits);
+        stop = token.last;
+        if (streamer && !token.piece.empty()) {
+            const StreamingStatus status = streamer(token.piece);
+            if (status != StreamingStatus::RUNNING) stop = true;
+            if (status == StreamingStatus::CANCEL) cancelled = true;
         }
         perf.token_ms.push_back(ms_since(token_start));
         token_start = Clock::now();
-        if (!stop) logits = decoder->step({token});
+        if (!stop) logits = decoder->step({token.id});
     }
+    perf.detokenization_ms = generation.detokenization_ms();
     perf.ttft_ms = perf.token_ms.front();
-    perf.num_generated_tokens = generated.size();
+    perf.num_generated_tokens = generation.generated().size();
     perf.generate_ms = ms_since(start);
     fill_rates(perf);
-    if (text) *text = stream ? stream->text() : std::string();
+    if (text) *text = generation.text();
     // The cache holds every token but the last one chosen, which was never run.
-    cached.assign(context.begin(), context.end() - 1);
-    result.tokens.push_back(std::move(generated));
-    result.scores.push_back(score);
+    cached.assign(generation.context().begin(), generation.context().end() - 1);
+    result.tokens.push_back(generation.generated());
+    result.scores.push_back(generation.score());
     return result;
 }
 
