@@ -37,6 +37,7 @@ public:
     size_t rows() const { return lengths_.size(); }
     size_t length(size_t row) const { return lengths_.at(row); }  // 0: free
     size_t active() const;
+    std::optional<size_t> max_length() const { return max_length_; }  // config.json's
     const CompiledModel& compiled() const { return compiled_; }
 
 private:

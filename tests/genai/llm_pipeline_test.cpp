@@ -11,6 +11,7 @@
 
 #include "batched_decoder.hpp"
 #include "decoder_model.hpp"
+#include "llm_test_models.hpp"
 #include "onnx/exporter_models.hpp"
 #include "onnx/onnx_model_builder.hpp"
 
@@ -26,8 +27,6 @@ namespace mosaic::genai {
 namespace {
 
 namespace fs = std::filesystem;
-using test::generated_model;
-using test::torch_exporter_python;
 
 constexpr double kOfRange = 1e-4;
 // An IR with compressed weights multiplies the codes by their scales in f16. OpenVINO's CPU plugin
@@ -39,20 +38,8 @@ double logits_tolerance(const std::string& name) {
     return name.find("_ov_int") != std::string::npos ? kCompressedIrOfRange : kOfRange;
 }
 
-fs::path llm_folder(const std::string& name) {
-    return generated_model("llm_models", "llm_" + name, "make_llm_models.py", "--only " + name, torch_exporter_python(),
-                           "generate.json");
-}
-
-nlohmann::json expected_generations(const fs::path& folder) {
-    std::ifstream in(folder / "generate.json");
-    return nlohmann::json::parse(in);
-}
-
-#define NEED_LLM(folder, name)                                                                                    \
-    if (folder.empty())                                                                                           \
-    GTEST_SKIP() << "torch, transformers and optimum(-intel) are needed to export llm_" << name                  \
-                 << " (bash scripts/install_model_exporters.sh; see build/llm_models/llm_" << name << ".log)"
+using test_models::expected_generations;
+using test_models::llm_folder;
 
 class LlmOn : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
@@ -123,7 +110,9 @@ TEST_P(LlmOn, DecodeStepsReuseOneCompilation) {
         const nlohmann::json packed = decoder->compiled().get_property("CPU_PACKED_WEIGHTS");
         EXPECT_GT(compilations, 1u);
         // oneDNN packs f32 weights on AVX-512 (brgemm); elsewhere it may read untransposed ones in place.
-        if (__builtin_cpu_supports("avx512f")) EXPECT_GT(packed.at("bytes").get<size_t>(), 0u) << packed.dump();
+        if (__builtin_cpu_supports("avx512f")) {
+            EXPECT_GT(packed.at("bytes").get<size_t>(), 0u) << packed.dump();
+        }
         EXPECT_EQ(packed.at("shared_bytes"), packed.at("bytes")) << packed.dump();
     }
 }
