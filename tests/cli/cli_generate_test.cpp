@@ -88,6 +88,24 @@ TEST(CliBenchmarkLlm, PrintsTheRoundsFiguresAndWritesTheReport) {
     EXPECT_GT(j["decode_tokens_per_s"]["mean"].get<double>(), 0) << j.dump();
 }
 
+// --requests N: N requests decoded together (ContinuousBatchingPipeline), their tokens/s together.
+TEST(CliBenchmarkLlm, RequestsTogetherReportTheirThroughput) {
+    const auto folder = llm_folder();
+    if (folder.empty()) GTEST_SKIP() << "the exporters' venv is needed for llm_qwen2_ov (scripts/install_model_exporters.sh)";
+    TempDir dir;
+    const std::string report = dir / "batched.json";
+    const CliResult r = run_mosaic({"benchmark", "-m", folder.string(), "-d", "CPU", "--prompt_length", "12",
+                                    "--new_tokens", "6", "-niter", "1", "--requests", "3", "--report", report});
+    ASSERT_EQ(r.exit_code, 0) << r;
+    for (const char* line : {"3 requests together (continuous batching)", "Generate time (all requests):",
+                             "Throughput (all requests, prompts included):"})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r;
+    std::ifstream in(report);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["requests"], 3);
+    EXPECT_GT(j["tokens_per_s"]["mean"].get<double>(), 0) << j.dump();
+}
+
 TEST(CliBenchmarkLlm, FlagsOfTheOtherModeAreRefused) {
     const auto folder = llm_folder();
     if (folder.empty()) GTEST_SKIP() << "the exporters' venv is needed for llm_qwen2_ov (scripts/install_model_exporters.sh)";
@@ -96,6 +114,8 @@ TEST(CliBenchmarkLlm, FlagsOfTheOtherModeAreRefused) {
         {{"benchmark", "-m", folder.string(), "-d", "CPU", "--new_tokens", "0"}, "--new_tokens must be at least 1"},
         {{"benchmark", "-m", folder.string(), "-d", "CPU", "--prompt_length", "0"}, "--prompt_length must be at least 1"},
         {{"benchmark", "-m", default_model(), "-d", "CPU", "--new_tokens", "4"}, "are for an LLM folder"},
+        {{"benchmark", "-m", folder.string(), "-d", "CPU", "--requests", "0"}, "--requests must be 1 to 1024"},
+        {{"benchmark", "-m", default_model(), "-d", "CPU", "--requests", "2"}, "are for an LLM folder"},
     });
 }
 

@@ -62,7 +62,7 @@ struct BenchmarkOptions {
     std::string report_type, report_folder;
     bool json_stats = false;
     // The LLM mode (-m a decoder LLM folder; llm_benchmark.hpp).
-    std::optional<int64_t> prompt_length, new_tokens;
+    std::optional<int64_t> prompt_length, new_tokens, requests;
 };
 
 // benchmark_app's step lines: "[Step 3/11] Setting device configuration".
@@ -371,14 +371,15 @@ void run_llm_mode(const BenchmarkOptions& opts) {
     if (opts.prompt_length) llm.prompt_length = *opts.prompt_length;
     if (opts.new_tokens) llm.new_tokens = *opts.new_tokens;
     if (opts.niter) llm.rounds = opts.niter;
+    if (opts.requests) llm.requests = *opts.requests;
     llm.report = opts.report;
     run_llm_benchmark(llm);
 }
 
 void run_benchmark(const BenchmarkOptions& opts, const std::vector<ReportItem>& command_line) {
     if (std::filesystem::is_directory(opts.model)) return run_llm_mode(opts);
-    if (opts.prompt_length || opts.new_tokens)
-        throw UsageError("--prompt_length and --new_tokens are for an LLM folder (-m FOLDER); " + opts.model +
+    if (opts.prompt_length || opts.new_tokens || opts.requests)
+        throw UsageError("--prompt_length, --new_tokens and --requests are for an LLM folder (-m FOLDER); " + opts.model +
                          " is not a folder");
     Steps steps;
     steps.next();
@@ -598,6 +599,9 @@ void add_benchmark_command(CLI::App& app) {
     cmd->add_option("--prompt_length", opts->prompt_length,
                     "LLM mode (-m a model folder): tokens in the prompt (default 128); -niter is the rounds (default 3)");
     cmd->add_option("--new_tokens", opts->new_tokens, "LLM mode: tokens generated per round (default 64)");
+    cmd->add_option("--requests", opts->requests,
+                    "LLM mode: requests generated together by continuous batching (ContinuousBatchingPipeline); "
+                    "default 1 (LLMPipeline)");
     cmd->callback([opts, cmd] { run_benchmark(*opts, given_options(*cmd)); });
 }
 
