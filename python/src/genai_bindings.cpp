@@ -6,9 +6,11 @@
 #include "property_convert.hpp"
 
 #include <mosaic/genai/chat_template.hpp>
+#include <mosaic/genai/continuous_batching_pipeline.hpp>
 #include <mosaic/genai/llm_pipeline.hpp>
 
 #include <nanobind/stl/function.h>
+#include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/set.h>
@@ -195,6 +197,89 @@ void bind_genai(nb::module_& parent) {
         .def("start_chat", &LLMPipeline::start_chat, nb::arg("system_message") = "", nb::call_guard<nb::gil_scoped_release>())
         .def("finish_chat", &LLMPipeline::finish_chat, nb::call_guard<nb::gil_scoped_release>())
         .def_prop_ro("device", &LLMPipeline::device);
+
+    // Continuous batching (openvino_genai.ContinuousBatchingPipeline): the GIL is released while a
+    // call waits or computes, so a serving loop steps on one thread while others add requests and
+    // read their handles.
+    nb::class_<SchedulerConfig>(m, "SchedulerConfig")
+        .def(nb::init<>())
+        .def_rw("max_num_seqs", &SchedulerConfig::max_num_seqs);
+    nb::enum_<GenerationStatus>(m, "GenerationStatus")
+        .value("RUNNING", GenerationStatus::RUNNING)
+        .value("FINISHED", GenerationStatus::FINISHED)
+        .value("CANCEL", GenerationStatus::CANCEL);
+    nb::class_<GenerationOutput>(m, "GenerationOutput")
+        .def_ro("generated_ids", &GenerationOutput::generated_ids)
+        .def_ro("text", &GenerationOutput::text)
+        .def_ro("score", &GenerationOutput::score);
+    nb::class_<GenerationHandleImpl>(m, "GenerationHandle")
+        .def("get_status", &GenerationHandleImpl::get_status, nb::call_guard<nb::gil_scoped_release>())
+        .def("can_read", &GenerationHandleImpl::can_read, nb::call_guard<nb::gil_scoped_release>())
+        .def("read", &GenerationHandleImpl::read, nb::call_guard<nb::gil_scoped_release>(),
+             "The tokens and text generated since the last read().")
+        .def("read_all", &GenerationHandleImpl::read_all, nb::call_guard<nb::gil_scoped_release>())
+        .def("drop", &GenerationHandleImpl::drop, nb::call_guard<nb::gil_scoped_release>());
+    nb::class_<GenerationResult>(m, "GenerationResult")
+        .def_ro("m_request_id", &GenerationResult::m_request_id)
+        .def_ro("m_generation_ids", &GenerationResult::m_generation_ids)
+        .def_ro("m_scores", &GenerationResult::m_scores)
+        .def_ro("m_status", &GenerationResult::m_status);
+    nb::class_<EncodedGenerationResult>(m, "EncodedGenerationResult")
+        .def_ro("m_request_id", &EncodedGenerationResult::m_request_id)
+        .def_ro("m_generation_ids", &EncodedGenerationResult::m_generation_ids)
+        .def_ro("m_scores", &EncodedGenerationResult::m_scores)
+        .def_ro("m_status", &EncodedGenerationResult::m_status);
+    nb::class_<ContinuousBatchingPipeline>(m, "ContinuousBatchingPipeline")
+        .def("__init__",
+             [](ContinuousBatchingPipeline* p, nb::handle models_path, const SchedulerConfig& scheduler, const std::string& device,
+                nb::kwargs kwargs) {
+                 const std::string path = path_text(models_path);
+                 const AnyMap properties = to_any_map(kwargs);
+                 nb::gil_scoped_release nogil;
+                 new (p) ContinuousBatchingPipeline(path, scheduler, device, properties);
+             },
+             nb::arg("models_path"), nb::arg("scheduler_config"), nb::arg("device") = "CPU", nb::arg("kwargs"))
+        .def(
+            "add_request",
+            [](ContinuousBatchingPipeline& pipe, uint64_t id, nb::handle prompt, const GenerationConfig& config) {
+                if (nb::isinstance<nb::str>(prompt)) {
+                    const std::string text = nb::cast<std::string>(prompt);
+                    nb::gil_scoped_release nogil;
+                    return pipe.add_request(id, text, config);
+                }
+                const auto ids = nb::cast<std::vector<int64_t>>(prompt);
+                nb::gil_scoped_release nogil;
+                return pipe.add_request(id, ids, config);
+            },
+            nb::arg("request_id"), nb::arg("prompt"), nb::arg("generation_config"),
+            "Queues a request (a str prompt, or token ids); returns its GenerationHandle.")
+        .def("step", &ContinuousBatchingPipeline::step, nb::call_guard<nb::gil_scoped_release>())
+        .def("has_non_finished_requests", &ContinuousBatchingPipeline::has_non_finished_requests,
+             nb::call_guard<nb::gil_scoped_release>())
+        .def(
+            "generate",
+            [](ContinuousBatchingPipeline& pipe, nb::list prompts, nb::handle configs) {
+                std::vector<GenerationConfig> list;
+                if (nb::isinstance<GenerationConfig>(configs)) list.push_back(nb::cast<GenerationConfig>(configs));
+                else list = nb::cast<std::vector<GenerationConfig>>(configs);
+                if (nb::len(prompts) > 0 && nb::isinstance<nb::str>(prompts[0])) {
+                    const auto texts = nb::cast<std::vector<std::string>>(prompts);
+                    nb::gil_scoped_release nogil;
+                    std::vector<GenerationResult> r = pipe.generate(texts, list);
+                    nb::gil_scoped_acquire gil;
+                    return nb::cast(std::move(r));
+                }
+                const auto ids = nb::cast<std::vector<std::vector<int64_t>>>(prompts);
+                nb::gil_scoped_release nogil;
+                std::vector<EncodedGenerationResult> r = pipe.generate(ids, list);
+                nb::gil_scoped_acquire gil;
+                return nb::cast(std::move(r));
+            },
+            nb::arg("prompts"), nb::arg("generation_config"))
+        .def("get_config", &ContinuousBatchingPipeline::get_config)
+        .def("get_tokenizer", &ContinuousBatchingPipeline::get_tokenizer, nb::rv_policy::reference_internal)
+        .def("last_step_rows", &ContinuousBatchingPipeline::last_step_rows, nb::call_guard<nb::gil_scoped_release>(),
+             "The requests the last decode step ran together.");
 }
 
 }  // namespace mosaic::python

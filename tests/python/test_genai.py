@@ -73,3 +73,33 @@ def test_bad_input_says_what(pipe, folder, tmp_path):
     with pytest.raises(ZeroDivisionError):  # what the streamer raised, raised from generate()
         pipe.generate("Hi", max_new_tokens=4, streamer=lambda piece: 1 / 0)
     assert len(pipe.generate("Hi", max_new_tokens=4).texts) == 1  # the pipeline still works
+
+
+def test_continuous_batching_gives_each_request_its_own_generation(pipe, folder, expected):
+    scheduler = ov_genai.SchedulerConfig()
+    scheduler.max_num_seqs = 2
+    batch = ov_genai.ContinuousBatchingPipeline(folder, scheduler, "CPU")
+    config = batch.get_config()
+    config.max_new_tokens = 64
+    results = batch.generate([p["text"] for p in expected], config)
+    assert [r.m_generation_ids[0] for r in results] == [p["generated_text"] for p in expected]
+    assert all(r.m_status == ov_genai.GenerationStatus.FINISHED for r in results)
+    encoded = batch.generate([p["ids"] for p in expected], [config])
+    assert [r.m_generation_ids[0] for r in encoded] == [p["generated"] for p in expected]
+    # Handles: requests stepped together, read as they grow; one dropped.
+    config.max_new_tokens = 12
+    a = batch.add_request(1, expected[0]["text"], config)
+    b = batch.add_request(2, expected[1]["ids"], config)
+    pieces, rows = "", set()
+    while batch.has_non_finished_requests():
+        batch.step()
+        rows.add(batch.last_step_rows())
+        pieces += a.read().text
+        if len(b.read_all().generated_ids) >= 3:
+            b.drop()
+    assert rows >= {2}
+    assert pieces == a.read_all().text == str(pipe.generate(expected[0]["text"], max_new_tokens=12))
+    assert b.get_status() == ov_genai.GenerationStatus.CANCEL
+    with pytest.raises(ValueError, match="leaves no room"):
+        config.max_length = 2
+        batch.add_request(3, expected[0]["ids"], config)

@@ -5,14 +5,22 @@
     print(pipe.generate("The Sun is", max_new_tokens=64))
 """
 from mosaic._mosaic.genai import (
+    ContinuousBatchingPipeline,
     DecodedResults,
+    EncodedGenerationResult,
     EncodedResults,
     GenerationConfig,
+    GenerationHandle,
+    GenerationOutput,
+    GenerationResult,
+    GenerationStatus,
     LLMPipeline,
     PerfMetrics,
+    SchedulerConfig,
     StreamingStatus,
     Tokenizer,
 )
 
-__all__ = ["DecodedResults", "EncodedResults", "GenerationConfig", "LLMPipeline", "PerfMetrics", "StreamingStatus",
-           "Tokenizer"]
+__all__ = ["ContinuousBatchingPipeline", "DecodedResults", "EncodedGenerationResult", "EncodedResults",
+           "GenerationConfig", "GenerationHandle", "GenerationOutput", "GenerationResult", "GenerationStatus",
+           "LLMPipeline", "PerfMetrics", "SchedulerConfig", "StreamingStatus", "Tokenizer"]
