@@ -181,6 +181,7 @@ GenerationHandle ContinuousBatchingPipeline::add_request(uint64_t request_id, co
 
 void ContinuousBatchingPipeline::step() {
     std::lock_guard<std::mutex> lock(impl_->step_lock);
+    impl_->last_rows = 0;
     impl_->drop_cancelled();
     impl_->admit();
     impl_->decode();

@@ -34,8 +34,8 @@ SHORT_MAX_LENGTH = 32
 LONG_CONTEXT = 4096
 
 CONFIG = """\
-# One LLM on CPU, the same with a shorter maximum length, and the same with a longer context for
-# the disconnect test.
+# One LLM on CPU, the same with a shorter maximum length, and the same with a longer context and
+# one row (a second request waits) for the disconnect tests.
 ray_actor_options: {{num_cpus: 0.25}}
 models:
   - name: tiny
@@ -52,6 +52,7 @@ models:
     task: llm
     path: {long_folder}
     device: CPU
+    max_num_seqs: 1
     properties: {{INFERENCE_NUM_THREADS: 1}}
 """
 
@@ -181,14 +182,20 @@ def test_completions_give_llmpipeline_greedy_text(client, pipe):
 
 
 def test_concurrent_requests_each_get_their_own_text(client, pipe):
-    """One generation at a time per replica: the others wait their turn, none is mixed with another."""
-    lengths = [5, 9, 13, 17]
+    """Requests at once are decoded together (continuous batching): each gets its own text, and the
+    replica's steps ran several of them at a time."""
+    before = llm_stats("tiny")["batch_sizes"]
+    lengths = [60, 90, 120, 150]
     with concurrent.futures.ThreadPoolExecutor(len(lengths)) as pool:
         answers = list(pool.map(lambda n: client.completions.create(model="tiny", prompt=PROMPT, max_tokens=n,
                                                                     temperature=0), lengths))
     for n, answer in zip(lengths, answers):
         assert answer.choices[0].text == pipe.generate(PROMPT, max_new_tokens=n, do_sample=False).texts[0]
         assert answer.usage.completion_tokens == n
+    after = llm_stats("tiny")["batch_sizes"]
+    together = {int(rows): steps - before.get(rows, 0) for rows, steps in after.items()}
+    assert max(rows for rows, steps in together.items() if steps > 0) >= 2, after
+    print(f"decode steps by the requests they ran together: {together}")
 
 
 def test_completions_from_token_ids(client, pipe):

@@ -13,6 +13,7 @@
         task: llm
         path: models/qwen2-ov               # the model folder (LLMPipeline's)
         max_length: 2048                    # optional: at most the model's own (config.json)
+        max_num_seqs: 8                     # requests a replica decodes together (continuous batching)
 
 Nothing here imports Ray or compiles anything: the file is checked whole when it is read, so a typo
 is one error naming the key and the file rather than a replica failing on some node later.
@@ -27,7 +28,7 @@ MODEL_KEYS = {"name", "path", "weights", "device", "properties", "per_replica_gp
               "autoscaling", "batching", "max_ongoing_requests", "parallel_requests", "ray_actor_options"}
 # An LLM's entry (task: llm) takes these instead of weights, batching and parallel_requests; the
 # top-level defaults of those apply to the other models only.
-LLM_KEYS = (MODEL_KEYS - {"weights", "batching", "parallel_requests"}) | {"task", "max_length"}
+LLM_KEYS = (MODEL_KEYS - {"weights", "batching", "parallel_requests"}) | {"task", "max_length", "max_num_seqs"}
 TASKS = ("kserve", "llm")
 MODEL_DEFAULT_KEYS = MODEL_KEYS - {"name", "path", "weights"}
 TOP_KEYS = {"http", "ray", "ingress", "app_name", "models"} | MODEL_DEFAULT_KEYS
@@ -56,6 +57,8 @@ class ModelConfig:
     weights: Optional[str] = None
     # task llm: the longest sequence (prompt and completion), at most the model's own.
     max_length: Optional[int] = None
+    # task llm: the requests a replica decodes together (its continuous batch's rows).
+    max_num_seqs: int = 8
     # None: chosen on the replica, where the devices are (default_device()).
     device: Optional[str] = None
     properties: Dict[str, Any] = field(default_factory=dict)
@@ -212,6 +215,8 @@ def _model(entry, defaults, base_dir, where) -> ModelConfig:
     m = ModelConfig(name=name, path=str((base_dir / merged["path"]).resolve()), task=task)
     if entry.get("max_length") is not None:
         m.max_length = _integer(entry["max_length"], f"{where}: max_length", 2)
+    if entry.get("max_num_seqs") is not None:
+        m.max_num_seqs = _integer(entry["max_num_seqs"], f"{where}: max_num_seqs", 1, 1024)
     if merged.get("weights"):
         m.weights = str((base_dir / merged["weights"]).resolve())
     if merged.get("device") is not None:

@@ -1,19 +1,19 @@
-"""One served LLM: a Ray Serve deployment whose replicas each hold a mosaic.genai.LLMPipeline and
-generate one request at a time, streaming the text back as it comes (the OpenAI protocol is the
-ingress's business, openai_ingress.py).
+"""One served LLM: a Ray Serve deployment whose replicas each hold a
+mosaic.genai.ContinuousBatchingPipeline, streaming each request's text back as it comes (the OpenAI
+protocol is the ingress's business, openai_ingress.py).
 
-A generation runs on the replica's one generation thread; its streamer hands each piece of text to
-the replica's event loop and returns STOP once the caller has gone (a client that disconnected, a
-cancelled request), so an abandoned generation ends at its next token and the replica takes the
-next request. Requests that arrive meanwhile wait their turn (continuous batching of several
-requests' decode steps is not implemented yet).
+Continuous batching: a request is added to the pipeline as it arrives, and one stepping thread per
+replica runs the pipeline's steps while any request is unfinished; each step decodes every running
+request together (up to max_num_seqs; the others wait for a row) and wakes the requests' coroutines,
+which read what their handles got. A caller that goes away (a client that disconnected, a cancelled
+request) drops its handle, and its row goes to the next request at the next step.
 """
 import asyncio
+import collections
 import json
 import pathlib
 import random
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
 from ray import serve
@@ -52,7 +52,9 @@ class MosaicLLM:
         self.device = replica_device(device, rank, gpu_ids)
         folder = pathlib.Path(self.config.path)
         try:
-            self.pipe = mosaic.genai.LLMPipeline(folder, self.device, **self.config.properties)
+            scheduler = mosaic.genai.SchedulerConfig()
+            scheduler.max_num_seqs = self.config.max_num_seqs
+            self.pipe = mosaic.genai.ContinuousBatchingPipeline(folder, scheduler, self.device, **self.config.properties)
             self.tokenizer = self.pipe.get_tokenizer()
         except Exception as e:
             raise RuntimeError(f"LLM '{self.config.name}': cannot load '{folder}' on {self.device}: {e}") from None
@@ -60,18 +62,46 @@ class MosaicLLM:
         self.chat_template = template.read_text() if template.is_file() else self.tokenizer.chat_template
         limits = [n for n in (model_max_length(folder), self.config.max_length) if n]
         self.max_length = min(limits) if limits else None
-        self._executor = ThreadPoolExecutor(1, thread_name_prefix="mosaic-generate")
-        # requests: taken by this replica; started: generations begun (a request that leaves while
-        # waiting never begins); cancelled: requests whose caller left before their generation ended.
+        # requests: taken by this replica; started: added to the pipeline; cancelled: requests whose
+        # caller left before their generation ended; batch_sizes: decode steps by the requests each
+        # ran together.
         self._stats = {"requests": 0, "started": 0, "completed": 0, "cancelled": 0, "failed": 0, "running": 0,
                        "prompt_tokens": 0, "completion_tokens": 0}
+        self._batch_sizes = collections.Counter()
+        self._next_id = 0
+        self._waiters = set()  # (event loop, asyncio.Event) of the requests waiting for a step
+        self._waiters_lock = threading.Lock()
+        self._added = threading.Event()  # wakes the stepping thread
+        self._step_error: Optional[Exception] = None
+        self._stepper = threading.Thread(target=self._step_forever, name="mosaic-steps", daemon=True)
+        self._stepper.start()
+
+    def _step_forever(self):
+        while True:
+            if not self.pipe.has_non_finished_requests():
+                self._added.wait()
+                self._added.clear()
+                continue
+            try:
+                self.pipe.step()
+                self._step_error = None
+            except Exception as e:  # noqa: BLE001 - every waiting request answers with it
+                self._step_error = e
+            rows = self.pipe.last_step_rows()
+            if rows:
+                self._batch_sizes[rows] += 1
+            with self._waiters_lock:
+                waiters = list(self._waiters)
+            for loop, event in waiters:
+                loop.call_soon_threadsafe(event.set)
 
     def metadata(self) -> dict:
         return {"name": self.config.name, "device": self.device, "max_length": self.max_length,
                 "chat": self.chat_template is not None}
 
     def stats(self) -> dict:
-        return dict(self._stats, name=self.config.name, device=self.device)
+        return dict(self._stats, name=self.config.name, device=self.device, max_num_seqs=self.config.max_num_seqs,
+                    batch_sizes={str(k): v for k, v in sorted(self._batch_sizes.items())})
 
     def _prompt_ids(self, request: dict) -> list:
         if request["chat"]:
@@ -93,7 +123,7 @@ class MosaicLLM:
         return self.tokenizer.encode(request["prompt"])
 
     def _generation_config(self, request: dict, prompt_tokens: int):
-        config = self.pipe.get_generation_config()  # the folder's generation_config.json
+        config = self.pipe.get_config()  # the folder's generation_config.json
         room = None if self.max_length is None else self.max_length - prompt_tokens
         config.max_new_tokens = min(n for n in (request["max_tokens"], room, 2**31) if n is not None)
         if request["temperature"] is not None:
@@ -137,59 +167,54 @@ class MosaicLLM:
             yield {"error": e.to_dict()}
             return
 
-        loop = asyncio.get_running_loop()
-        events: asyncio.Queue = asyncio.Queue()
-        gone = threading.Event()  # the caller left: the streamer stops the generation
-        stopped = []
-
-        def streamer(piece: str) -> bool:
-            loop.call_soon_threadsafe(events.put_nowait, ("text", piece))
-            if gone.is_set():
-                stopped.append(True)
-                return True  # STOP
-            return False
-
-        def work():
-            # Statistics of a generation are counted here, on the generation thread, whether or not
-            # anyone still reads its events.
-            if gone.is_set():  # left while waiting for the generation thread
-                self._stats["cancelled"] += 1
-                return
-            self._stats["started"] += 1
-            self._stats["running"] += 1
-            try:
-                result = self.pipe.generate(ids, config, streamer)
-            except Exception as e:  # noqa: BLE001 - handed to the caller as an answer
-                self._stats["failed"] += 1
-                loop.call_soon_threadsafe(events.put_nowait, ("failed", e))
-                return
-            finally:
-                self._stats["running"] -= 1
-            tokens = result.tokens[0]
-            self._stats["cancelled" if stopped else "completed"] += 1
-            self._stats["prompt_tokens"] += len(ids)
-            self._stats["completion_tokens"] += len(tokens)
-            loop.call_soon_threadsafe(events.put_nowait, ("done", tokens))
-
-        self._executor.submit(work)
+        try:
+            self._next_id += 1
+            handle = self.pipe.add_request(self._next_id, ids, config)
+        except ValueError as e:  # a config the pipeline refuses
+            self._stats["failed"] += 1
+            yield {"error": {"status": 400, "message": str(e), "param": None, "code": "invalid_value"}}
+            return
+        self._stats["running"] += 1
+        waiter = (asyncio.get_running_loop(), asyncio.Event())
+        with self._waiters_lock:
+            self._waiters.add(waiter)
+        self._added.set()
+        tokens = []
         try:
             while True:
-                kind, value = await events.get()
-                if kind == "text":
-                    yield {"text": value}
-                elif kind == "failed":
-                    status = 400 if isinstance(value, ValueError) else 500
-                    yield {"error": {"status": status, "message": f"generation failed: {value}", "param": None,
+                # The status first: once it is not RUNNING, every token was published before it.
+                status = handle.get_status()
+                out = handle.read()
+                if out.generated_ids and not tokens:
+                    self._stats["started"] += 1  # the request had a row: its generation began
+                tokens.extend(out.generated_ids)
+                if out.text:
+                    yield {"text": out.text}
+                if status != mosaic.genai.GenerationStatus.RUNNING:
+                    break
+                if self._step_error is not None:
+                    self._stats["failed"] += 1
+                    yield {"error": {"status": 500, "message": f"generation failed: {self._step_error}", "param": None,
                                      "code": None}}
                     return
-                else:
-                    yield {"finish_reason": self._finish_reason(config, value), "prompt_tokens": len(ids),
-                           "completion_tokens": len(value)}
-                    return
+                await waiter[1].wait()
+                waiter[1].clear()
+            self._stats["completed"] += 1
+            yield {"finish_reason": self._finish_reason(config, tokens), "prompt_tokens": len(ids),
+                   "completion_tokens": len(tokens)}
         finally:
-            # Nothing when the generation ended; else the caller went away (a disconnected client, a
-            # cancelled request): the generation stops at its next piece of text.
-            gone.set()
+            self._stats["running"] -= 1
+            with self._waiters_lock:
+                self._waiters.discard(waiter)
+            # Still running: the caller went away (a disconnected client, a cancelled request) or
+            # the step failed; the request leaves the batch at the next step.
+            if handle.get_status() == mosaic.genai.GenerationStatus.RUNNING:
+                handle.drop()
+                if self._step_error is None:
+                    self._stats["cancelled"] += 1
+            if tokens:
+                self._stats["prompt_tokens"] += len(ids)
+                self._stats["completion_tokens"] += len(tokens)
 
 
 class _Refused(Exception):

@@ -104,7 +104,7 @@ public:
 
     GenerationConfig get_config() const;  // the folder's generation_config.json
     const Tokenizer& get_tokenizer() const;
-    // The rows of the last decode step (0 before the first): what the batch held.
+    // The requests the last step() decoded together (0 when it decoded none).
     size_t last_step_rows() const;
 
 private:
