@@ -151,14 +151,9 @@ ContinuousBatchingPipeline::ContinuousBatchingPipeline(const fs::path& models_pa
                                     std::to_string(scheduler_config.max_num_seqs));
     impl_->folder = models_path;
     impl_->decoder = std::make_unique<BatchedDecoder>(impl_->core, models_path, device, properties, scheduler_config.max_num_seqs);
-    impl_->config = GenerationConfig::from_folder(models_path);
-    if (fs::exists(models_path / "tokenizer.json")) {
-        impl_->tokenizer.emplace(models_path);
-        if (!impl_->config.eos_token_id && impl_->tokenizer->eos_token_id()) {
-            impl_->config.eos_token_id = impl_->tokenizer->eos_token_id();
-            impl_->config.stop_token_ids.insert(*impl_->config.eos_token_id);
-        }
-    }
+    FolderGeneration folder = read_generation(models_path);
+    impl_->config = std::move(folder.config);
+    impl_->tokenizer = std::move(folder.tokenizer);
 }
 
 ContinuousBatchingPipeline::~ContinuousBatchingPipeline() = default;

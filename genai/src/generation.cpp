@@ -24,6 +24,17 @@ size_t longest(const GenerationConfig& config, std::optional<size_t> model_limit
 
 }  // namespace
 
+FolderGeneration read_generation(const std::filesystem::path& folder) {
+    FolderGeneration g{GenerationConfig::from_folder(folder), std::nullopt};
+    if (!std::filesystem::exists(folder / "tokenizer.json")) return g;
+    g.tokenizer.emplace(folder);
+    if (!g.config.eos_token_id && g.tokenizer->eos_token_id()) {
+        g.config.eos_token_id = g.tokenizer->eos_token_id();
+        g.config.stop_token_ids.insert(*g.config.eos_token_id);
+    }
+    return g;
+}
+
 GenerationConfig checked_config(GenerationConfig config, size_t prompt_length, std::optional<size_t> model_limit) {
     config.validate();
     if (config.eos_token_id) config.stop_token_ids.insert(*config.eos_token_id);  // however it was set

@@ -11,11 +11,21 @@
 #include "text_stream.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace mosaic::genai {
+
+// A model folder's generation_config.json and tokenizer (tokenizer.json; none when absent). Hugging
+// Face's generation_config.json usually names the end-of-sequence id; when it does not, the
+// tokenizer's eos_token does.
+struct FolderGeneration {
+    GenerationConfig config;
+    std::optional<Tokenizer> tokenizer;
+};
+FolderGeneration read_generation(const std::filesystem::path& folder);
 
 // `config` validated, with its eos_token_id among the stop ids. Throws std::invalid_argument when
 // the prompt is empty or leaves no room for a new token under the model's longest sequence

@@ -95,16 +95,9 @@ LLMPipeline::LLMPipeline(const fs::path& model_dir, const std::string& device, c
     : impl_(std::make_unique<Impl>()) {
     impl_->folder = model_dir;
     impl_->decoder = open_decoder(impl_->core, model_dir, device, properties);
-    impl_->config = GenerationConfig::from_folder(model_dir);
-    if (fs::exists(model_dir / "tokenizer.json")) {
-        impl_->tokenizer.emplace(model_dir);
-        // Hugging Face's generation_config.json usually names the end-of-sequence id; when it does
-        // not, the tokenizer's eos_token does.
-        if (!impl_->config.eos_token_id && impl_->tokenizer->eos_token_id()) {
-            impl_->config.eos_token_id = impl_->tokenizer->eos_token_id();
-            impl_->config.stop_token_ids.insert(*impl_->config.eos_token_id);
-        }
-    }
+    FolderGeneration folder = read_generation(model_dir);
+    impl_->config = std::move(folder.config);
+    impl_->tokenizer = std::move(folder.tokenizer);
 }
 
 LLMPipeline::~LLMPipeline() = default;
