@@ -108,7 +108,14 @@ struct ContinuousBatchingPipeline::Impl {
                 waiting.pop_front();
             }
             if (request.handle->get_status() != GenerationStatus::RUNNING) continue;  // dropped while waiting
-            auto [row, logits] = decoder->add(request.prompt);
+            std::pair<size_t, std::vector<float>> added;
+            try {
+                added = decoder->add(request.prompt);
+            } catch (...) {
+                ignore(*request.handle);
+                throw;
+            }
+            auto& [row, logits] = added;
             Running r{request.handle, row,
                       std::make_unique<Generation>(request.config, request.prompt, decoder->max_length(),
                                                    tokenizer ? &*tokenizer : nullptr, true)};
@@ -122,11 +129,27 @@ struct ContinuousBatchingPipeline::Impl {
         }
     }
 
+    static void ignore(GenerationHandleImpl& handle) {
+        std::lock_guard<std::mutex> lock(handle.lock_);
+        if (handle.status_ == GenerationStatus::RUNNING) handle.status_ = GenerationStatus::IGNORED;
+    }
+
     void decode() {
         if (running.empty()) return;
         std::vector<std::pair<size_t, int64_t>> tokens;
         for (const Running& r : running) tokens.emplace_back(r.row, r.next_token);
-        std::vector<std::vector<float>> logits = decoder->step(tokens);
+        std::vector<std::vector<float>> logits;
+        try {
+            logits = decoder->step(tokens);
+        } catch (...) {
+            // The rows' caches are not known any more: their requests end.
+            for (Running& r : running) {
+                ignore(*r.handle);
+                decoder->remove(r.row);
+            }
+            running.clear();
+            throw;
+        }
         last_rows = tokens.size();
         std::vector<Running> still;
         for (size_t k = 0; k < running.size(); ++k) {

@@ -207,7 +207,8 @@ void bind_genai(nb::module_& parent) {
     nb::enum_<GenerationStatus>(m, "GenerationStatus")
         .value("RUNNING", GenerationStatus::RUNNING)
         .value("FINISHED", GenerationStatus::FINISHED)
-        .value("CANCEL", GenerationStatus::CANCEL);
+        .value("CANCEL", GenerationStatus::CANCEL)
+        .value("IGNORED", GenerationStatus::IGNORED);
     nb::class_<GenerationOutput>(m, "GenerationOutput")
         .def_ro("generated_ids", &GenerationOutput::generated_ids)
         .def_ro("text", &GenerationOutput::text)

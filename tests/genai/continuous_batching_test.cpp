@@ -101,6 +101,24 @@ TEST(ContinuousBatchingRequests, JoinWhileSteppingReadAsTheyGrowAndDropFreesARow
     EXPECT_EQ(third->read_all().text, alone.generate("In a galaxy far away", config).texts.at(0));
 }
 
+// A device that fails (here a GPU given less memory than the weights, which the first step's
+// compilation finds) ends the requests of the failed step IGNORED, frees their rows, and step()
+// throws the device's error; nothing is left waiting for ever.
+TEST(ContinuousBatchingRequests, AFailedStepEndsItsRequestsIgnoredAndSaysWhy) {
+    const std::filesystem::path folder = llm_folder("llama");
+    NEED_LLM(folder, "llama");
+    ContinuousBatchingPipeline pipe(folder, {2}, "GPU", {{"GPU_ZERO_COPY", false}, {"DEVICE_MEMORY_LIMIT", int64_t{65536}}});
+    const GenerationHandle handle = pipe.add_request(1, std::vector<int64_t>{1, 2, 3}, pipe.get_config());
+    try {
+        pipe.step();
+        ADD_FAILURE() << "the step ran within 64 KiB";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("DEVICE_MEMORY_LIMIT"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(handle->get_status(), GenerationStatus::IGNORED);
+    EXPECT_FALSE(pipe.has_non_finished_requests());
+}
+
 TEST(ContinuousBatchingRequests, BadRequestsAreRefusedWhenAdded) {
     const std::filesystem::path folder = llm_folder("llama");
     NEED_LLM(folder, "llama");

@@ -369,10 +369,13 @@ def test_requests_that_leave_while_running_or_waiting_are_not_generated_on(serve
         with pytest.raises(requests.exceptions.ReadTimeout):
             requests.post(f"{server}/v1/completions", json=body, timeout=(5, seconds))
 
-    running = threading.Thread(target=leave_after, args=(0.8,))
+    # tiny-long has one row: the second request waits for it. Its 0.5 s give it time to reach the
+    # replica on a loaded machine, and it leaves before the first frees the row (at 1 s, well before
+    # its whole generation's 1.7 s or more).
+    running = threading.Thread(target=leave_after, args=(1.0,))
     running.start()
-    time.sleep(0.3)  # the first request is on the replica's generation thread by now
-    leave_after(0.1)  # the second waits behind it, and leaves
+    time.sleep(0.3)  # the first request has the row by now
+    leave_after(0.5)
     running.join()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

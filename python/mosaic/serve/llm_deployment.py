@@ -72,7 +72,7 @@ class MosaicLLM:
         self._waiters = set()  # (event loop, asyncio.Event) of the requests waiting for a step
         self._waiters_lock = threading.Lock()
         self._added = threading.Event()  # wakes the stepping thread
-        self._step_error: Optional[Exception] = None
+        self._step_error: Optional[Exception] = None  # the last step that failed
         self._stepper = threading.Thread(target=self._step_forever, name="mosaic-steps", daemon=True)
         self._stepper.start()
 
@@ -84,8 +84,7 @@ class MosaicLLM:
                 continue
             try:
                 self.pipe.step()
-                self._step_error = None
-            except Exception as e:  # noqa: BLE001 - every waiting request answers with it
+            except Exception as e:  # noqa: BLE001 - the requests it ended (IGNORED) answer with it
                 self._step_error = e
             rows = self.pipe.last_step_rows()
             if rows:
@@ -190,13 +189,13 @@ class MosaicLLM:
                 tokens.extend(out.generated_ids)
                 if out.text:
                     yield {"text": out.text}
-                if status != mosaic.genai.GenerationStatus.RUNNING:
-                    break
-                if self._step_error is not None:
+                if status == mosaic.genai.GenerationStatus.IGNORED:  # a step failed and ended it
                     self._stats["failed"] += 1
-                    yield {"error": {"status": 500, "message": f"generation failed: {self._step_error}", "param": None,
+                    yield {"error": {"status": 500, "message": f"generation failed: {self._step_error or 'a step of the batch failed'}", "param": None,
                                      "code": None}}
                     return
+                if status != mosaic.genai.GenerationStatus.RUNNING:
+                    break
                 await waiter[1].wait()
                 waiter[1].clear()
             self._stats["completed"] += 1
@@ -206,12 +205,11 @@ class MosaicLLM:
             self._stats["running"] -= 1
             with self._waiters_lock:
                 self._waiters.discard(waiter)
-            # Still running: the caller went away (a disconnected client, a cancelled request) or
-            # the step failed; the request leaves the batch at the next step.
+            # Still running: the caller went away (a disconnected client, a cancelled request);
+            # the request leaves the batch at the next step.
             if handle.get_status() == mosaic.genai.GenerationStatus.RUNNING:
                 handle.drop()
-                if self._step_error is None:
-                    self._stats["cancelled"] += 1
+                self._stats["cancelled"] += 1
             if tokens:
                 self._stats["prompt_tokens"] += len(ids)
                 self._stats["completion_tokens"] += len(tokens)

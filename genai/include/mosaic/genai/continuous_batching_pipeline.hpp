@@ -35,7 +35,8 @@ struct SchedulerConfig {
 enum class GenerationStatus {
     RUNNING,   // waiting for a row, or generating
     FINISHED,  // a stop id, a stop string, max_new_tokens or the model's length
-    CANCEL     // dropped by its handle
+    CANCEL,    // dropped by its handle
+    IGNORED    // ended by a step that failed (the error step() threw): what it generated stays readable
 };
 
 struct GenerationOutput {
@@ -93,7 +94,9 @@ public:
     GenerationHandle add_request(uint64_t request_id, const std::string& prompt, const GenerationConfig& config);
     GenerationHandle add_request(uint64_t request_id, const std::vector<int64_t>& input_ids, const GenerationConfig& config);
     // Starts the waiting requests that have rows, then one decode step of every running one.
-    // One step() at a time (concurrent calls wait).
+    // One step() at a time (concurrent calls wait). When the device fails (no memory left, ...),
+    // the requests of the failed part end IGNORED, their rows freed, and the error is thrown; the
+    // other requests go on at the next step.
     void step();
     bool has_non_finished_requests();
     // Steps until every request of the list has finished.
