@@ -124,7 +124,7 @@ free_stage "$root/build-asan"
 # tests see.
 echo "=== tsan: building in $root/build-tsan"
 start=$SECONDS
-MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_gpu_test mosaic_stress_test mosaic_isolation_test mosaic_device_memory_test mosaic_plugin_host mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_gpu_plugin mosaic_config" \
+MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_gpu_test mosaic_stress_test mosaic_isolation_test mosaic_device_memory_test mosaic_genai_test mosaic_plugin_host mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_gpu_plugin mosaic_config" \
   bash "$root/scripts/build.sh" "$root/build-tsan" -DMOSAIC_SANITIZE=thread "${SAN_FLAGS[@]}"
 # The runtime suite's tests that infer on the CPU device (named .../CPU, .../HETERO_CPU_REFERENCE)
 # run oneDNN's uninstrumented OpenMP threads; the same tests run on REFERENCE here.
@@ -132,10 +132,11 @@ declare -A tsan_filter=([runtime]="*-*/CPU:*/HETERO_CPU_REFERENCE" [registry]="*
                         [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial:CpuStreamLimiter.*:CpuStreams.MoreRequestsThanStreamsOnTwoSingleThreadStreams"
                         [gpu]="GpuThreads.*" [stress]="*/HETERO_ACCEL_REFERENCE"
                         [isolation]="HealthyPlugins/IsolatedResults.*/0:IsolatedHetero.*:IsolationRegistry.*:IsolatedConcurrency.*"
-                        [device_memory]="HeteroCrossings.*:HostMemory.*")
+                        [device_memory]="HeteroCrossings.*:HostMemory.*"
+                        [genai]="ContinuousBatchingRequests.JoinWhileSteppingReadAsTheyGrowAndDropFreesARow")
 stage_times+=("tsan build: $((SECONDS - start)) s")
 start=$SECONDS
-for suite in runtime registry hetero cpu gpu stress isolation device_memory; do
+for suite in runtime registry hetero cpu gpu stress isolation device_memory genai; do
   echo "=== tsan: mosaic_${suite}_test"
   log="$root/build-tsan/tsan_$suite.log"
   MOSAIC_PLUGINS="$root/build-tsan/lib/mosaic/plugins.json" MOSAIC_BUILD_DIR="$root/build-tsan" \

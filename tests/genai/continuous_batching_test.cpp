@@ -58,11 +58,12 @@ INSTANTIATE_TEST_SUITE_P(Models, ContinuousBatching,
                          [](const auto& info) { return test::model_device_name(info); });
 
 // A serving loop: one thread steps while another adds requests and reads them as they grow; a
-// request dropped midway ends CANCEL and its row goes to a waiting request.
+// request dropped midway ends CANCEL and its row goes to a waiting request. On REFERENCE, whose
+// threads are all the test's: scripts/test.sh runs it under TSan.
 TEST(ContinuousBatchingRequests, JoinWhileSteppingReadAsTheyGrowAndDropFreesARow) {
     const std::filesystem::path folder = llm_folder("llama");
     NEED_LLM(folder, "llama");
-    ContinuousBatchingPipeline pipe(folder, {2}, "CPU");
+    ContinuousBatchingPipeline pipe(folder, {2}, "REFERENCE");
     GenerationConfig config = pipe.get_config();
     config.max_new_tokens = 40;
     config.ignore_eos = true;
@@ -97,7 +98,7 @@ TEST(ContinuousBatchingRequests, JoinWhileSteppingReadAsTheyGrowAndDropFreesARow
     EXPECT_EQ(third->get_status(), GenerationStatus::FINISHED);
     EXPECT_EQ(third->read_all().generated_ids.size(), 40u);
     // The third alone gives the same text.
-    LLMPipeline alone(folder, "CPU");
+    LLMPipeline alone(folder, "REFERENCE");
     EXPECT_EQ(third->read_all().text, alone.generate("In a galaxy far away", config).texts.at(0));
 }
 
