@@ -99,11 +99,20 @@ std::vector<std::vector<float>> BatchedDecoder::step(const std::vector<std::pair
         longest = std::max(longest, lengths_[row]);
     }
     ensure_capacity(longest + 1);
-    // Every row runs: a row without a token this step sees only its dummy token (a mask of one),
-    // and its cache is put back afterwards.
-    std::vector<std::vector<int64_t>> ids(rows()), masks(rows(), std::vector<int64_t>(capacity_, 0));
-    std::vector<size_t> positions(rows(), 0);
-    for (size_t r = 0; r < rows(); ++r) {
+    // The step runs the first `batch` rows, a power of two past the last one in use (the rows are
+    // the outer dimension: a prefix of the buffers is a tensor of its own), so a few sequences do
+    // not pay for the whole batch; each batch size is a shape compiled once.
+    size_t last = 0;
+    for (size_t r = 0; r < rows(); ++r)
+        if (lengths_[r]) last = r;
+    size_t batch = 1;
+    while (batch < last + 1) batch *= 2;
+    batch = std::min(batch, rows());
+    // Every row of the step runs: one without a token this step sees only its dummy token (a mask
+    // of one), and its cache is put back afterwards.
+    std::vector<std::vector<int64_t>> ids(batch), masks(batch, std::vector<int64_t>(capacity_, 0));
+    std::vector<size_t> positions(batch, 0);
+    for (size_t r = 0; r < batch; ++r) {
         ids[r] = {token_of[r]};
         const size_t visible = stepped[r] ? lengths_[r] + 1 : 1;
         std::fill(masks[r].end() - static_cast<long>(visible), masks[r].end(), 1);
@@ -111,18 +120,21 @@ std::vector<std::vector<float>> BatchedDecoder::step(const std::vector<std::pair
     }
     set_rows_inputs(compiled_, step_request_, ids, positions, masks);
     for (size_t i = 0; i < pairs_.size(); ++i) {
-        step_request_.set_tensor(pairs_[i].past, buffers_[current_][i]);
-        step_request_.set_tensor(compiled_.outputs()[pairs_[i].present_output], buffers_[1 - current_][i]);
+        const Shape shape = pairs_[i].shape(capacity_, batch);
+        step_request_.set_tensor(pairs_[i].past, Tensor(pairs_[i].type, shape, row_data(buffers_[current_][i], 0)));
+        step_request_.set_tensor(compiled_.outputs()[pairs_[i].present_output],
+                                 Tensor(pairs_[i].type, shape, row_data(buffers_[1 - current_][i], 0)));
     }
     step_request_.infer();
-    // Rows that did not step keep their cache as it was (the step slid it by one).
-    for (size_t r = 0; r < rows(); ++r)
+    // Rows that did not step keep their cache as it was (the step slid it by one); the rows past
+    // the batch are free.
+    for (size_t r = 0; r < batch; ++r)
         if (!stepped[r] && lengths_[r])
             for (size_t i = 0; i < pairs_.size(); ++i)
                 std::memcpy(row_data(buffers_[1 - current_][i], r), row_data(buffers_[current_][i], r),
                             row_bytes(buffers_[current_][i]));
     current_ = 1 - current_;
-    const std::vector<std::vector<float>> all = rows_logits(file_, step_request_, logits_output_, rows());
+    const std::vector<std::vector<float>> all = rows_logits(file_, step_request_, logits_output_, batch);
     std::vector<std::vector<float>> out;
     for (const auto& [row, token] : tokens) {
         ++lengths_[row];
