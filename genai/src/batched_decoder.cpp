@@ -71,9 +71,7 @@ std::pair<size_t, std::vector<float>> BatchedDecoder::add(const std::vector<int6
                                 "sequence first");
     const size_t row = static_cast<size_t>(free - lengths_.begin());
     ensure_capacity(prompt.size() + 1);
-    std::vector<int64_t> mask(capacity_, 0);
-    std::fill(mask.end() - static_cast<long>(prompt.size()), mask.end(), 1);
-    set_rows_inputs(compiled_, prompt_request_, {prompt}, {0}, {mask});
+    set_rows_inputs(compiled_, prompt_request_, {prompt}, {0}, {sliding_mask(capacity_, prompt.size())});
     for (size_t i = 0; i < pairs_.size(); ++i) {
         prompt_request_.set_tensor(pairs_[i].past, prompt_past_[i]);  // its first positions dropped, the rest masked
         prompt_request_.set_tensor(compiled_.outputs()[pairs_[i].present_output], prompt_present_[i]);
@@ -110,12 +108,11 @@ std::vector<std::vector<float>> BatchedDecoder::step(const std::vector<std::pair
     batch = std::min(batch, rows());
     // Every row of the step runs: one without a token this step sees only its dummy token (a mask
     // of one), and its cache is put back afterwards.
-    std::vector<std::vector<int64_t>> ids(batch), masks(batch, std::vector<int64_t>(capacity_, 0));
+    std::vector<std::vector<int64_t>> ids(batch), masks(batch);
     std::vector<size_t> positions(batch, 0);
     for (size_t r = 0; r < batch; ++r) {
         ids[r] = {token_of[r]};
-        const size_t visible = stepped[r] ? lengths_[r] + 1 : 1;
-        std::fill(masks[r].end() - static_cast<long>(visible), masks[r].end(), 1);
+        masks[r] = sliding_mask(capacity_, stepped[r] ? lengths_[r] + 1 : 1);
         positions[r] = stepped[r] ? lengths_[r] : 0;
     }
     set_rows_inputs(compiled_, step_request_, ids, positions, masks);

@@ -188,6 +188,12 @@ void copy_positions(const Tensor& src, size_t src_at, Tensor& dst, size_t dst_at
                     from + (o * static_cast<size_t>(s[axis]) + src_at) * inner, count * inner);
 }
 
+std::vector<int64_t> sliding_mask(size_t capacity, size_t visible) {
+    std::vector<int64_t> mask(capacity, 0);
+    std::fill(mask.end() - static_cast<long>(visible), mask.end(), 1);
+    return mask;
+}
+
 std::optional<size_t> cache_positions_axis(const Shape& shape) {
     std::optional<size_t> axis;
     for (size_t d = 1; d < shape.size(); ++d) {

@@ -138,6 +138,10 @@ void copy_positions(const Tensor& src, size_t src_at, Tensor& dst, size_t dst_at
 // the batch (dimension 0); none when it has another number of them.
 std::optional<size_t> cache_positions_axis(const Shape& shape);
 
+// The attention mask of a step over a sliding cache of `capacity` positions: ones for the last
+// `visible` (the written positions and the step's new ones), zeros for the unwritten before them.
+std::vector<int64_t> sliding_mask(size_t capacity, size_t visible);
+
 // The positions of a sliding cache's buffers that hold `needed`, grown from `capacity` (0 at
 // first): 64, doubling, kept within the model's longest sequence where `needed` allows (an export
 // may hold position tables of that length: GPT-2's causal bias).

@@ -33,9 +33,7 @@ public:
         if (!sliding_) return grow_by_presents(tokens);
         ensure_capacity(length_ + n);
         // The buffer's last length_ + n positions are the written ones and the new ones.
-        std::vector<int64_t> mask(capacity_, 0);
-        std::fill(mask.end() - static_cast<long>(length_ + n), mask.end(), 1);
-        set_sequence_inputs(request_, tokens, length_, mask);
+        set_sequence_inputs(request_, tokens, length_, sliding_mask(capacity_, length_ + n));
         for (size_t i = 0; i < pairs_.size(); ++i) {
             request_.set_tensor(pairs_[i].past, buffers_[current_][i]);
             request_.set_tensor(compiled_.outputs()[pairs_[i].present_output], buffers_[1 - current_][i]);
