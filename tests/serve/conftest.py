@@ -1,12 +1,14 @@
 """Fixtures for the serving tests: one local Ray instance and one Serve application for the whole
 session (starting Ray takes seconds on 2 cores), deployed from a configuration file as mosaic-serve
-deploys it, on a free loopback port.
+deploys it, on a free loopback port; a test module's own application is deployed beside it
+(deployed()), and the LLM tests share the exported test LLM (llm_folder, pipe).
 
 These tests need Ray Serve and tritonclient[http] (`pip install .[serve] tritonclient[http]`,
 scripts/test_serve.sh); the tests that need them are skipped, saying so, where they are missing.
 The bundled model comes from the C++ build: $MOSAIC_TEST_MODELS, else <repo>/build/models.
 """
 import importlib.util
+import json
 import pathlib
 import socket
 
@@ -82,6 +84,87 @@ def server(model_path, tmp_path_factory):
     finally:
         serve.shutdown()
         ray.shutdown()
+
+
+def deployed(config: pathlib.Path, app: str, request):
+    """Deploys the application of `config` as `app` for a module's fixture (a generator: yield from
+    it) and yields its base URL. On its own it starts Ray and Serve; when the session's server
+    already runs them, the application goes beside it under the prefix /<app>."""
+    import ray
+    from ray import serve
+
+    from mosaic.serve.app import app_builder
+
+    started = not ray.is_initialized()
+    if started:
+        port = free_port()
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        serve.start(http_options={"host": "127.0.0.1", "port": port})
+        base, prefix = f"http://127.0.0.1:{port}", "/"
+    else:
+        base, prefix = request.getfixturevalue("server") + f"/{app}", f"/{app}"
+    try:
+        serve.run(app_builder({"config": str(config)}), name=app, route_prefix=prefix)
+        yield base
+    finally:
+        if started:
+            serve.shutdown()
+            ray.shutdown()
+        else:
+            serve.delete(app)
+
+
+def generated_models():
+    """tests/python's lookup and generation of the exported test models (loaded by path: these
+    tests run from outside the source tree)."""
+    spec = importlib.util.spec_from_file_location("generated_models", REPO / "tests" / "python" / "generated_models.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def llm_folder():
+    """tools/models/make_llm_models.py's Qwen2-shaped model with random weights, as optimum-intel
+    exports it."""
+    models = generated_models()
+    return models.generated("llm_models", "llm_qwen2_ov", "make_llm_models.py", ["--only", "qwen2_ov"],
+                            models.venv_python("MOSAIC_TORCH_EXPORTERS_PYTHON", "build-torch-exporters-venv"),
+                            "generate.json", "torch, transformers and optimum-intel are needed to export the LLM "
+                            "(bash scripts/install_model_exporters.sh)")
+
+
+@pytest.fixture(scope="session")
+def pipe(llm_folder):
+    """The test LLM in this process: what the served one must answer."""
+    import mosaic.genai as ov_genai
+    return ov_genai.LLMPipeline(llm_folder, "CPU")
+
+
+def llm_stats(app: str, name: str) -> dict:
+    """The statistics of LLM `name`'s replica (MosaicLLM.stats) in application `app`."""
+    from ray import serve
+    return serve.get_deployment_handle(f"llm-{name}", app_name=app).stats.remote().result()
+
+
+def error_of(response) -> dict:
+    """The error of an OpenAI API answer, checked to be in OpenAI's shape."""
+    body = response.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"message", "type", "param", "code"}, body
+    return body["error"]
+
+
+def long_context(folder: pathlib.Path, work: pathlib.Path, tokens: int) -> pathlib.Path:
+    """The LLM of `folder` told its context is `tokens` long (its rotary positions are computed, not
+    tabled), so that a greedy generation can run seconds: a folder of links beside a new config.json."""
+    out = work / f"long_context_{tokens}"
+    out.mkdir()
+    for item in folder.iterdir():
+        if item.name != "config.json":
+            (out / item.name).symlink_to(item)
+    model_config = json.loads((folder / "config.json").read_text())
+    (out / "config.json").write_text(json.dumps({**model_config, "max_position_embeddings": tokens}))
+    return out
 
 
 @pytest.fixture(scope="session")

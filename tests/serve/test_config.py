@@ -57,12 +57,29 @@ def test_json_file_and_the_round_trip_to_replicas(tmp_path):
      "DEVICE_PROPERTIES.CPU: expected a mapping"),
     ("http: {port: 70000}\nmodels: [{name: a, path: a.xml}]", "http.port: expected an integer in [0, 65535]"),
     ("models: [{name: a, path: a.xml", "is not valid YAML"),
+    ("models: [{name: a, path: a.xml, max_queued_requests: 0}]",
+     "models[0]: max_queued_requests: expected an integer >= 1 (the requests that may wait), or -1 for no bound, got 0"),
+    ("models: [{name: a, path: a.xml, max_queued_requests: '8'}]", "models[0]: max_queued_requests: expected an "
+     "integer >= 1 (the requests that may wait), or -1 for no bound, got '8'"),
+    ("max_queued_requests: -5\nmodels: [{name: a, path: a.xml}]",  # a default is checked in each model
+     "models[0]: max_queued_requests: expected an integer >= 1 (the requests that may wait), or -1 for no bound, got -5"),
+    ("models: [{name: a, path: a.xml}, {name: q, task: llm, path: q, max_queued_requests: 2.5}]",
+     "models[1]: max_queued_requests: expected an integer >= 1"),
 ])
 def test_each_mistake_is_one_error_naming_the_key(tmp_path, text, message):
     with pytest.raises(ConfigError) as e:
         load_config(write(tmp_path, "s.yaml", text))
     assert message in str(e.value)
     assert "s.yaml" in str(e.value)
+
+
+def test_max_queued_requests_is_unbounded_unless_given():
+    config = parse_config({"max_queued_requests": 8, "models": [
+        {"name": "a", "path": "a.xml"}, {"name": "b", "path": "b.xml", "max_queued_requests": -1},
+        {"name": "c", "path": "c.xml", "max_queued_requests": None}, {"name": "q", "task": "llm", "path": "q"}]})
+    assert [m.max_queued_requests for m in config.models] == [8, -1, -1, 8]  # null undoes the default
+    assert parse_config({"models": [{"name": "a", "path": "a.xml"}]}).models[0].max_queued_requests == -1
+    assert type(config.models[0]).from_dict(config.models[0].to_dict()) == config.models[0]
 
 
 def test_unreadable_and_unknown_kinds_of_file(tmp_path):

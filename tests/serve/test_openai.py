@@ -8,13 +8,12 @@ The LLM is tools/models/make_llm_models.py's Qwen2-shaped model with random weig
 optimum-intel exports it (tests/python/generated_models.py finds or generates it).
 """
 import concurrent.futures
-import importlib.util
 import json
 import threading
 import time
 
 import pytest
-from conftest import REPO, free_port
+from conftest import deployed, error_of, llm_stats, long_context
 
 import mosaic.genai as ov_genai
 from mosaic.serve.config import ConfigError, parse_config
@@ -57,79 +56,23 @@ models:
 """
 
 
-def _generated_models():
-    """tests/python's lookup and generation of the exported test models (loaded by path: these
-    tests run from outside the source tree)."""
-    spec = importlib.util.spec_from_file_location("generated_models", REPO / "tests" / "python" / "generated_models.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
-def folder():
-    models = _generated_models()
-    return models.generated("llm_models", "llm_qwen2_ov", "make_llm_models.py", ["--only", "qwen2_ov"],
-                            models.venv_python("MOSAIC_TORCH_EXPORTERS_PYTHON", "build-torch-exporters-venv"),
-                            "generate.json", "torch, transformers and optimum-intel are needed to export the LLM "
-                            "(bash scripts/install_model_exporters.sh)")
-
-
-@pytest.fixture(scope="module")
-def pipe(folder):
-    return ov_genai.LLMPipeline(folder, "CPU")
-
-
-@pytest.fixture(scope="module")
-def server(folder, tmp_path_factory, request):
-    """The base URL of the application's HTTP routes. On its own it starts Ray and Serve; when the
-    session's KServe server (conftest.py) already runs them, it is deployed beside it under a prefix."""
+def server(llm_folder, tmp_path_factory, request):
+    """The base URL of the application's HTTP routes (conftest.deployed)."""
     pytest.importorskip("ray.serve", reason="Ray Serve is not installed: pip install '.[serve]' "
                         "(scripts/test_serve.sh does it in a venv)")
     if openai is None or requests is None:
         pytest.skip("the openai client or requests is not installed: pip install '.[serve]'")
-    import ray
-    from ray import serve
-
-    from mosaic.serve.app import app_builder
-
     work = tmp_path_factory.mktemp("serve-openai")
-    long_folder = work / "long_context"
-    long_folder.mkdir()
-    for item in folder.iterdir():
-        if item.name != "config.json":
-            (long_folder / item.name).symlink_to(item)
-    model_config = json.loads((folder / "config.json").read_text())
-    (long_folder / "config.json").write_text(json.dumps({**model_config, "max_position_embeddings": LONG_CONTEXT}))
     config = work / "serving.yaml"
-    config.write_text(CONFIG.format(folder=folder, short=SHORT_MAX_LENGTH, long_folder=long_folder))
-    started = not ray.is_initialized()
-    if started:
-        port = free_port()
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-        serve.start(http_options={"host": "127.0.0.1", "port": port})
-        base, prefix = f"http://127.0.0.1:{port}", "/"
-    else:
-        base, prefix = request.getfixturevalue("server") + "/openai-test", "/openai-test"
-    try:
-        serve.run(app_builder({"config": str(config)}), name=APP, route_prefix=prefix)
-        yield base
-    finally:
-        if started:
-            serve.shutdown()
-            ray.shutdown()
-        else:
-            serve.delete(APP)
+    config.write_text(CONFIG.format(folder=llm_folder, short=SHORT_MAX_LENGTH,
+                                    long_folder=long_context(llm_folder, work, LONG_CONTEXT)))
+    yield from deployed(config, APP, request)
 
 
 @pytest.fixture(scope="module")
 def client(server):
     return openai.OpenAI(base_url=f"{server}/v1", api_key="unused", max_retries=0, timeout=120)
-
-
-def llm_stats(name: str) -> dict:
-    from ray import serve
-    return serve.get_deployment_handle(f"llm-{name}", app_name=APP).stats.remote().result()
 
 
 def finish_reason(result, max_new_tokens: int) -> str:
@@ -184,7 +127,7 @@ def test_completions_give_llmpipeline_greedy_text(client, pipe):
 def test_concurrent_requests_each_get_their_own_text(client, pipe):
     """Requests at once are decoded together (continuous batching): each gets its own text, and the
     replica's steps ran several of them at a time."""
-    before = llm_stats("tiny")["batch_sizes"]
+    before = llm_stats(APP, "tiny")["batch_sizes"]
     lengths = [60, 90, 120, 150]
     with concurrent.futures.ThreadPoolExecutor(len(lengths)) as pool:
         answers = list(pool.map(lambda n: client.completions.create(model="tiny", prompt=PROMPT, max_tokens=n,
@@ -192,7 +135,7 @@ def test_concurrent_requests_each_get_their_own_text(client, pipe):
     for n, answer in zip(lengths, answers):
         assert answer.choices[0].text == pipe.generate(PROMPT, max_new_tokens=n, do_sample=False).texts[0]
         assert answer.usage.completion_tokens == n
-    after = llm_stats("tiny")["batch_sizes"]
+    after = llm_stats(APP, "tiny")["batch_sizes"]
     together = {int(rows): steps - before.get(rows, 0) for rows, steps in after.items()}
     assert max(rows for rows, steps in together.items() if steps > 0) >= 2, after
     print(f"decode steps by the requests they ran together: {together}")
@@ -205,7 +148,7 @@ def test_completions_from_token_ids(client, pipe):
     assert r.usage.prompt_tokens == len(ids)
 
 
-def test_chat_gives_llmpipeline_chat_text(client, pipe, folder):
+def test_chat_gives_llmpipeline_chat_text(client, pipe):
     system, user = "You answer briefly.", "Name a colour."
     pipe.start_chat(system)
     try:
@@ -234,14 +177,14 @@ def test_chat_gives_llmpipeline_chat_text(client, pipe, folder):
     assert r.choices[0].message.content == expected.texts[0]
 
 
-def test_apply_chat_template_renders_the_models_template(pipe, folder):
+def test_apply_chat_template_renders_the_models_template(pipe, llm_folder):
     tokenizer = pipe.get_tokenizer()
-    template = (folder / "chat_template.jinja").read_text()
+    template = (llm_folder / "chat_template.jinja").read_text()
     text = tokenizer.apply_chat_template([{"role": "user", "content": "Hi"}], True, template)
     assert "Hi" in text and text.index("Hi") < len(text) - 1  # the assistant's turn is opened after it
     assert text != tokenizer.apply_chat_template([{"role": "user", "content": "Hi"}], False, template)
     with pytest.raises(ValueError, match="chat_template"):  # none in tokenizer_config.json here
-        ov_genai.Tokenizer(folder).apply_chat_template([{"role": "user", "content": "Hi"}], True)
+        ov_genai.Tokenizer(llm_folder).apply_chat_template([{"role": "user", "content": "Hi"}], True)
 
 
 def test_sampling_is_reproducible_by_seed(client, pipe):
@@ -267,12 +210,6 @@ def test_stop_strings_end_the_text_before_them(client, pipe):
         streamed = client.completions.create(model="tiny", prompt=PROMPT, max_tokens=24, temperature=0, stop=value,
                                              stream=True)
         assert "".join(c.choices[0].text for c in streamed if c.choices) == text[:start]
-
-
-def error_of(response) -> dict:
-    body = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"message", "type", "param", "code"}, body
-    return body["error"]
 
 
 def test_unknown_model_is_404(server, client):
@@ -330,7 +267,7 @@ def test_a_prompt_longer_than_the_model_is_400(server, client, pipe):
 
 def test_a_client_that_disconnects_stops_its_generation(server, client):
     body = {"model": "tiny-long", "prompt": PROMPT, "max_tokens": LONG_CONTEXT, "temperature": 0}
-    before = llm_stats("tiny-long")
+    before = llm_stats(APP, "tiny-long")
     left = time.monotonic()
     with requests.post(f"{server}/v1/completions", json={**body, "stream": True}, stream=True, timeout=60) as r:
         assert r.status_code == 200
@@ -340,7 +277,7 @@ def test_a_client_that_disconnects_stops_its_generation(server, client):
     # (not completed) once the streamer has stopped it.
     deadline = left + 30
     while True:
-        stats = llm_stats("tiny-long")
+        stats = llm_stats(APP, "tiny-long")
         if stats["cancelled"] > before["cancelled"] and stats["running"] == 0 or time.monotonic() > deadline:
             break
         time.sleep(0.02)
@@ -353,7 +290,7 @@ def test_a_client_that_disconnects_stops_its_generation(server, client):
     full = client.completions.create(**body)
     full_s = time.monotonic() - start
     assert 0 < cut < full.usage.completion_tokens, (cut, full.usage.completion_tokens)
-    assert llm_stats("tiny-long")["completed"] == before["completed"] + 1
+    assert llm_stats(APP, "tiny-long")["completed"] == before["completed"] + 1
     print(f"disconnect: stopped {stopped_s:.2f} s after the request at {cut} tokens; the whole generation: "
           f"{full.usage.completion_tokens} tokens in {full_s:.2f} s")
 
@@ -363,7 +300,7 @@ def test_requests_that_leave_while_running_or_waiting_are_not_generated_on(serve
     gives up while waiting behind it is never generated."""
     body = {"model": "tiny-long", "prompt": PROMPT, "max_tokens": LONG_CONTEXT, "temperature": 0}
     full_tokens = client.completions.create(**body).usage.completion_tokens
-    before = llm_stats("tiny-long")
+    before = llm_stats(APP, "tiny-long")
 
     def leave_after(seconds):
         with pytest.raises(requests.exceptions.ReadTimeout):
@@ -379,7 +316,7 @@ def test_requests_that_leave_while_running_or_waiting_are_not_generated_on(serve
     running.join()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        stats = llm_stats("tiny-long")
+        stats = llm_stats(APP, "tiny-long")
         if stats["cancelled"] == before["cancelled"] + 2 and stats["running"] == 0:
             break
         time.sleep(0.02)

@@ -14,6 +14,7 @@
         path: models/qwen2-ov               # the model folder (LLMPipeline's)
         max_length: 2048                    # optional: at most the model's own (config.json)
         max_num_seqs: 8                     # requests a replica decodes together (continuous batching)
+        max_queued_requests: 32             # requests that may wait; past it a request gets 503 at once
 
 Nothing here imports Ray or compiles anything: the file is checked whole when it is read, so a typo
 is one error naming the key and the file rather than a replica failing on some node later.
@@ -25,7 +26,8 @@ from typing import Any, Dict, List, Optional
 
 # Keys a model entry may hold; the same keys at the top level are defaults for every model.
 MODEL_KEYS = {"name", "path", "weights", "device", "properties", "per_replica_gpu", "num_replicas",
-              "autoscaling", "batching", "max_ongoing_requests", "parallel_requests", "ray_actor_options"}
+              "autoscaling", "batching", "max_ongoing_requests", "max_queued_requests", "parallel_requests",
+              "ray_actor_options"}
 # An LLM's entry (task: llm) takes these instead of weights, batching and parallel_requests; the
 # top-level defaults of those apply to the other models only.
 LLM_KEYS = (MODEL_KEYS - {"weights", "batching", "parallel_requests"}) | {"task", "max_length", "max_num_seqs"}
@@ -68,6 +70,9 @@ class ModelConfig:
     autoscaling: Optional[Dict[str, Any]] = None
     batching: Optional[Batching] = None
     max_ongoing_requests: int = 16
+    # Requests that may wait for a replica, and for an LLM also inside one for a batch row, before the
+    # next is refused with 503 (backpressure.py); -1: no bound, Ray Serve's convention.
+    max_queued_requests: int = -1
     # Inferences a replica runs at once (each on its own thread and infer request).
     parallel_requests: int = 1
     ray_actor_options: Dict[str, Any] = field(default_factory=dict)
@@ -249,6 +254,8 @@ def _model(entry, defaults, base_dir, where) -> ModelConfig:
             max_batch_size=_integer(b.get("max_batch_size", 8), f"{where}: batching.max_batch_size", 1),
             batch_wait_timeout_s=_number(b.get("batch_wait_timeout_s", 0.01), f"{where}: batching.batch_wait_timeout_s"))
     m.max_ongoing_requests = _integer(merged.get("max_ongoing_requests", 16), f"{where}: max_ongoing_requests", 1)
+    if merged.get("max_queued_requests") is not None:  # null, as left out: no bound (a default undone)
+        m.max_queued_requests = _queue_bound(merged["max_queued_requests"], f"{where}: max_queued_requests")
     m.parallel_requests = _integer(merged.get("parallel_requests", 1), f"{where}: parallel_requests", 1)
     opts = merged.get("ray_actor_options", {})
     _mapping(opts, f"{where}: ray_actor_options")
@@ -272,6 +279,15 @@ def _integer(value, where, low=None, high=None) -> int:
             or (high is not None and value > high):
         bounds = f" >= {low}" if high is None else f" in [{low}, {high}]"
         raise ConfigError(f"{where}: expected an integer{bounds if low is not None else ''}, got {value!r}")
+    return value
+
+
+def _queue_bound(value, where) -> int:
+    """Ray Serve's convention for max_queued_requests: -1 is no bound, and Ray refuses 0 and other
+    negatives; refused here, the error names the file and the model instead of a failed deploy."""
+    if isinstance(value, bool) or not isinstance(value, int) or (value < 1 and value != -1):
+        raise ConfigError(f"{where}: expected an integer >= 1 (the requests that may wait), or -1 for no bound, "
+                          f"got {value!r}")
     return value
 
 

@@ -4,11 +4,14 @@ and beside it under /v1 the OpenAI API of the served LLMs (openai_ingress.py).
 It decodes and checks each request against the model's metadata (asked once from the model's
 deployment), sends the arrays to the model's replicas through a deployment handle and encodes the
 outputs. It holds no model, so a model replica that dies leaves it answering: requests that were on
-that replica get 503 (retryable) while Ray starts a new one.
+that replica get 503 (retryable) while Ray starts a new one. A request that finds its model's queue
+full (max_queued_requests) gets 503 too, at once, and is counted in the model's statistics
+(backpressure.py).
 """
 import asyncio
 import gzip
 import zlib
+from collections import Counter
 from importlib.metadata import PackageNotFoundError, version
 from typing import Dict, Optional
 
@@ -21,6 +24,7 @@ from ray.serve import exceptions as serve_exceptions
 from ray.serve.handle import DeploymentHandle
 from starlette.exceptions import HTTPException
 
+from mosaic.serve.backpressure import RETRY_AFTER_S, QueueFull, refused_by_ray
 from mosaic.serve.openai_ingress import OpenAIFront
 from mosaic.serve.openai_ingress import error_response as openai_error
 from mosaic.serve.openai_protocol import OpenAIError
@@ -72,15 +76,17 @@ async def answer(work):
         return await work
     except ProtocolError as e:
         return error(e.status, str(e))
+    except QueueFull as e:
+        return error(503, str(e), retry_after=RETRY_AFTER_S)
     except RETRYABLE as e:
         return error(503, f"the model replica was lost or is not available yet ({type(e).__name__}); "
-                          "retry the request", retry_after=1)
+                          "retry the request", retry_after=RETRY_AFTER_S)
     except ValueError as e:  # Mosaic's own check of a tensor's shape or type
         return error(400, str(e))
     except Exception as e:  # noqa: BLE001 - a server error is an answer too, never a dropped request
         if isinstance(e.__cause__, RETRYABLE):  # Ray Serve wraps a replica's death in RayServeException
             return error(503, f"the model replica was lost ({type(e.__cause__).__name__}); retry the request",
-                         retry_after=1)
+                         retry_after=RETRY_AFTER_S)
         return error(500, f"{type(e).__name__}: {e}")
 
 
@@ -104,7 +110,9 @@ class KServeIngress:
     def __init__(self, models: Dict[str, DeploymentHandle], llms: Optional[Dict[str, DeploymentHandle]] = None):
         self.handles = models
         self._metadata: Dict[str, dict] = {}
-        self.openai = OpenAIFront(llms or {}, RETRYABLE)
+        # Requests this ingress refused because their model's queue was full, by model (either API).
+        self.queue_full: Counter = Counter()
+        self.openai = OpenAIFront(llms or {}, RETRYABLE, self.queue_full)
 
     def _handle(self, name: str) -> DeploymentHandle:
         if name not in self.handles:
@@ -143,11 +151,23 @@ class KServeIngress:
     async def _ready_call(self, name: str) -> bool:
         return await self.handles[name].ready.remote()
 
+    def _with_refusals(self, stats: dict) -> dict:
+        """A replica's statistics, with the requests this ingress refused for that model's full queue:
+        those never reached a replica, so no replica counts them."""
+        for model in stats["model_stats"]:
+            model["queue_full"] = self.queue_full[model["name"]]
+        return stats
+
+    def refusals(self) -> Dict[str, int]:
+        """Requests this ingress replica refused because their model's queue was full, by model, the
+        LLMs' included (a deployment-handle call: serve.get_deployment_handle("kserve-ingress", app))."""
+        return dict(self.queue_full)
+
     @app.get("/v2/models/stats")
     async def all_stats(self):
         async def gather():
             stats = [await self._handle(name).stats.remote() for name in sorted(self.handles)]
-            return {"model_stats": [m for s in stats for m in s["model_stats"]]}
+            return self._with_refusals({"model_stats": [m for s in stats for m in s["model_stats"]]})
         return await answer(gather())
 
     @app.get("/v2/models/{name}")
@@ -173,7 +193,7 @@ class KServeIngress:
     async def model_stats(self, name: str, model_version: Optional[str] = None):
         async def stats():
             await self._model(name, model_version)
-            return await self._handle(name).stats.remote()
+            return self._with_refusals(await self._handle(name).stats.remote())
         return await answer(stats())
 
     @app.post("/v2/models/{name}/infer")
@@ -188,7 +208,10 @@ class KServeIngress:
         inputs = decode_inputs(payload, tail, [TensorSpec(**s) for s in meta["inputs"]],
                                meta["max_batch_size"] or None)
         outputs = requested_outputs(payload, [TensorSpec(**s) for s in meta["outputs"]])
-        arrays = await self.handles[name].infer.remote(inputs)
+        try:
+            arrays = await self.handles[name].infer.remote(inputs)
+        except serve_exceptions.BackPressureError as e:
+            raise refused_by_ray(name, e, self.queue_full) from None
         content, header_length = encode_response(name, payload, outputs, arrays)
         if header_length is None:
             return Response(content, media_type="application/json")

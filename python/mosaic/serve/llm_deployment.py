@@ -6,7 +6,9 @@ Continuous batching: a request is added to the pipeline as it arrives, and one s
 replica runs the pipeline's steps while any request is unfinished; each step decodes every running
 request together (up to max_num_seqs; the others wait for a row) and wakes the requests' coroutines,
 which read what their handles got. A caller that goes away (a client that disconnected, a cancelled
-request) drops its handle, and its row goes to the next request at the next step.
+request) drops its handle, and its row goes to the next request at the next step. With
+max_queued_requests, at most that many requests wait for a row: the next is refused before it is
+added to the pipeline (backpressure.py).
 """
 import asyncio
 import collections
@@ -20,6 +22,7 @@ from ray import serve
 
 import mosaic
 import mosaic.genai
+from mosaic.serve.backpressure import FOR_A_ROW, QueueFull
 from mosaic.serve.config import ModelConfig, default_device, replica_device
 from mosaic.serve.model_deployment import deployment_options
 
@@ -62,11 +65,12 @@ class MosaicLLM:
         self.chat_template = template.read_text() if template.is_file() else self.tokenizer.chat_template
         limits = [n for n in (model_max_length(folder), self.config.max_length) if n]
         self.max_length = min(limits) if limits else None
-        # requests: taken by this replica; started: added to the pipeline; cancelled: requests whose
-        # caller left before their generation ended; batch_sizes: decode steps by the requests each
-        # ran together.
+        # requests: taken by this replica; running: in the pipeline, with a row or waiting for one;
+        # started: given a row; cancelled: requests whose caller left before their generation ended;
+        # queue_full: refused, max_queued_requests waiting already; batch_sizes: decode steps by the
+        # requests each ran together.
         self._stats = {"requests": 0, "started": 0, "completed": 0, "cancelled": 0, "failed": 0, "running": 0,
-                       "prompt_tokens": 0, "completion_tokens": 0}
+                       "queue_full": 0, "prompt_tokens": 0, "completion_tokens": 0}
         self._batch_sizes = collections.Counter()
         self._next_id = 0
         self._waiters = set()  # (event loop, asyncio.Event) of the requests waiting for a step
@@ -100,7 +104,15 @@ class MosaicLLM:
 
     def stats(self) -> dict:
         return dict(self._stats, name=self.config.name, device=self.device, max_num_seqs=self.config.max_num_seqs,
+                    max_queued_requests=self.config.max_queued_requests,
                     batch_sizes={str(k): v for k, v in sorted(self._batch_sizes.items())})
+
+    def _queue_is_full(self) -> bool:
+        """Whether max_queued_requests requests already wait for a row. The count is of requests in the
+        pipeline, so with the check and add_request in one stretch of the event loop (no await
+        between them) no two requests can both take the last place."""
+        bound = self.config.max_queued_requests
+        return bound != -1 and self._stats["running"] >= self.config.max_num_seqs + bound
 
     def _prompt_ids(self, request: dict) -> list:
         if request["chat"]:
@@ -153,6 +165,11 @@ class MosaicLLM:
         "completion_tokens"}; or one {"error": {"status", "message", "param", "code"}} when the
         request cannot be generated (nothing else comes before it)."""
         self._stats["requests"] += 1
+        if self._queue_is_full():  # before any work on it: a flood costs the replica little
+            self._stats["queue_full"] += 1
+            refused = QueueFull(self.config.name, self.config.max_queued_requests, FOR_A_ROW)
+            yield {"error": {"status": 503, "message": str(refused), "param": None, "code": QueueFull.code}}
+            return
         try:
             ids = self._prompt_ids(request)
             if self.max_length is not None and len(ids) >= self.max_length:

@@ -137,8 +137,10 @@ def model_deployment(config: ModelConfig):
 
 
 def deployment_options(config: ModelConfig, name: str, max_ongoing: int) -> dict:
-    """Ray Serve's options for a model's deployment: its name, replicas or autoscaling, resources."""
-    options = dict(name=name, max_ongoing_requests=max_ongoing,
+    """Ray Serve's options for a model's deployment: its name, replicas or autoscaling, resources, and
+    the bound on requests waiting for a replica (past it the ingress's handle raises
+    BackPressureError at once, backpressure.py)."""
+    options = dict(name=name, max_ongoing_requests=max_ongoing, max_queued_requests=config.max_queued_requests,
                    ray_actor_options=config.ray_actor_options or {"num_cpus": 1})
     if config.autoscaling is not None:
         options["autoscaling_config"] = config.autoscaling

@@ -6,30 +6,35 @@ Each request is checked here (openai_protocol.py), then streamed from an LLM rep
 (llm_deployment.py) through a deployment handle: server-sent events when the client asked for a
 stream, else one body once the generation has ended. The replica's first event decides the status:
 a request it refuses (a prompt too long, a template that refuses the messages) is an error answer,
-never a stream that breaks. When the client goes away the replica's stream is cancelled, and with it
-the generation.
+never a stream that breaks; so is one refused because the model's queue is full (503 with
+Retry-After, backpressure.py), whether Ray Serve refused it in the ingress or the replica did. When
+the client goes away the replica's stream is cancelled, and with it the generation.
 """
 import time
+from collections import Counter
 from typing import AsyncIterator, Dict
 
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
+from ray.serve.exceptions import BackPressureError
 from ray.serve.handle import DeploymentHandle
 
+from mosaic.serve.backpressure import RETRY_AFTER_S, QueueFull, refused_by_ray
 from mosaic.serve.openai_protocol import DONE, Answer, OpenAIError, chat_request, completion_request, event, parse_body
 
 
 def error_response(e: OpenAIError) -> JSONResponse:
-    headers = {"Retry-After": "1"} if e.status == 503 else None
+    headers = {"Retry-After": str(RETRY_AFTER_S)} if e.status == 503 else None
     return JSONResponse(e.to_json(), status_code=e.status, headers=headers)
 
 
 class OpenAIFront:
     """The /v1 routes' work, for the LLM deployments' handles (by served model name)."""
 
-    def __init__(self, llms: Dict[str, DeploymentHandle], retryable: tuple):
+    def __init__(self, llms: Dict[str, DeploymentHandle], retryable: tuple, queue_full: Counter):
         self.handles = llms
         self.retryable = retryable  # failures that mean "no replica now": 503, retry
+        self.queue_full = queue_full  # the ingress's count of requests refused for a full queue, by model
         self.created = int(time.time())
         self._metadata: Dict[str, dict] = {}
 
@@ -70,6 +75,8 @@ class OpenAIFront:
             return await work
         except OpenAIError as e:
             return error_response(e)
+        except QueueFull as e:
+            return error_response(OpenAIError(503, str(e), code=QueueFull.code))
         except Exception as e:  # noqa: BLE001 - a server error is an answer too, never a dropped request
             if isinstance(e, self.retryable) or isinstance(e.__cause__, self.retryable):
                 return error_response(OpenAIError(503, f"the LLM replica was lost or is not available yet "
@@ -82,8 +89,10 @@ class OpenAIFront:
         events = handle.options(stream=True).generate.remote(request.to_dict())
         try:
             first = await events.__anext__()
-        except BaseException:
+        except BaseException as e:
             events.cancel()
+            if isinstance(e, BackPressureError):
+                raise refused_by_ray(request.model, e, self.queue_full) from None
             raise
         if "error" in first:
             events.cancel()
