@@ -24,7 +24,8 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     : properties_(config),
       config_(CpuConfig::from(config)),
       engine_(dnnl::engine::kind::cpu, 0),
-      values_(graph, value_options(graph, config_)),
+      rewritten_(sdk::rewrite_fake_quantize(graph)),
+      values_(compiled_graph(graph), value_options(compiled_graph(graph), config_)),
       ledger_(std::move(ledger)),
       device_(std::move(device)),
       model_name_(graph.name()),
@@ -33,7 +34,8 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     // that of one stream, which is what each inference runs with.
     ThreadScope threads(config_.streams.threads_per_stream);
     const auto compute = config_.precision == "bf16" ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
-    executors_ = build_executors(BuildContext{graph, values_, engine_, compute, config_.dynamic_quantization_group});
+    const sdk::GraphView compiled = compiled_graph(graph);
+    executors_ = build_executors(BuildContext{compiled, values_, engine_, compute, config_.dynamic_quantization_group});
     for (const auto& e : executors_) e->count_packed_weights(packed_weights_);
     plan_ = plan_memory(values_, executors_);
     for (const auto& e : executors_) scratch_bytes_ = std::max(scratch_bytes_, e->scratch_bytes());

@@ -10,6 +10,7 @@
 #include "memory_plan.hpp"
 #include "stream_limiter.hpp"
 
+#include <mosaic/sdk/fake_quantize_rewrite.hpp>
 #include <mosaic/sdk/plugin.hpp>
 
 #include <memory>
@@ -41,9 +42,15 @@ public:
     StreamLimiter& stream_limiter() const { return limiter_; }
 
 private:
+    // The graph compiled: the one given, or its rewrite (sdk/fake_quantize_rewrite.hpp).
+    sdk::GraphView compiled_graph(const sdk::GraphView& given) const {
+        return rewritten_ ? sdk::GraphView(rewritten_->graph.view()) : given;
+    }
+
     nlohmann::json properties_;
     CpuConfig config_;
     dnnl::engine engine_;
+    std::unique_ptr<sdk::RewrittenGraph> rewritten_;  // kept: the values point at its constants
     ValueTable values_;
     PackedWeightsTotals packed_weights_;
     std::vector<std::unique_ptr<Executor>> executors_;

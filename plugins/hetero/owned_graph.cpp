@@ -23,24 +23,6 @@ std::shared_ptr<const std::vector<uint64_t>> aligned_copy(const void* data, size
     return out;
 }
 
-size_t OwnedGraph::add_copy(const sdk::GraphView& source, size_t n) {
-    OwnedNode node;
-    node.type = source.type(n);
-    node.version = source.version(n);
-    node.name = source.node_name(n);
-    for (size_t o = 0; o < source.output_count(n); ++o) {
-        node.output_types.push_back(source.output_type(n, o));
-        node.output_shapes.push_back(source.output_shape(n, o));
-    }
-    const mosaic_graph_view raw = source.raw();
-    for (size_t a = 0, c = raw.api->attr_count(raw.graph, n); a < c; ++a)
-        node.attrs.emplace_back(raw.api->attr_name(raw.graph, n, a), raw.api->attr_value(raw.graph, n, a));
-    if (const char* affinity = raw.api->rt_info(raw.graph, n, "affinity")) node.rt_info.emplace_back("affinity", affinity);
-    if (source.is_constant(n)) node.constant = source.constant_data(n, &node.constant_bytes);
-    nodes.push_back(std::move(node));
-    return nodes.size() - 1;
-}
-
 // Layout: u64 JSON length, JSON (structure), then the constants' bytes in node order.
 void OwnedGraph::write(std::string& out) const {
     nlohmann::json doc = {{"name", name}, {"nodes", nlohmann::json::array()}};

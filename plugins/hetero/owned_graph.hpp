@@ -25,9 +25,6 @@ public:
     // Constants read from a blob are copied here: blob offsets carry no alignment, kernels need it.
     std::vector<std::shared_ptr<const std::vector<uint64_t>>> owned_constants;
 
-    // Copies node `n` of `source` (type, attributes, rt_info, outputs; not its inputs) as a new node.
-    size_t add_copy(const sdk::GraphView& source, size_t n);
-
     // Serialises the graph (constants included) for a HETERO export blob.
     void write(std::string& out) const;
     // Reads what write() wrote from [data, data + size); constants are copied into aligned storage

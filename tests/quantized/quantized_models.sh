@@ -16,10 +16,12 @@
 # so); HETERO:GPU,CPU puts those on the CPU.
 #
 # NNCF's IR (FakeQuantize on activations, int8 weights; OpenVINO's outputs as the oracle): OpenVINO
-# runs it on integer kernels with its own rounding, Mosaic computes FakeQuantize's formula exactly,
-# and the two land about a percent of the output's range apart on the CNNs and five on the encoder:
-# 2% and 6% of the largest expected output. Not on the GPU, which has no FakeQuantize yet (its
-# query says so; HETERO:GPU,CPU puts FakeQuantize on the CPU).
+# runs it on integer kernels with its own rounding, REFERENCE computes FakeQuantize's formula
+# exactly, the CPU and GPU its quantize-dequantize form (plugin_sdk's fake_quantize_rewrite.hpp; the
+# CPU on its integer kernels), and they land about a percent of the output's range apart on the
+# CNNs and five on the encoder: 2% and 6% of the largest expected output. The CNNs are skipped on
+# the GPU alone: their global pooling's axes are computed from the input's shape, whose batch is
+# dynamic, and the GPU's pooling needs them constant (HETERO:GPU,CPU runs it on the CPU).
 #
 # Usage: tests/quantized/quantized_models.sh BUILD_DIR. Models go to
 # $MOSAIC_GENERATED_MODELS/quantized (default BUILD_DIR/quantized_models), made once. Exits 77

@@ -106,7 +106,8 @@ bool has_convert_kernel(ElementType from, ElementType to) {
         "convert_f32_i32",     "convert_f32_i64",     "convert_f32_u8",      "convert_f32_boolean", "convert_i32_f32",
         "convert_i64_f32",     "convert_u8_f32",      "convert_boolean_f32", "convert_i32_i64",     "convert_i64_i32",
         "convert_boolean_i32", "convert_boolean_i64", "convert_i32_boolean", "convert_i64_boolean", "convert_u8_boolean",
-        "convert_boolean_u8",  "convert_u8_i32",      "convert_u8_i64",      "convert_i32_u8",      "convert_i64_u8"};
+        "convert_boolean_u8",  "convert_u8_i32",      "convert_u8_i64",      "convert_i32_u8",      "convert_i64_u8",
+        "convert_f32_i8",      "convert_i8_f32"};
     for (const char* k : kernels)
         if (convert_kernel(from, to) == k) return true;
     return false;

@@ -22,16 +22,18 @@ bool half_by_bits(const GpuConfig& config, const ClDeviceInfo& device) {
 
 }  // namespace
 
-GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& properties, const GpuConfig& config,
+GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& given, const nlohmann::json& properties, const GpuConfig& config,
                                    const ClDeviceInfo& device, std::string device_name, std::string default_id)
     : properties_(properties),
       config_(config),
       engine_(engine_for(device)),
-      values_(graph, config.precision == "f16"),
+      rewritten_(sdk::rewrite_fake_quantize(given)),
+      values_(compiled_graph(given), config.precision == "f16"),
       device_name_(std::move(device_name)),
       default_id_(std::move(default_id)),
       label_(device_name_ + "." + config.device_id),
-      model_name_(graph.name()) {
+      model_name_(given.name()) {
+    const sdk::GraphView graph = compiled_graph(given);
     const auto t0 = std::chrono::steady_clock::now();
     // Denormal floats flushed to zero: on an OpenCL CPU device each operation on one costs a
     // microcode assist, and a 1x1 convolution over denormal inputs ran 84 ms instead of 0.73 on

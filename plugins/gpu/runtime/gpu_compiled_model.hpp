@@ -9,6 +9,7 @@
 #include "runtime/gpu_config.hpp"
 #include "runtime/memory_plan.hpp"
 
+#include <mosaic/sdk/fake_quantize_rewrite.hpp>
 #include <mosaic/sdk/plugin.hpp>
 
 #include <memory>
@@ -50,6 +51,12 @@ public:
     CompletionQueue& completions() const { return completions_; }
 
 private:
+    // The graph compiled: the one given, or its FakeQuantizes as quantize-dequantize ops
+    // (sdk/fake_quantize_rewrite.hpp), which the GPU has kernels for.
+    sdk::GraphView compiled_graph(const sdk::GraphView& given) const {
+        return rewritten_ ? sdk::GraphView(rewritten_->graph.view()) : given;
+    }
+
     void upload_constants(const sdk::GraphView& graph);
     void count_request_bytes();
 
@@ -57,6 +64,7 @@ private:
     GpuConfig config_;
     std::shared_ptr<ClEngine> engine_;
     cl::Program program_;
+    std::unique_ptr<sdk::RewrittenGraph> rewritten_;  // kept: the values point at its constants
     ValueTable values_;
     std::vector<cl::Buffer> constants_;  // per value
     // The device copies it reads, shared with the models compiled from the same weights.

@@ -116,18 +116,22 @@ typedef float real;
 #define T_i32 int
 #define T_i64 long
 #define T_u8 uchar
+#define T_i8 char
 #define T_boolean uchar
 #define V_i32 int
 #define V_i64 long
 #define V_u8 uchar
+#define V_i8 char
 #define V_boolean uchar
 #define GET_i32(p, i) ((p)[i])
 #define GET_i64(p, i) ((p)[i])
 #define GET_u8(p, i) ((p)[i])
+#define GET_i8(p, i) ((p)[i])
 #define GET_boolean(p, i) ((p)[i])
 #define PUT_i32(p, i, v) ((p)[i] = (int)(v))
 #define PUT_i64(p, i, v) ((p)[i] = (long)(v))
 #define PUT_u8(p, i, v) ((p)[i] = (uchar)(v))
+#define PUT_i8(p, i, v) ((p)[i] = (char)(v))
 #define PUT_boolean(p, i, v) ((p)[i] = (uchar)(v))
 typedef float16 float16_unaligned __attribute__((aligned(4)));
 typedef float8 float8_unaligned __attribute__((aligned(4)));
