@@ -129,7 +129,7 @@ MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosa
 # The runtime suite's tests that infer on the CPU device (named .../CPU, .../HETERO_CPU_REFERENCE)
 # run oneDNN's uninstrumented OpenMP threads; the same tests run on REFERENCE here.
 declare -A tsan_filter=([runtime]="*-*/CPU:*/HETERO_CPU_REFERENCE" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*:HeteroSubgraphErrors.*"
-                        [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial:CpuStreamLimiter.*:CpuStreams.MoreRequestsThanStreamsOnTwoSingleThreadStreams"
+                        [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial:CpuStreamLimiter.*:CpuStreamThreads.*:CpuStreams.MoreRequestsThanStreamsOnTwoSingleThreadStreams"
                         [gpu]="GpuThreads.*" [stress]="*/HETERO_ACCEL_REFERENCE"
                         [isolation]="HealthyPlugins/IsolatedResults.*/0:IsolatedHetero.*:IsolationRegistry.*:IsolatedConcurrency.*"
                         [device_memory]="HeteroCrossings.*:HostMemory.*"

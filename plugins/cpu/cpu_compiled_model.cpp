@@ -20,7 +20,7 @@ sdk::ValueTableOptions value_options(const sdk::GraphView& graph, const CpuConfi
 }  // namespace
 
 CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device,
-                                   std::shared_ptr<sdk::MemoryLedger> ledger)
+                                   std::shared_ptr<sdk::MemoryLedger> ledger, std::shared_ptr<StreamThreads> threads)
     : properties_(config),
       config_(CpuConfig::from(config)),
       engine_(dnnl::engine::kind::cpu, 0),
@@ -29,10 +29,11 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
       ledger_(std::move(ledger)),
       device_(std::move(device)),
       model_name_(graph.name()),
-      limiter_(config_.streams.streams) {
+      limiter_(config_.streams.streams),
+      threads_(std::move(threads)) {
     // Primitives size their work partition for the thread count current when they are created:
     // that of one stream, which is what each inference runs with.
-    ThreadScope threads(config_.streams.threads_per_stream);
+    ThreadScope scope(config_.streams.threads_per_stream);
     const auto compute = config_.precision == "bf16" ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
     const sdk::GraphView compiled = compiled_graph(graph);
     executors_ = build_executors(BuildContext{compiled, values_, engine_, compute, config_.dynamic_quantization_group});

@@ -9,6 +9,7 @@
 #include <mosaic/sdk/memory_ledger.hpp>
 #include "memory_plan.hpp"
 #include "stream_limiter.hpp"
+#include "stream_threads.hpp"
 
 #include <mosaic/sdk/fake_quantize_rewrite.hpp>
 #include <mosaic/sdk/plugin.hpp>
@@ -21,9 +22,10 @@ namespace mosaic::cpu_plugin {
 
 class CpuCompiledModel : public sdk::CompiledModel {
 public:
-    // `ledger`: the device's host memory, which the repacked weights and each request reserve.
+    // `ledger`: the device's host memory, which the repacked weights and each request reserve;
+    // `threads`: the device's stream threads, which its inferences run on.
     CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device,
-                     std::shared_ptr<sdk::MemoryLedger> ledger);
+                     std::shared_ptr<sdk::MemoryLedger> ledger, std::shared_ptr<StreamThreads> threads);
 
     std::unique_ptr<sdk::InferRequest> create_request() override;
     nlohmann::json property(const std::string& key) const override;
@@ -40,6 +42,7 @@ public:
     size_t scratch_bytes() const { return scratch_bytes_; }
     // Thread-safe: every inference holds one of its slots while it runs.
     StreamLimiter& stream_limiter() const { return limiter_; }
+    StreamThreads& stream_threads() const { return *threads_; }
 
 private:
     // The graph compiled: the one given, or its rewrite (sdk/fake_quantize_rewrite.hpp).
@@ -60,6 +63,7 @@ private:
     std::unique_ptr<sdk::Reservation> weights_;  // the repacked weights, held on the ledger
     std::string device_, model_name_;
     mutable StreamLimiter limiter_;
+    std::shared_ptr<StreamThreads> threads_;
 };
 
 }  // namespace mosaic::cpu_plugin

@@ -64,7 +64,10 @@ std::unique_ptr<sdk::CompiledModel> CpuDevice::compile(const sdk::GraphView& gra
                                                          "\nrun them on another device (e.g. HETERO:" + name() +
                                                          ",REFERENCE)");
     try {
-        return std::make_unique<CpuCompiledModel>(graph, config, name(), ledger_);
+        // On stream 0's thread: the compile's parallel regions start no OpenMP pool on the caller's.
+        std::unique_ptr<sdk::CompiledModel> compiled;
+        threads_->run(0, [&] { compiled = std::make_unique<CpuCompiledModel>(graph, config, name(), ledger_, threads_); });
+        return compiled;
     } catch (const dnnl::error& e) {
         throw sdk::Error(MOSAIC_ERROR_DEVICE, "device " + name() + ": oneDNN failed while compiling model '" +
                                                   graph.name() + "': " + e.what());

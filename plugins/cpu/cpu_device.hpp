@@ -4,6 +4,7 @@
 #pragma once
 
 #include "host_memory.hpp"
+#include "stream_threads.hpp"
 
 #include <mosaic/sdk/memory_ledger.hpp>
 
@@ -29,6 +30,8 @@ private:
     static std::string unsupported_reason(const sdk::GraphView& graph, size_t node);
 
     std::shared_ptr<sdk::MemoryLedger> ledger_ = std::make_shared<sdk::MemoryLedger>("host memory");
+    // Where compilations and inferences run their parallel work; the compiled models share it.
+    std::shared_ptr<StreamThreads> threads_ = std::make_shared<StreamThreads>();
 };
 
 }  // namespace mosaic::cpu_plugin

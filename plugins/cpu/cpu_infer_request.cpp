@@ -93,10 +93,19 @@ void CpuInferRequest::infer(const std::vector<ConstTensorView>& inputs, const st
     records_.clear();
     // Waits for a free stream; the slot frees it again on every way out of this function.
     const StreamLimiter::Slot stream = model_.stream_limiter().acquire();
-    ThreadScope threads(model_.config().streams.threads_per_stream);
-    ExecContext ctx{data_.data(), scratch_.get(), &stream_};
-    for (const auto& e : model_.executors()) run(*e, ctx);
-    stream_.wait();
+    const int threads = model_.config().streams.threads_per_stream;
+    const auto compute = [&] {
+        ThreadScope scope(threads);
+        ExecContext ctx{data_.data(), scratch_.get(), &stream_};
+        for (const auto& e : model_.executors()) run(*e, ctx);
+        stream_.wait();
+    };
+    // A stream of several threads starts its OpenMP regions from its own thread (stream_threads.hpp);
+    // a single-threaded one starts no OpenMP pool, and runs where it is called.
+    if (threads > 1)
+        model_.stream_threads().run(stream.index(), compute);
+    else
+        compute();
     for (const ResultCopy& copy : model_.values().result_copies()) {
         const size_t bytes = model_.values()[copy.from].byte_size();
         if (bytes) std::memcpy(outputs[copy.output].data, data_[copy.from], bytes);

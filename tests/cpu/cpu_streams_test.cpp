@@ -5,21 +5,25 @@
 #include "cpu/cpu_test_util.hpp"
 #include "plugins/cpu/stream_limiter.hpp"
 #include "plugins/cpu/stream_plan.hpp"
+#include "plugins/cpu/stream_threads.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 namespace mosaic::test {
 namespace {
 
 using cpu_plugin::plan_streams;
 using cpu_plugin::StreamLimiter;
+using cpu_plugin::StreamThreads;
 using namespace std::chrono_literals;
 
 // --- the plan ---
@@ -54,7 +58,72 @@ TEST(CpuStreamPlan, ExplicitStreamsWinOverTheHint) {
     EXPECT_EQ(plan_streams(5, true, 2).threads_per_stream, 1);
 }
 
+// --- the threads the streams run on ---
+
+// Every job of a stream runs on one thread of its own, whoever asks: the one thread whose OpenMP
+// pool the stream's parallel work uses (stream_threads.hpp). Another stream has another thread.
+TEST(CpuStreamThreads, EachStreamRunsItsJobsOnOneThreadOfItsOwn) {
+    StreamThreads threads;
+    std::thread::id first, second, other;
+    threads.run(0, [&] { first = std::this_thread::get_id(); });
+    std::thread caller([&] { threads.run(0, [&] { second = std::this_thread::get_id(); }); });
+    caller.join();
+    threads.run(1, [&] { other = std::this_thread::get_id(); });
+    EXPECT_EQ(first, second);
+    EXPECT_NE(first, std::this_thread::get_id());
+    EXPECT_NE(other, first);
+}
+
+// A job that asks its own stream for more runs it in place instead of waiting on itself; a job's
+// exception reaches its caller, and the stream goes on.
+TEST(CpuStreamThreads, NestedJobsRunInPlaceAndErrorsReachTheCaller) {
+    StreamThreads threads;
+    std::thread::id outer, inner;
+    threads.run(0, [&] {
+        outer = std::this_thread::get_id();
+        threads.run(0, [&] { inner = std::this_thread::get_id(); });
+    });
+    EXPECT_EQ(outer, inner);
+    EXPECT_THROW(threads.run(0, [] { throw std::runtime_error("job failed"); }), std::runtime_error);
+    bool ran = false;
+    threads.run(0, [&] { ran = true; });
+    EXPECT_TRUE(ran);
+}
+
+// Callers from many threads at once: each job runs once, one at a time on the stream's thread.
+TEST(CpuStreamThreads, ConcurrentCallersRunOneJobAtATime) {
+    StreamThreads threads;
+    std::atomic<int> inside{0}, most{0}, ran{0};
+    std::vector<std::thread> callers;
+    for (int c = 0; c < 8; ++c)
+        callers.emplace_back([&] {
+            for (int i = 0; i < 50; ++i)
+                threads.run(0, [&] {
+                    most = std::max(most.load(), ++inside);
+                    ++ran;
+                    --inside;
+                });
+        });
+    for (auto& t : callers) t.join();
+    EXPECT_EQ(ran.load(), 400);
+    EXPECT_EQ(most.load(), 1);
+}
+
 // --- the limiter ---
+
+// Slots held at once name different streams (the threads they run on); a freed one is reused.
+TEST(CpuStreamLimiter, SlotsHeldTogetherHaveDifferentStreams) {
+    StreamLimiter limiter(3);
+    std::optional<StreamLimiter::Slot> a, b, c;
+    a.emplace(limiter.acquire());
+    b.emplace(limiter.acquire());
+    c.emplace(limiter.acquire());
+    EXPECT_EQ(a->index(), 0u);
+    EXPECT_EQ(b->index(), 1u);
+    EXPECT_EQ(c->index(), 2u);
+    b.reset();
+    EXPECT_EQ(limiter.acquire().index(), 1u);
+}
 
 // Polls `done` for up to 10 s (a loaded machine, a sanitizer build); false when it never came.
 bool eventually(const std::function<bool()>& done) {
