@@ -6,6 +6,7 @@
 #include "concat_executor.hpp"
 #include "conv_executor.hpp"
 #include "eltwise_executor.hpp"
+#include "erf_executor.hpp"
 #include "fusion.hpp"
 #include "layer_norm_executor.hpp"
 #include "matmul_executor.hpp"
@@ -80,6 +81,7 @@ std::unique_ptr<Executor> onednn_executor(const BuildContext& ctx, size_t node, 
     for (size_t n : absorbed) fused_away[n] = true;
     if (!e && BinaryExecutor::runs(type)) e = with_fusion(ctx, node, BiasRule::none, &BinaryExecutor::create, fused_away);
     if (!e) e = EltwiseExecutor::create(ctx, node);
+    if (!e && type == "Erf") e = ErfExecutor::create(ctx, node);
     if (!e && type == "Transpose") e = TransposeExecutor::create(ctx, node);
     if (!e) e = ReductionExecutor::create(ctx, node);
     if (!e && type == "Concat") e = ConcatExecutor::create(ctx, node);
