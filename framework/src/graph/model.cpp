@@ -14,8 +14,8 @@
 namespace mosaic {
 
 std::shared_ptr<const Buffer> Buffer::copy_of(const void* data, size_t size) {
-    // Not value-initialised: the bytes are written once (an IR's misaligned weights, gigabytes of
-    // them in an LLM, are copied here). new[] aligns for every element type.
+    // Not value-initialised: the bytes are written once (a folded constant can be large). new[]
+    // aligns for every element type.
     std::shared_ptr<uint8_t[]> bytes(new uint8_t[std::max<size_t>(size, 1)]);
     if (size) std::memcpy(bytes.get(), data, size);
     auto b = std::make_shared<Buffer>();

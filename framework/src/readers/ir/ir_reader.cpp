@@ -496,7 +496,7 @@ private:
                             " but " + w.path() + " is only " + std::to_string(w.size()) +
                             " bytes long; the .bin is truncated or belongs to another .xml");
             data = packed ? unpack(*packed, w.data() + offset, count)
-                          : aligned_weights(w.data() + offset, size, element_size(type), root_->weights_);
+                          : aligned_weights(w, offset, size, element_size(type), root_->weights_);
         }
 
         Attributes attrs;  // offset and size only locate the bytes; the writer lays them out anew
@@ -510,11 +510,18 @@ private:
 
     // A view into the mapped .bin where the bytes are aligned for their element type; else a copy.
     // Kernels and shape inference read constants through typed pointers, and a misaligned one (an
-    // f32 at offset 2, which the IR format allows) is undefined behaviour.
-    static std::shared_ptr<const Buffer> aligned_weights(const uint8_t* bytes, uint64_t size, size_t alignment,
-                                                         const std::shared_ptr<const WeightsFile>& owner) {
+    // f32 at offset 2, which the IR format allows) is undefined behaviour. The copy is read from the
+    // file, not the mapping: optimum-intel's LLM IRs hold a one-byte boolean constant before most
+    // of their weights, which puts 1.4 GB of a 2 GB model off alignment, and copying them out of
+    // the mapping kept their pages resident beside the copies (peak 5.2 GB for 2 GB of weights).
+    static std::shared_ptr<const Buffer> aligned_weights(const WeightsFile& w, uint64_t offset, uint64_t size,
+                                                         size_t alignment, const std::shared_ptr<const WeightsFile>& owner) {
+        const uint8_t* bytes = w.data() + offset;
         if (alignment <= 1 || reinterpret_cast<uintptr_t>(bytes) % alignment == 0) return Buffer::view(bytes, size, owner);
-        return Buffer::copy_of(bytes, size);
+        // new[] aligns for every element type; not value-initialised: read() writes every byte.
+        std::shared_ptr<uint8_t[]> copy(new uint8_t[size]);
+        w.read(offset, size, copy.get());
+        return Buffer::view(copy.get(), size, copy);
     }
 
     const WeightsFile& weights(const LayerRecord& l) {

@@ -7,7 +7,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace mosaic::ir {
 
@@ -18,7 +20,23 @@ struct WeightsFile::Mapping {
     bip::mapped_region region;
 };
 
-WeightsFile::~WeightsFile() = default;
+WeightsFile::~WeightsFile() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void WeightsFile::read(uint64_t offset, uint64_t size, void* out) const {
+    auto* dst = static_cast<uint8_t*>(out);
+    while (size > 0) {
+        const ssize_t got = ::pread(fd_, dst, size, static_cast<off_t>(offset));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0)
+            throw ModelError(path_ + ": cannot read the weights file at byte " + std::to_string(offset) + " (" +
+                             (got < 0 ? std::strerror(errno) : "it ended early") + "); check that it is readable and not being truncated");
+        dst += got;
+        offset += static_cast<uint64_t>(got);
+        size -= static_cast<uint64_t>(got);
+    }
+}
 
 std::shared_ptr<const WeightsFile> WeightsFile::open(const std::string& path) {
     struct stat st {};
@@ -32,6 +50,10 @@ std::shared_ptr<const WeightsFile> WeightsFile::open(const std::string& path) {
     w->path_ = path;
     w->size_ = static_cast<uint64_t>(st.st_size);
     if (w->size_ == 0) return w;  // every Constant that needs bytes will be reported as out of range
+    w->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (w->fd_ < 0)
+        throw ModelError(path + ": cannot open the weights file (" + std::strerror(errno) +
+                         "); check that it is readable");
     try {
         auto m = std::make_unique<Mapping>();
         m->file = bip::file_mapping(path.c_str(), bip::read_only);

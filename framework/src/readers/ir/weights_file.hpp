@@ -22,12 +22,19 @@ public:
     const uint8_t* data() const { return data_; }
     uint64_t size() const { return size_; }
 
+    // Copies bytes [offset, offset + size) into `out` by reading the file, without touching the
+    // mapping: pages of the mapping that were read count in the process's memory as long as it is
+    // mapped, and a constant copied out of it (a misaligned weight) is never read there again.
+    // Thread-safe; throws ModelError naming the file when the read fails or comes short.
+    void read(uint64_t offset, uint64_t size, void* out) const;
+
 private:
     struct Mapping;
     WeightsFile() = default;
 
     std::string path_;
     std::unique_ptr<Mapping> mapping_;  // empty for a zero-length file, which cannot be mapped
+    int fd_ = -1;                       // for read(): the same file
     const uint8_t* data_ = nullptr;
     uint64_t size_ = 0;
 };
