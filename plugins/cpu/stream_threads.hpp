@@ -1,5 +1,6 @@
-// The threads the CPU device runs its parallel work from: one per execution stream, shared by every
-// compiled model of the device and alive as long as any of them. Inferences (sync or async, from
+// The threads the CPU device runs its parallel work from: one per execution stream, shared by the
+// device's compiled models that are given every core (a model given part of them, to run beside
+// others, has its own: cpu_device.cpp), alive as long as any of them. Inferences (sync or async, from
 // any caller's thread) and compilations run their OpenMP regions from these threads only.
 //
 // Why not from the caller's thread: libgomp keeps a pool of worker threads for every thread that
