@@ -9,11 +9,12 @@ namespace mosaic::cpu_plugin {
 
 namespace {
 
-// e^x for x <= 0 (erf's tail needs e^(-x^2)), clamped at -87 where it underflows anyway:
-// x = n ln2 + r with |r| <= ln2 / 2 (ln2 in two parts, so r keeps its bits), e^r by its Taylor
+// e^x for x <= 0 (erf's tail needs e^(-x^2)), clamped at -87 where it underflows anyway (a NaN
+// too, as the comparison fails: n stays an integer in [-126, 0]; the NaN comes back through erf's
+// t): x = n ln2 + r with |r| <= ln2 / 2 (ln2 in two parts, so r keeps its bits), e^r by its Taylor
 // polynomial to r^6, 2^n by the exponent bits. Written for the compiler to vectorise.
 inline float exp_nonpositive(float x) {
-    x = x < -87.0f ? -87.0f : x;
+    x = x >= -87.0f ? x : -87.0f;
     const float n = std::nearbyint(x * 1.44269504088896341f);
     const float r = std::fma(n, -0.693145751953125f, std::fma(n, -1.428606765330187e-06f, x));
     float p = 1.0f / 720;
@@ -23,7 +24,7 @@ inline float exp_nonpositive(float x) {
     p = std::fma(p, r, 0.5f);
     p = std::fma(p, r, 1.0f);
     p = std::fma(p, r, 1.0f);
-    const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+    const uint32_t bits = static_cast<uint32_t>(static_cast<int32_t>(n) + 127) << 23;
     float scale;
     std::memcpy(&scale, &bits, sizeof scale);
     return p * scale;
