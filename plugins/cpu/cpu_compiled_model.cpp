@@ -4,6 +4,7 @@
 #include "cpu_infer_request.hpp"
 #include "executor_builder.hpp"
 
+#include <mosaic/reference/constant_folding.hpp>
 #include <algorithm>
 
 namespace mosaic::cpu_plugin {
@@ -24,7 +25,7 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     : properties_(config),
       config_(CpuConfig::from(config)),
       engine_(dnnl::engine::kind::cpu, 0),
-      rewritten_(sdk::rewrite_fake_quantize(graph)),
+      rewritten_(sdk::rewrite_fake_quantize(graph, reference::compile_time_nodes(graph))),
       values_(compiled_graph(graph), value_options(compiled_graph(graph), config_)),
       ledger_(std::move(ledger)),
       device_(std::move(device)),

@@ -23,7 +23,7 @@ namespace mosaic::cpu_plugin {
 class CpuCompiledModel : public sdk::CompiledModel {
 public:
     // `ledger`: the device's host memory, which the repacked weights and each request reserve;
-    // `threads`: the device's stream threads, which its inferences run on.
+    // `threads`: the device's threads, which its inferences start their parallel work from.
     CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::json& config, std::string device,
                      std::shared_ptr<sdk::MemoryLedger> ledger, std::shared_ptr<StreamThreads> threads);
 

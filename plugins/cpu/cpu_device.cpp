@@ -64,16 +64,14 @@ std::unique_ptr<sdk::CompiledModel> CpuDevice::compile(const sdk::GraphView& gra
                                                          "\nrun them on another device (e.g. HETERO:" + name() +
                                                          ",REFERENCE)");
     try {
-        // A model given every core shares the device's stream threads with the others that are:
-        // side by side they would only compete for the cores, and one thread per stream keeps the
-        // OpenMP pools within the cores (stream_threads.hpp). One given part of them
-        // (INFERENCE_NUM_THREADS, to run beside others) gets threads of its own. It compiles on its
-        // stream 0's thread, so the compile starts no OpenMP pool on the caller's.
-        const StreamPlan plan = CpuConfig::from(config).streams;
-        std::shared_ptr<StreamThreads> threads =
-            plan.total_threads() >= available_cores() ? threads_ : std::make_shared<StreamThreads>();
+        // Where the stream has several threads, the compile's parallel regions start from one of
+        // the device's threads (stream_threads.hpp), never from the caller's.
         std::unique_ptr<sdk::CompiledModel> compiled;
-        threads->run(0, [&] { compiled = std::make_unique<CpuCompiledModel>(graph, config, name(), ledger_, threads); });
+        const auto compile = [&] { compiled = std::make_unique<CpuCompiledModel>(graph, config, name(), ledger_, threads_); };
+        if (CpuConfig::from(config).streams.threads_per_stream > 1)
+            threads_->run(compile);
+        else
+            compile();
         return compiled;
     } catch (const dnnl::error& e) {
         throw sdk::Error(MOSAIC_ERROR_DEVICE, "device " + name() + ": oneDNN failed while compiling model '" +

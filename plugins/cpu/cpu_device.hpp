@@ -30,7 +30,7 @@ private:
     static std::string unsupported_reason(const sdk::GraphView& graph, size_t node);
 
     std::shared_ptr<sdk::MemoryLedger> ledger_ = std::make_shared<sdk::MemoryLedger>("host memory");
-    // Where compilations and inferences run their parallel work; the compiled models share it.
+    // Where compilations and inferences start their parallel work; the compiled models share it.
     std::shared_ptr<StreamThreads> threads_ = std::make_shared<StreamThreads>();
 };
 

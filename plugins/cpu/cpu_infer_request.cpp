@@ -100,10 +100,10 @@ void CpuInferRequest::infer(const std::vector<ConstTensorView>& inputs, const st
         for (const auto& e : model_.executors()) run(*e, ctx);
         stream_.wait();
     };
-    // A stream of several threads starts its OpenMP regions from its own thread (stream_threads.hpp);
-    // a single-threaded one starts no OpenMP pool, and runs where it is called.
+    // A stream of several threads starts its OpenMP regions from one of the device's threads
+    // (stream_threads.hpp); a single-threaded one starts no OpenMP pool, and runs where it is called.
     if (threads > 1)
-        model_.stream_threads().run(stream.index(), compute);
+        model_.stream_threads().run(compute);
     else
         compute();
     for (const ResultCopy& copy : model_.values().result_copies()) {

@@ -1,25 +1,24 @@
-// The threads the CPU device runs its parallel work from: one per execution stream, shared by the
-// device's compiled models that are given every core (a model given part of them, to run beside
-// others, has its own: cpu_device.cpp), alive as long as any of them. Inferences (sync or async, from
-// any caller's thread) and compilations run their OpenMP regions from these threads only.
+// The threads the CPU device runs its parallel work from, shared by its compiled models: an
+// inference whose stream has several threads (sync or async, from any caller's thread) and every
+// compilation start their OpenMP regions from one of these, the lowest-numbered that is idle
+// (started when none is), never from the caller's thread.
 //
 // Why not from the caller's thread: libgomp keeps a pool of worker threads for every thread that
 // ever started a parallel region, for as long as that thread lives, and once the pools hold more
 // threads than there are cores its barriers stop spinning and sleep in the kernel at every region.
 // A compile (or a warm-up inference) on the application's thread followed by inferences on a
 // request's own thread (start_async) made two pools: MobileNetV2 int8 at two threads on two cores
-// took 4.4 ms an inference instead of 1.7. With the parallel work started from one thread per
-// stream, the pools hold exactly the streams' threads.
+// took 4.4 ms an inference instead of 1.7. Taking the lowest idle thread keeps as many pools as
+// inferences ever ran at once (one, for a model run one inference at a time, or an LLM's
+// specializations run one after another), and lets unrelated models still run side by side.
 //
-// A stream runs one job at a time, in the order they came; a job a stream's own thread asks for
-// runs in place (no wait on itself). Costs a hand-over to that thread and back per job, some
-// microseconds, where the stream has more than one thread; single-threaded streams start no
-// OpenMP pool and their inferences run on the caller's thread.
+// A job one of these threads asks for runs in place (no wait on itself). The hand-over costs some
+// microseconds per job; single-threaded streams start no OpenMP pool, and their inferences run on
+// the caller's thread.
 #pragma once
 
 #include <condition_variable>
 #include <cstddef>
-#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -34,35 +33,51 @@ public:
     StreamThreads() = default;
     StreamThreads(const StreamThreads&) = delete;
     StreamThreads& operator=(const StreamThreads&) = delete;
-    // Waits for the jobs queued and running, then joins the threads; must not run on one of them.
+    // Joins the threads, which are idle by then: every run() has returned (its caller holds what
+    // owns this). Never runs on one of them: a job holds no owner of this.
     ~StreamThreads() {
-        for (auto& s : streams_) {
-            {
-                std::lock_guard<std::mutex> lock(s->mutex);
-                s->stop = true;
-            }
-            s->wake.notify_all();
-            if (s->thread.joinable()) s->thread.join();
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stop_ = true;
         }
+        for (auto& w : workers_) w->wake.notify_all();
+        for (auto& w : workers_)
+            if (w->thread.joinable()) w->thread.join();
     }
 
-    // Runs `work` on stream `index`'s thread (started on first use) and returns when it has
-    // finished, rethrowing what it threw. Thread-safe.
-    void run(size_t index, const std::function<void()>& work) {
-        Stream& s = stream(index);
-        if (current_stream() == &s) {
+    // Runs `work` on the lowest-numbered idle thread (a new one when all are busy) and returns
+    // when it has finished, rethrowing what it threw. Thread-safe.
+    void run(const std::function<void()>& work) {
+        if (current_worker()) {
             work();
             return;
         }
-        Job job{&work, nullptr, false};
-        {
-            std::lock_guard<std::mutex> lock(s.mutex);
-            s.queue.push_back(&job);
+        std::unique_lock<std::mutex> lock(mutex_);
+        Worker* w = nullptr;
+        for (auto& candidate : workers_)
+            if (!candidate->job) {
+                w = candidate.get();
+                break;
+            }
+        if (!w) {
+            workers_.reserve(workers_.size() + 1);  // no throw between starting the thread and keeping it
+            auto made = std::make_unique<Worker>();
+            Worker& ref = *made;
+            made->thread = std::thread([this, &ref] { loop(ref); });
+            workers_.push_back(std::move(made));
+            w = &ref;
         }
-        s.wake.notify_one();
-        std::unique_lock<std::mutex> lock(s.mutex);
-        s.finished.wait(lock, [&] { return job.done; });
+        Job job{&work, nullptr, false};
+        w->job = &job;
+        w->wake.notify_one();
+        finished_.wait(lock, [&] { return job.done; });
         if (job.error) std::rethrow_exception(job.error);
+    }
+
+    // Threads started so far (for tests).
+    size_t threads() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return workers_.size();
     }
 
 private:
@@ -71,40 +86,25 @@ private:
         std::exception_ptr error;
         bool done = false;
     };
-    struct Stream {
-        std::mutex mutex;
-        std::condition_variable wake, finished;
-        std::deque<Job*> queue;
-        bool stop = false;
+    struct Worker {
+        std::condition_variable wake;
+        Job* job = nullptr;  // set while busy: from run() until the job is done
         std::thread thread;
     };
 
-    // The stream whose thread this is, if it is one: its jobs run in place.
-    static const Stream*& current_stream() {
-        static thread_local const Stream* current = nullptr;
-        return current;
+    // Whether this thread is one of the workers: its jobs run in place.
+    static bool& current_worker() {
+        static thread_local bool is_worker = false;
+        return is_worker;
     }
 
-    Stream& stream(size_t index) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        while (streams_.size() <= index) {
-            auto s = std::make_unique<Stream>();
-            Stream& ref = *s;
-            s->thread = std::thread([&ref] { loop(ref); });
-            streams_.push_back(std::move(s));
-        }
-        return *streams_[index];
-    }
-
-    static void loop(Stream& s) {
-        current_stream() = &s;
-        std::unique_lock<std::mutex> lock(s.mutex);
+    void loop(Worker& w) {
+        current_worker() = true;
+        std::unique_lock<std::mutex> lock(mutex_);
         while (true) {
-            // Queued jobs run before a stop: their callers are waiting for them.
-            s.wake.wait(lock, [&] { return s.stop || !s.queue.empty(); });
-            if (s.queue.empty()) return;
-            Job* job = s.queue.front();
-            s.queue.pop_front();
+            w.wake.wait(lock, [&] { return stop_ || w.job; });
+            if (!w.job) return;  // stopping, idle
+            Job* job = w.job;
             lock.unlock();
             try {
                 (*job->work)();
@@ -113,12 +113,15 @@ private:
             }
             lock.lock();
             job->done = true;
-            s.finished.notify_all();
+            w.job = nullptr;
+            finished_.notify_all();
         }
     }
 
-    std::mutex mutex_;  // guards streams_ (its growth); each Stream guards itself
-    std::vector<std::unique_ptr<Stream>> streams_;
+    mutable std::mutex mutex_;  // guards workers_, each worker's job and every job's done
+    std::condition_variable finished_;
+    std::vector<std::unique_ptr<Worker>> workers_;
+    bool stop_ = false;
 };
 
 }  // namespace mosaic::cpu_plugin

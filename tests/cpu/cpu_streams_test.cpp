@@ -14,6 +14,8 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <set>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -58,73 +60,6 @@ TEST(CpuStreamPlan, ExplicitStreamsWinOverTheHint) {
     EXPECT_EQ(plan_streams(5, true, 2).threads_per_stream, 1);
 }
 
-// --- the threads the streams run on ---
-
-// Every job of a stream runs on one thread of its own, whoever asks: the one thread whose OpenMP
-// pool the stream's parallel work uses (stream_threads.hpp). Another stream has another thread.
-TEST(CpuStreamThreads, EachStreamRunsItsJobsOnOneThreadOfItsOwn) {
-    StreamThreads threads;
-    std::thread::id first, second, other;
-    threads.run(0, [&] { first = std::this_thread::get_id(); });
-    std::thread caller([&] { threads.run(0, [&] { second = std::this_thread::get_id(); }); });
-    caller.join();
-    threads.run(1, [&] { other = std::this_thread::get_id(); });
-    EXPECT_EQ(first, second);
-    EXPECT_NE(first, std::this_thread::get_id());
-    EXPECT_NE(other, first);
-}
-
-// A job that asks its own stream for more runs it in place instead of waiting on itself; a job's
-// exception reaches its caller, and the stream goes on.
-TEST(CpuStreamThreads, NestedJobsRunInPlaceAndErrorsReachTheCaller) {
-    StreamThreads threads;
-    std::thread::id outer, inner;
-    threads.run(0, [&] {
-        outer = std::this_thread::get_id();
-        threads.run(0, [&] { inner = std::this_thread::get_id(); });
-    });
-    EXPECT_EQ(outer, inner);
-    EXPECT_THROW(threads.run(0, [] { throw std::runtime_error("job failed"); }), std::runtime_error);
-    bool ran = false;
-    threads.run(0, [&] { ran = true; });
-    EXPECT_TRUE(ran);
-}
-
-// Callers from many threads at once: each job runs once, one at a time on the stream's thread.
-TEST(CpuStreamThreads, ConcurrentCallersRunOneJobAtATime) {
-    StreamThreads threads;
-    std::atomic<int> inside{0}, most{0}, ran{0};
-    std::vector<std::thread> callers;
-    for (int c = 0; c < 8; ++c)
-        callers.emplace_back([&] {
-            for (int i = 0; i < 50; ++i)
-                threads.run(0, [&] {
-                    most = std::max(most.load(), ++inside);
-                    ++ran;
-                    --inside;
-                });
-        });
-    for (auto& t : callers) t.join();
-    EXPECT_EQ(ran.load(), 400);
-    EXPECT_EQ(most.load(), 1);
-}
-
-// --- the limiter ---
-
-// Slots held at once name different streams (the threads they run on); a freed one is reused.
-TEST(CpuStreamLimiter, SlotsHeldTogetherHaveDifferentStreams) {
-    StreamLimiter limiter(3);
-    std::optional<StreamLimiter::Slot> a, b, c;
-    a.emplace(limiter.acquire());
-    b.emplace(limiter.acquire());
-    c.emplace(limiter.acquire());
-    EXPECT_EQ(a->index(), 0u);
-    EXPECT_EQ(b->index(), 1u);
-    EXPECT_EQ(c->index(), 2u);
-    b.reset();
-    EXPECT_EQ(limiter.acquire().index(), 1u);
-}
-
 // Polls `done` for up to 10 s (a loaded machine, a sanitizer build); false when it never came.
 bool eventually(const std::function<bool()>& done) {
     for (auto until = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < until;) {
@@ -133,6 +68,81 @@ bool eventually(const std::function<bool()>& done) {
     }
     return done();
 }
+
+// --- the threads parallel work starts from ---
+
+// Jobs that come one after another, from any callers, run on one thread of the device's (one
+// OpenMP pool: stream_threads.hpp); a job that comes while it is busy gets another.
+TEST(CpuStreamThreads, SequentialJobsKeepToOneThreadAndConcurrentOnesGetAnother) {
+    StreamThreads threads;
+    std::thread::id first, second, other;
+    threads.run([&] { first = std::this_thread::get_id(); });
+    std::thread caller([&] { threads.run([&] { second = std::this_thread::get_id(); }); });
+    caller.join();
+    EXPECT_EQ(first, second);
+    EXPECT_NE(first, std::this_thread::get_id());
+    EXPECT_EQ(threads.threads(), 1u);
+
+    std::atomic<bool> inside{false}, release{false};
+    std::thread busy([&] {
+        threads.run([&] {
+            inside = true;
+            while (!release) std::this_thread::sleep_for(1ms);
+        });
+    });
+    EXPECT_TRUE(eventually([&] { return inside.load(); }));
+    threads.run([&] { other = std::this_thread::get_id(); });
+    release = true;
+    busy.join();
+    EXPECT_NE(other, first);
+    EXPECT_EQ(threads.threads(), 2u);
+}
+
+// A job that asks for more runs it in place instead of waiting on itself; a job's exception
+// reaches its caller, and the threads go on.
+TEST(CpuStreamThreads, NestedJobsRunInPlaceAndErrorsReachTheCaller) {
+    StreamThreads threads;
+    std::thread::id outer, inner;
+    threads.run([&] {
+        outer = std::this_thread::get_id();
+        threads.run([&] { inner = std::this_thread::get_id(); });
+    });
+    EXPECT_EQ(outer, inner);
+    EXPECT_THROW(threads.run([] { throw std::runtime_error("job failed"); }), std::runtime_error);
+    bool ran = false;
+    threads.run([&] { ran = true; });
+    EXPECT_TRUE(ran);
+    EXPECT_EQ(threads.threads(), 1u);
+}
+
+// Callers from many threads at once: each job runs once, on a thread of its own while it runs.
+TEST(CpuStreamThreads, ConcurrentCallersEachRunOnce) {
+    StreamThreads threads;
+    std::atomic<int> ran{0};
+    std::mutex mutex;
+    std::set<std::thread::id> running;
+    bool shared = false;
+    std::vector<std::thread> callers;
+    for (int c = 0; c < 8; ++c)
+        callers.emplace_back([&] {
+            for (int i = 0; i < 50; ++i)
+                threads.run([&] {
+                    {
+                        std::lock_guard<std::mutex> lock(mutex);
+                        shared |= !running.insert(std::this_thread::get_id()).second;
+                    }
+                    ++ran;
+                    std::lock_guard<std::mutex> lock(mutex);
+                    running.erase(std::this_thread::get_id());
+                });
+        });
+    for (auto& t : callers) t.join();
+    EXPECT_EQ(ran.load(), 400);
+    EXPECT_FALSE(shared);  // no two jobs on one thread at once
+    EXPECT_LE(threads.threads(), 8u);
+}
+
+// --- the limiter ---
 
 TEST(CpuStreamLimiter, AdmitsAtMostItsStreamsInArrivalOrder) {
     StreamLimiter limiter(2);

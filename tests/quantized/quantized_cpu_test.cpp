@@ -322,6 +322,23 @@ TEST(QuantizedCpu, NncfFakeQuantizeRunsOnTheGpuAsItsOps) {
     EXPECT_NE(reasons.at("GPU").find("FakeQuantize"), std::string::npos) << name << ": " << reasons.at("GPU");
 }
 
+// A FakeQuantize no integer kernel or quantization pass takes (a scalar) runs as its ops one by
+// one, Round-5 among them; one of a constant (a weight) folds by FakeQuantize's own formula.
+TEST(QuantizedCpu, FakeQuantizeOfAScalarRunsAndOfAConstantFolds) {
+    ModelBuilder b("scalar_and_constant_fake_quantize");
+    const Output x = b.parameter("x", ElementType::f32, {});
+    const auto fq = [&](Output v) {
+        const Output low = b.constant<float>({}, {-1.28f}), high = b.constant<float>({}, {1.27f});
+        return b.op("FakeQuantize", {v, low, high, low, high}, {{"levels", "256"}, {"auto_broadcast", "numpy"}});
+    };
+    const Output weight = fq(b.constant<float>({}, {0.333f}));
+    b.result(b.op("Add", {fq(b.op("Multiply", {x, b.constant<float>({}, {2.0f})})), weight}), "y");
+    const std::shared_ptr<Model> model = b.build();
+    const std::vector<nlohmann::json> executors = executors_of(model);
+    EXPECT_EQ(count_type(executors, "Round"), 1u) << listing(executors);  // the scalar's, not the weight's
+    expect_within_one_step(model, {{"x", Tensor::from_vector({}, ElementType::f32, std::vector<float>{0.4567f})}}, 0.01f);
+}
+
 // FakeQuantizes that are no plain integer grid stay as they are (the reference kernel), and the
 // model still computes them: 255 levels, or a range that differs in and out. The first convolution
 // then runs in f32 on oneDNN, whose sums round apart from REFERENCE's: a step of the next

@@ -6,6 +6,8 @@
 #include "kernels/kernel_args.hpp"
 #include "ops/op_registry.hpp"
 
+#include <mosaic/sdk/fake_quantize_rewrite.hpp>
+
 namespace mosaic::gpu_plugin {
 
 namespace {
@@ -175,6 +177,20 @@ const OpRegistration unary({"Relu", "Clamp", "Sigmoid", "Tanh", "Elu", "Gelu", "
                             [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
                                 return std::make_unique<UnaryExecutor>(ctx, n, *activation_of(ctx.graph, n));
                             }});
+
+// FakeQuantize is compiled as the quantize-dequantize ops it is (sdk/fake_quantize_rewrite.hpp),
+// where the rewrite takes it; those ops need what an element-wise f32 op needs.
+const OpRegistration fake_quantize({"FakeQuantize"},
+                                   {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) -> std::string {
+                                        if (!sdk::fake_quantize_as_qdq(g, n))
+                                            return "FakeQuantize has a GPU form only with 256 levels, one constant range in and out (per "
+                                                   "tensor or per channel) and a zero point on the integer grid";
+                                        return first_of({check_elements(g, n), check_numpy_broadcast(g, n)});
+                                    },
+                                    [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                                        throw sdk::Error(MOSAIC_ERROR_GENERAL, "GPU plugin bug: FakeQuantize '" + ctx.graph.node_name(n) +
+                                                                                   "' was not rewritten before building");
+                                    }});
 
 const OpRegistration binary({"Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum", "Power", "SquaredDifference", "PRelu",
                              "Mod", "FloorMod"},

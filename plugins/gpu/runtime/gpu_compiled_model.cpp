@@ -3,6 +3,7 @@
 #include "runtime/executor_builder.hpp"
 #include "runtime/gpu_infer_request.hpp"
 
+#include <mosaic/reference/constant_folding.hpp>
 #include <algorithm>
 #include <chrono>
 
@@ -27,7 +28,7 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& given, const nlohmann::
     : properties_(properties),
       config_(config),
       engine_(engine_for(device)),
-      rewritten_(sdk::rewrite_fake_quantize(given)),
+      rewritten_(sdk::rewrite_fake_quantize(given, reference::compile_time_nodes(given))),
       values_(compiled_graph(given), config.precision == "f16"),
       device_name_(std::move(device_name)),
       default_id_(std::move(default_id)),

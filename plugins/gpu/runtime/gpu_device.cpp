@@ -1,6 +1,5 @@
 #include "runtime/gpu_device.hpp"
 
-#include <mosaic/sdk/fake_quantize_rewrite.hpp>
 
 #include "runtime/gpu_compiled_model.hpp"
 #include "runtime/gpu_config.hpp"
@@ -108,8 +107,6 @@ std::string GpuDevice::unsupported_reason(const sdk::GraphView& graph, size_t no
     if (type == "Parameter" || type == "Constant" || type == "Result") return "";
     if (compile_time[node]) return "";  // folded when compiled (value_table.hpp): no kernel runs it
     if (computes_nothing(graph, node)) return "";
-    // Compiled as the quantize-dequantize ops it is (sdk/fake_quantize_rewrite.hpp), which the GPU has.
-    if (type == "FakeQuantize" && sdk::fake_quantize_as_qdq(graph, node)) return "";
     const OpEntry* op = find_op(type);
     if (!op) return "the GPU has no kernel for " + type;
     return op->check(graph, node, device);

@@ -12,8 +12,9 @@
 //     -> Convert(f32) -> [Subtract(zero_point)] -> Multiply(scale)
 //
 // with scale = (high - low) / 255 and zero_point = -low / scale: both clamp to low and high at the
-// ends and round to the same grid in between (their roundings differ by an ulp of the step, as two
-// runtimes' do). A zero point of 128 is NNCF's signed mode: i8 with zero point 0. Any other
+// ends and round to the same grid in between. They differ only at exact ties with an odd zero point
+// (round(x / s) + zp against round(x / s + zp), each half to even: one step apart), and in the
+// float rounding of x / s, as two runtimes do; a NaN comes out of the clamp as a number. A zero point of 128 is NNCF's signed mode: i8 with zero point 0. Any other
 // FakeQuantize (other levels, ranges differing in and out, zero points off the grid or differing
 // between channels) stays as it is.
 #pragma once
@@ -114,7 +115,7 @@ public:
             grid.zero_point ? std::optional<PortRef>(constant(name + "/zero_point", {static_cast<float>(grid.zero_point)}, {}))
                             : std::nullopt;
         PortRef v = op("Divide", name + "/divide", {x, scale}, ElementType::f32, shape);
-        v = op("Round", name + "/round", {v}, ElementType::f32, shape, {{"mode", "half_to_even"}});
+        v = op("Round", name + "/round", {v}, ElementType::f32, shape, {{"mode", "half_to_even"}}, "opset5");
         if (zero_point) v = op("Add", name + "/add_zero_point", {v, *zero_point}, ElementType::f32, shape);
         const bool is_signed = grid.type == ElementType::i8;
         v = op("Clamp", name + "/clamp", {v}, ElementType::f32, shape,
@@ -145,10 +146,11 @@ private:
     }
 
     PortRef op(const std::string& type, const std::string& name, std::vector<PortRef> inputs, ElementType t,
-                    const Shape& shape, std::vector<std::pair<std::string, std::string>> attrs = {}) {
+               const Shape& shape, std::vector<std::pair<std::string, std::string>> attrs = {},
+               const char* version = "opset1") {
         OwnedNode node;
         node.type = type;
-        node.version = "opset1";
+        node.version = version;
         node.name = name;
         node.inputs = std::move(inputs);
         node.output_types = {t};
@@ -168,12 +170,15 @@ private:
 // ops it becomes).
 inline bool fake_quantize_as_qdq(const GraphView& g, size_t n) { return detail::grid_of(g, n).has_value(); }
 
-// The graph with every FakeQuantize that qualifies rewritten; nullptr when none does.
-inline std::unique_ptr<RewrittenGraph> rewrite_fake_quantize(const GraphView& g) {
+// The graph with every FakeQuantize that qualifies rewritten; nullptr when none does. Those whose
+// input is known at compile time (`compile_time`, per node: a weight's FakeQuantize) are left to
+// be folded by FakeQuantize's own formula.
+inline std::unique_ptr<RewrittenGraph> rewrite_fake_quantize(const GraphView& g, const std::vector<bool>& compile_time) {
     const size_t count = g.node_count();
     std::vector<std::optional<detail::Grid>> grids(count);
     bool any = false;
-    for (size_t n = 0; n < count; ++n) any |= bool(grids[n] = detail::grid_of(g, n));
+    for (size_t n = 0; n < count; ++n)
+        if (!(n < compile_time.size() && compile_time[n])) any |= bool(grids[n] = detail::grid_of(g, n));
     if (!any) return nullptr;
 
     auto out = std::make_unique<RewrittenGraph>();
