@@ -26,7 +26,7 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
       config_(CpuConfig::from(config)),
       engine_(dnnl::engine::kind::cpu, 0),
       rewritten_(sdk::rewrite_fake_quantize(graph, reference::compile_time_nodes(graph))),
-      values_(compiled_graph(graph), value_options(compiled_graph(graph), config_)),
+      values_(sdk::compiled_view(rewritten_, graph), value_options(sdk::compiled_view(rewritten_, graph), config_)),
       ledger_(std::move(ledger)),
       device_(std::move(device)),
       model_name_(graph.name()),
@@ -36,7 +36,7 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     // that of one stream, which is what each inference runs with.
     ThreadScope scope(config_.streams.threads_per_stream);
     const auto compute = config_.precision == "bf16" ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
-    const sdk::GraphView compiled = compiled_graph(graph);
+    const sdk::GraphView compiled = sdk::compiled_view(rewritten_, graph);
     executors_ = build_executors(BuildContext{compiled, values_, engine_, compute, config_.dynamic_quantization_group});
     for (const auto& e : executors_) e->count_packed_weights(packed_weights_);
     plan_ = plan_memory(values_, executors_);

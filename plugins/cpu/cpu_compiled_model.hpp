@@ -45,11 +45,6 @@ public:
     StreamThreads& stream_threads() const { return *threads_; }
 
 private:
-    // The graph compiled: the one given, or its rewrite (sdk/fake_quantize_rewrite.hpp).
-    sdk::GraphView compiled_graph(const sdk::GraphView& given) const {
-        return rewritten_ ? sdk::GraphView(rewritten_->graph.view()) : given;
-    }
-
     nlohmann::json properties_;
     CpuConfig config_;
     dnnl::engine engine_;

@@ -64,14 +64,10 @@ std::unique_ptr<sdk::CompiledModel> CpuDevice::compile(const sdk::GraphView& gra
                                                          "\nrun them on another device (e.g. HETERO:" + name() +
                                                          ",REFERENCE)");
     try {
-        // Where the stream has several threads, the compile's parallel regions start from one of
-        // the device's threads (stream_threads.hpp), never from the caller's.
+        // The compile's parallel regions start from one of the device's threads (stream_threads.hpp).
         std::unique_ptr<sdk::CompiledModel> compiled;
-        const auto compile = [&] { compiled = std::make_unique<CpuCompiledModel>(graph, config, name(), ledger_, threads_); };
-        if (CpuConfig::from(config).streams.threads_per_stream > 1)
-            threads_->run(compile);
-        else
-            compile();
+        threads_->run_team(CpuConfig::from(config).streams.threads_per_stream,
+                           [&] { compiled = std::make_unique<CpuCompiledModel>(graph, config, name(), ledger_, threads_); });
         return compiled;
     } catch (const dnnl::error& e) {
         throw sdk::Error(MOSAIC_ERROR_DEVICE, "device " + name() + ": oneDNN failed while compiling model '" +

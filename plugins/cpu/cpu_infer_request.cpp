@@ -100,12 +100,8 @@ void CpuInferRequest::infer(const std::vector<ConstTensorView>& inputs, const st
         for (const auto& e : model_.executors()) run(*e, ctx);
         stream_.wait();
     };
-    // A stream of several threads starts its OpenMP regions from one of the device's threads
-    // (stream_threads.hpp); a single-threaded one starts no OpenMP pool, and runs where it is called.
-    if (threads > 1)
-        model_.stream_threads().run(compute);
-    else
-        compute();
+    // Its OpenMP regions start from one of the device's threads (stream_threads.hpp).
+    model_.stream_threads().run_team(threads, compute);
     for (const ResultCopy& copy : model_.values().result_copies()) {
         const size_t bytes = model_.values()[copy.from].byte_size();
         if (bytes) std::memcpy(outputs[copy.output].data, data_[copy.from], bytes);

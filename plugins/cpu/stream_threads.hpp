@@ -74,6 +74,15 @@ public:
         if (job.error) std::rethrow_exception(job.error);
     }
 
+    // Runs `work`, which starts OpenMP teams of `team` threads: in place for one (no pool is
+    // started), else as run() does.
+    void run_team(int team, const std::function<void()>& work) {
+        if (team > 1)
+            run(work);
+        else
+            work();
+    }
+
     // Threads started so far (for tests).
     size_t threads() const {
         std::lock_guard<std::mutex> lock(mutex_);

@@ -29,12 +29,12 @@ GpuCompiledModel::GpuCompiledModel(const sdk::GraphView& given, const nlohmann::
       config_(config),
       engine_(engine_for(device)),
       rewritten_(sdk::rewrite_fake_quantize(given, reference::compile_time_nodes(given))),
-      values_(compiled_graph(given), config.precision == "f16"),
+      values_(sdk::compiled_view(rewritten_, given), config.precision == "f16"),
       device_name_(std::move(device_name)),
       default_id_(std::move(default_id)),
       label_(device_name_ + "." + config.device_id),
       model_name_(given.name()) {
-    const sdk::GraphView graph = compiled_graph(given);
+    const sdk::GraphView graph = sdk::compiled_view(rewritten_, given);
     const auto t0 = std::chrono::steady_clock::now();
     // Denormal floats flushed to zero: on an OpenCL CPU device each operation on one costs a
     // microcode assist, and a 1x1 convolution over denormal inputs ran 84 ms instead of 0.73 on

@@ -51,12 +51,6 @@ public:
     CompletionQueue& completions() const { return completions_; }
 
 private:
-    // The graph compiled: the one given, or its FakeQuantizes as quantize-dequantize ops
-    // (sdk/fake_quantize_rewrite.hpp), which the GPU has kernels for.
-    sdk::GraphView compiled_graph(const sdk::GraphView& given) const {
-        return rewritten_ ? sdk::GraphView(rewritten_->graph.view()) : given;
-    }
-
     void upload_constants(const sdk::GraphView& graph);
     void count_request_bytes();
 

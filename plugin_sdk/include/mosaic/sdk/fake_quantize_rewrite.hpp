@@ -168,6 +168,11 @@ private:
 
 // Whether FakeQuantize `n` is one the rewrite takes (a device's query answers for it as for the
 // ops it becomes).
+// The graph a device compiles: the rewrite where there is one, else the graph it was given.
+inline GraphView compiled_view(const std::unique_ptr<RewrittenGraph>& rewritten, const GraphView& given) {
+    return rewritten ? GraphView(rewritten->graph.view()) : given;
+}
+
 inline bool fake_quantize_as_qdq(const GraphView& g, size_t n) { return detail::grid_of(g, n).has_value(); }
 
 // The graph with every FakeQuantize that qualifies rewritten; nullptr when none does. Those whose
