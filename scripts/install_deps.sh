@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config ccache
   libboost-dev libboost-filesystem-dev nlohmann-json3-dev libpugixml-dev libcli11-dev
-  libgtest-dev libgmock-dev graphviz python3 python3-numpy python3-jsonschema libstb-dev
+  libgtest-dev libgmock-dev graphviz python3 python3-venv python3-numpy python3-jsonschema libstb-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   python3-onnx python3-torch python3-torchvision
   libdnnl-dev ocl-icd-opencl-dev opencl-headers opencl-c-headers opencl-clhpp-headers

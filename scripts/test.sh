@@ -48,7 +48,9 @@ count() {  # count LOG: adds ctest's "N tests failed out of M" to the totals
   all=$(echo "$line" | sed -E 's/.* out of ([0-9]+).*/\1/')
   fail=$(echo "$line" | sed -E 's/.* ([0-9]+) tests failed out of.*/\1/')
   total_pass=$((total_pass + all - fail)); total_fail=$((total_fail + fail))
+  local named=${#failed_names[@]}
   while IFS= read -r t; do failed_names+=("$(basename "$(dirname "$1")"): ${t#"${t%%[![:space:]]*}"}"); done < <(sed -n '/The following tests FAILED:/,/^Errors while running/p' "$1" | grep -E "^\s+[0-9]+ - " || true)
+  if [ "$fail" -gt 0 ] && [ "${#failed_names[@]}" -eq "$named" ]; then failed_names+=("$1: $fail failed, unnamed in the log"); fi
 }
 
 stage_times=("install: $SECONDS s")  # "stage: seconds", repeated after the totals: where CI's time goes
@@ -75,7 +77,11 @@ ctest_suite "release" "$root/build" -DMOSAIC_OP_CASES_ONE_PROCESS=ON
 count_pytest() {  # count_pytest LOG: adds pytest's final "N passed, N failed, N errors" to the totals
   local line pass fail err
   line=$(grep -E "[0-9]+ (passed|failed|errors?|skipped).* in [0-9.]+s" "$1" 2>/dev/null | tail -1 || true)
-  if [ -z "$line" ]; then total_fail=$((total_fail + 1)); failed_names+=("$1: no pytest summary"); return; fi  # pip or pytest stopped before its summary
+  if [ -z "$line" ]; then  # pip or pytest stopped before its summary: say where, from the stage's own output ($2)
+    total_fail=$((total_fail + 1))
+    failed_names+=("$1: no pytest summary; the stage's last error: $(grep -iE "error|no space|not found|cannot|failed" "$2" 2>/dev/null | grep -v "^=== " | tail -1 | cut -c1-300); $(df -h --output=avail "$root" | tail -1 | tr -d ' ') of disk free")
+    return
+  fi
   pass=$(echo "$line" | grep -oE "[0-9]+ passed" | grep -oE "[0-9]+" || echo 0)
   fail=$(echo "$line" | grep -oE "[0-9]+ failed" | grep -oE "[0-9]+" || echo 0)
   err=$(echo "$line" | grep -oE "[0-9]+ errors?" | grep -oE "[0-9]+" || echo 0)
@@ -84,13 +90,14 @@ count_pytest() {  # count_pytest LOG: adds pytest's final "N passed, N failed, N
 }
 echo "=== python: pip install . and pytest"
 start=$SECONDS
-bash "$root/scripts/test_python.sh" "$root/build-venv/pytest.log" || echo "=== python: FAILED"
-count_pytest "$root/build-venv/pytest.log"
+# Each stage's whole output (venv, pip, pytest) is kept beside its build too: a pip that fails says why there.
+bash "$root/scripts/test_python.sh" "$root/build-venv/pytest.log" 2>&1 | tee "$root/build-python-stage.log" || echo "=== python: FAILED"
+count_pytest "$root/build-venv/pytest.log" "$root/build-python-stage.log"
 stage_times+=("python: $((SECONDS - start)) s")
 echo "=== serve: pip install .[serve] and pytest on tests/serve"
 start=$SECONDS
-bash "$root/scripts/test_serve.sh" "$root/build-serve-venv/pytest.log" || echo "=== serve: FAILED"
-count_pytest "$root/build-serve-venv/pytest.log"
+bash "$root/scripts/test_serve.sh" "$root/build-serve-venv/pytest.log" 2>&1 | tee "$root/build-serve-stage.log" || echo "=== serve: FAILED"
+count_pytest "$root/build-serve-venv/pytest.log" "$root/build-serve-stage.log"
 stage_times+=("serve: $((SECONDS - start)) s")
 # The release build, the package's build and its venvs are done with (their logs stay).
 free_stage "$root/build" "$root/build-python" "$root/build-venv" "$root/build-serve-venv"
@@ -165,7 +172,7 @@ mkdir -p "$root/build-fuzz"
 bash "$root/scripts/fuzz.sh" --smoke 2>&1 | tee "$fuzz_log" || echo "=== fuzz: FAILED"
 line=$(grep -E "^fuzz: [0-9]+ passed, [0-9]+ failed$" "$fuzz_log" | tail -1 || true)
 if [ -z "$line" ]; then
-  total_fail=$((total_fail + 1))
+  total_fail=$((total_fail + 1)); failed_names+=("fuzz: no summary line (its build failed? see $fuzz_log)")
 else
   total_pass=$((total_pass + $(echo "$line" | sed -E 's/fuzz: ([0-9]+) passed.*/\1/')))
   total_fail=$((total_fail + $(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')))
