@@ -34,7 +34,8 @@ std::unique_ptr<Executor> PoolingExecutor::create(const BuildContext& ctx, size_
     const Attributes attrs = g.attributes(node);
     WindowGeometry window;
     const Shape kernel = attrs.get_ints("kernel");
-    const bool dilated = type == "MaxPool" && version == "opset8";
+    const bool dilated = (type == "MaxPool" && (version == "opset8" || version == "opset14")) ||
+                         (type == "AvgPool" && version == "opset16");
     if (!resolve_window(attrs, Shape(src.shape.begin() + 2, src.shape.end()), Shape(dst.shape.begin() + 2, dst.shape.end()),
                         kernel, dilated, window))
         return nullptr;

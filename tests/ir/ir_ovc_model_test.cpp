@@ -1,5 +1,6 @@
 // OpenVINO IR as OpenVINO's converter writes it (tools/models/make_ovc_models.py): a ViT, a ConvNeXt
-// with a [?,3,?,?] input, a BERT encoder and a Conv1d + LSTM keyword spotter, each converted twice:
+// with a [?,3,?,?] input, a BERT encoder and a Conv1d + LSTM keyword spotter, each converted twice
+// (and a CNN pooling with ceil_mode, MaxPool-14 and AvgPool-14 with ceil_torch, converted once):
 // from the torch module by `openvino.convert_model` with f32 constants, and from its ONNX export by
 // the `ovc` command with its default FP16 compression (f16 constants, each decompressed by a
 // Convert). Each is read as it comes, compiled once and run at its two data sets' shapes, every
@@ -50,7 +51,8 @@ TEST_P(OvcModel, EqualsOpenVinoAtBothShapes) {
 
 INSTANTIATE_TEST_SUITE_P(Converted, OvcModel,
                          ::testing::Combine(::testing::Values("vit_f32", "vit_fp16", "convnext_f32", "convnext_fp16",
-                                                              "bert_f32", "bert_fp16", "conv_lstm_f32", "conv_lstm_fp16"),
+                                                              "bert_f32", "bert_fp16", "conv_lstm_f32", "conv_lstm_fp16",
+                                                              "pool_cnn_f32"),
                                             ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU")),
                          [](const auto& info) { return model_device_name(info); });
 

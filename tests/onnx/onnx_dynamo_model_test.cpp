@@ -1,6 +1,7 @@
 // torch models exported by torch.onnx's dynamo exporter (tools/models/make_dynamo_models.py): a ViT,
 // a ConvNeXt with a [?,3,?,?] input, a BERT encoder with a dynamic batch and length, and a
-// Conv1d + LSTM keyword spotter. Each is read as it comes (no shapes), compiled once and run at its
+// Conv1d + LSTM keyword spotter, and a CNN pooling with ceil_mode (ONNX Runtime drops a last window
+// that starts in the end padding, as torch does). Each is read as it comes (no shapes), compiled once and run at its
 // two data sets' shapes, every output equal to torch's own on every device.
 #include "exported_data_sets.hpp"
 
@@ -38,7 +39,7 @@ TEST_P(DynamoModel, ReadWithoutShapesEqualsTorchAtBothShapes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Exported, DynamoModel,
-                         ::testing::Combine(::testing::Values("vit", "convnext", "bert", "conv_lstm"),
+                         ::testing::Combine(::testing::Values("vit", "convnext", "bert", "conv_lstm", "pool_cnn"),
                                             ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU")),
                          [](const auto& info) { return model_device_name(info); });
 

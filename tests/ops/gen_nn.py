@@ -2,7 +2,7 @@
 """Generates the op cases of the nn group (tests/ops/cases/nn_*.json) with numpy only.
 
 Ops: Convolution, GroupConvolution, ConvolutionBackpropData, GroupConvolutionBackpropData, MatMul,
-MaxPool-1/-8, AvgPool-1, Softmax-1/-8, LogSoftmax-5, MVN-2/-6, BatchNormInference-1/-5,
+MaxPool-1/-8/-14, AvgPool-1/-14/-16, Softmax-1/-8, LogSoftmax-5, MVN-2/-6, BatchNormInference-1/-5,
 NormalizeL2-1, LRN-1, Interpolate-4/-11 and TopK-1/-3/-11, each with f32 plus f64 or an integer type
 where the op allows one, every attribute mode, and error cases for bad inputs and attributes.
 Expected values follow the OpenVINO opset specification (and OpenVINO's reference implementation
@@ -349,16 +349,22 @@ def gen_matmul():
 
 
 # ---------------------------------------------------------------------------------------------
-# MaxPool-1, MaxPool-8, AvgPool-1
+# MaxPool-1, MaxPool-8, MaxPool-14, AvgPool-1, AvgPool-14, AvgPool-16
 
 
-def pool_geometry(shape, kernel, strides, dilations, pads_begin, pads_end, auto_pad, ceil_mode):
+def pool_geometry(shape, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding):
+    """rounding: "floor", "ceil", or "ceil_torch" (the last window, rounded up, is kept only when it
+    starts before the end padding: PyTorch's ceil_mode, OpenVINO's pooling-14 shape rules)."""
     in_sp = shape[2:]
     pb, pe = resolve_pads(auto_pad, in_sp, kernel, strides, dilations, pads_begin, pads_end)
     out = []
     for i, k, s, d, b, e in zip(in_sp, kernel, strides, dilations, pb, pe):
         span = i + b + e - (d * (k - 1) + 1)
-        out.append((-(-span // s) if ceil_mode else span // s) + 1)
+        if rounding in (None, "floor"):
+            out.append(span // s + 1)
+            continue
+        last = -(-span // s)
+        out.append(last if rounding == "ceil_torch" and last * s >= i + b else last + 1)
     return pb, pe, out
 
 
@@ -371,8 +377,8 @@ def window_taps(pos, kernel, strides, dilations, pads_begin, in_sp):
     return taps
 
 
-def max_pool(x, kernel, strides, dilations, pads_begin, pads_end, auto_pad, ceil_mode, axis):
-    pb, _, out_sp = pool_geometry(x.shape, kernel, strides, dilations, pads_begin, pads_end, auto_pad, ceil_mode)
+def max_pool(x, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding, axis):
+    pb, _, out_sp = pool_geometry(x.shape, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding)
     n, c = x.shape[:2]
     in_sp = x.shape[2:]
     values = np.zeros([n, c] + out_sp, dtype=x.dtype)
@@ -390,15 +396,15 @@ def max_pool(x, kernel, strides, dilations, pads_begin, pads_end, auto_pad, ceil
     return values, indices
 
 
-def avg_pool(x, kernel, strides, pads_begin, pads_end, auto_pad, ceil_mode, exclude_pad):
-    ones = [1] * len(kernel)
-    pb, pe, out_sp = pool_geometry(x.shape, kernel, strides, ones, pads_begin, pads_end, auto_pad, ceil_mode)
+def avg_pool(x, kernel, strides, pads_begin, pads_end, auto_pad, rounding, exclude_pad, dilations=None):
+    dil = dilations or [1] * len(kernel)
+    pb, pe, out_sp = pool_geometry(x.shape, kernel, strides, dil, pads_begin, pads_end, auto_pad, rounding)
     count_padding = not exclude_pad and any(v != 0 for v in pb + pe)
     n, c = x.shape[:2]
     y = np.zeros([n, c] + out_sp)
     for b, ch in np.ndindex(n, c):
         for pos in np.ndindex(*out_sp):
-            taps = window_taps(pos, kernel, strides, ones, pb, x.shape[2:])
+            taps = window_taps(pos, kernel, strides, dil, pb, x.shape[2:])
             valid = [float(x[(b, ch) + t]) for t in taps if t is not None]
             count = len(taps) if count_padding else len(valid)
             y[(b, ch) + pos] = sum(valid) / count if count else 0.0
@@ -433,10 +439,9 @@ def gen_pooling():
         x = distinct(shape, et)
         dil = dilations or [1] * nd
         values, indices = max_pool(x, kernel, strides, dil, pads_begin or [0] * nd, pads_end or [0] * nd,
-                                   auto_pad or "explicit", rounding_type == "ceil",
-                                   (axis or 0) % len(shape))
+                                   auto_pad or "explicit", rounding_type, (axis or 0) % len(shape))
         extra = {}
-        if version == "opset8":
+        if version in ("opset8", "opset14"):
             if dilations:
                 extra["dilations"] = csv(dilations)
             if axis is not None:
@@ -445,7 +450,7 @@ def gen_pooling():
                 extra["index_element_type"] = index_type
         attrs = attrs_of(kernel, strides, pads_begin, pads_end, auto_pad, rounding_type, extra)
         outputs = [T(values, et)]
-        if version == "opset8":
+        if version in ("opset8", "opset14"):
             outputs.append(T(indices, index_type or "i64"))
         cases.append(case(name, "MaxPool", version, [T(x, et)], outputs, attrs))
 
@@ -475,16 +480,36 @@ def gen_pooling():
     maxpool("v8_1d_i32_data", [2, 2, 8], [3], [3], [1], [1], et="i32", version="opset8", axis=1)
     maxpool("v8_ceil_dilated_u8", [1, 2, 7, 6], [2, 2], [2, 2], rounding_type="ceil", et="u8", version="opset8",
             dilations=[2, 1])
+    # (The opset-14 cases draw their values without moving the generator on: the cases of the ops
+    # generated after them keep the values they were committed with.)
+    state = rng.bit_generator.state
+    # MaxPool-14: ceil_torch drops a last window that would start in the end padding (8 + 1 + 1 - 3
+    # over stride 3: ceil gives 4 windows, the 4th starting at 9 of the padded row, past the data).
+    maxpool("v14_ceil_torch_drops_window_in_padding", [1, 2, 8, 8], [3, 3], [3, 3], [1, 1], [1, 1],
+            rounding_type="ceil_torch", version="opset14")
+    maxpool("v14_ceil_torch_keeps_window_in_data", [1, 2, 6, 7], [3, 3], [2, 2], [1, 1], [1, 1],
+            rounding_type="ceil_torch", version="opset14")
+    maxpool("v14_ceil_torch_one_axis_each", [1, 1, 8, 6], [3, 3], [3, 2], [1, 1], [1, 1],
+            rounding_type="ceil_torch", version="opset14", axis=2, index_type="i32")
+    maxpool("v14_ceil_torch_whole_window_in_padding", [1, 1, 4, 5], [2, 2], [2, 2], [0, 0], [2, 2],
+            rounding_type="ceil_torch", version="opset14")
+    maxpool("v14_ceil_torch_dilated_1d", [2, 2, 9], [2], [3], [1], [1], rounding_type="ceil_torch",
+            version="opset14", dilations=[2])
+    maxpool("v14_ceil", [1, 2, 6, 7], [3, 3], [2, 2], [1, 1], [1, 1], rounding_type="ceil", version="opset14")
+    maxpool("v14_floor", [1, 2, 7, 7], [3, 3], [2, 2], [1, 1], [1, 1], version="opset14")
+    rng.bit_generator.state = state
 
     def avgpool(name, shape, kernel, strides, exclude_pad, pads_begin=None, pads_end=None, auto_pad=None,
-                rounding_type=None, et="f32"):
+                rounding_type=None, et="f32", version="opset1", dilations=None):
         nd = len(kernel)
         x = rand(shape, et)
         y = avg_pool(x, kernel, strides, pads_begin or [0] * nd, pads_end or [0] * nd, auto_pad or "explicit",
-                     rounding_type == "ceil", exclude_pad)
-        attrs = attrs_of(kernel, strides, pads_begin, pads_end, auto_pad, rounding_type,
-                         {"exclude-pad": "true" if exclude_pad else "false"})
-        cases.append(case(name, "AvgPool", "opset1", [T(x, et)], [T(cast(y, et), et)], attrs))
+                     rounding_type, exclude_pad, dilations)
+        extra = {"exclude-pad": "true" if exclude_pad else "false"}
+        if dilations:
+            extra["dilations"] = csv(dilations)
+        attrs = attrs_of(kernel, strides, pads_begin, pads_end, auto_pad, rounding_type, extra)
+        cases.append(case(name, "AvgPool", version, [T(x, et)], [T(cast(y, et), et)], attrs))
 
     avgpool("avg2d_exclude_pad", [1, 2, 5, 5], [3, 3], [2, 2], True, [1, 1], [1, 1])
     avgpool("avg2d_include_pad", [1, 2, 5, 5], [3, 3], [2, 2], False, [1, 1], [1, 1])
@@ -498,6 +523,23 @@ def gen_pooling():
     avgpool("avg1d", [2, 3, 7], [3], [2], True, [1], [1])
     avgpool("avg3d_include", [1, 2, 3, 4, 4], [2, 2, 3], [1, 2, 1], False, [0, 1, 1], [1, 0, 1])
     avgpool("avg2d_f64", [1, 2, 4, 4], [2, 2], [1, 1], True, [1, 1], [0, 0], et="f64")
+    state = rng.bit_generator.state
+    # AvgPool-14: with padding counted, every window divides by the whole kernel (OpenVINO's rule,
+    # also for the windows ceil_torch keeps past the data).
+    avgpool("v14_ceil_torch_include_pad", [1, 2, 4, 4], [3, 3], [2, 2], False, [1, 1], [1, 1],
+            rounding_type="ceil_torch", version="opset14")
+    avgpool("v14_ceil_torch_exclude_pad", [1, 2, 8, 7], [3, 3], [3, 2], True, [1, 1], [1, 1],
+            rounding_type="ceil_torch", version="opset14")
+    avgpool("v14_ceil_torch_no_pads_1d", [1, 3, 7], [2], [3], True, rounding_type="ceil_torch", version="opset14")
+    avgpool("v14_floor_include_pad", [1, 1, 5, 5], [3, 3], [2, 2], False, [1, 1], [1, 1], version="opset14")
+    # AvgPool-16: AvgPool-14 with dilations (OpenVINO's ONNX front end writes it).
+    avgpool("v16_dilated_ceil_torch_include_pad", [1, 2, 9, 8], [2, 3], [2, 2], False, [1, 1], [1, 0],
+            rounding_type="ceil_torch", version="opset16", dilations=[2, 2])
+    avgpool("v16_dilated_exclude_pad", [2, 1, 7, 7], [3, 2], [1, 2], True, [1, 0], [0, 1], version="opset16",
+            dilations=[2, 3])
+    avgpool("v16_no_dilations_attribute", [1, 2, 5, 6], [2, 2], [2, 2], True, rounding_type="ceil",
+            version="opset16")
+    rng.bit_generator.state = state
 
     p = {"kernel": "2,2", "strides": "1,1", "pads_begin": "0,0", "pads_end": "0,0"}
     cases += [
@@ -515,6 +557,12 @@ def gen_pooling():
               "must have rank at least 3"),
         error("max_boolean", "MaxPool", "opset1", [T(np.zeros([1, 1, 3, 3]), "u8") | {"type": "boolean"}], p,
               "must have a numeric type"),
+        error("max14_bad_rounding_type", "MaxPool", "opset14", [Z([1, 1, 3, 3])], dict(p, rounding_type="torch"),
+              "attribute 'rounding_type' has unsupported value 'torch'"),
+        error("avg16_zero_dilation", "AvgPool", "opset16", [Z([1, 1, 3, 3])],
+              dict(p, dilations="0,1", **{"exclude-pad": "true"}), "attribute 'dilations' = 0,1 has a value below 1"),
+        error("avg1_ceil_torch_is_opset14", "AvgPool", "opset1", [Z([1, 1, 3, 3])],
+              dict(p, rounding_type="ceil_torch", **{"exclude-pad": "true"}), "has unsupported value 'ceil_torch'"),
         error("max8_index_type", "MaxPool", "opset8", [Z([1, 1, 3, 3])], dict(p, index_element_type="f32"),
               "attribute 'index_element_type' must be i32 or i64"),
         error("max8_axis_range", "MaxPool", "opset8", [Z([1, 1, 3, 3])], dict(p, axis="4"),

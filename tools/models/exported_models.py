@@ -24,6 +24,19 @@ def write_data_set(target, k, named_inputs, named_outputs):
         write_tensor(os.path.join(data, "output_%d.pb" % i), value, name)
 
 
+def error_of_range(want, got):
+    """The largest difference of `got` from `want` over `want`'s range; infinite where the shapes
+    differ or `got` holds a NaN or infinity `want` does not (a plain max of NaN differences is NaN,
+    which no threshold refuses)."""
+    want, got = np.asarray(want, np.float64), np.asarray(got, np.float64)
+    if want.shape != got.shape or not np.array_equal(np.isfinite(want), np.isfinite(got)):
+        return float("inf")
+    finite = np.isfinite(want)
+    if not finite.any():
+        return 0.0
+    return float(np.max(np.abs(want[finite] - got[finite]))) / max(float(np.ptp(want[finite])), 1e-30)
+
+
 def save_last(model, model_path):
     """Writes the ONNX model to model_path through a temporary file; returns a line for the log."""
     import onnx

@@ -6,7 +6,7 @@ formula, attention as MatMul/Softmax with the scale split over Q and K), shapes 
 symbolic dimensions (`Shape` → `Gather` → `Concat` feeding Reshape and Expand), dynamic axes named by
 torch.export's constraints, and its own value names.
 
-    python tools/models/make_dynamo_models.py OUT_DIR [--only vit,convnext,bert,conv_lstm] [--force]
+    python tools/models/make_dynamo_models.py OUT_DIR [--only vit,convnext,bert,conv_lstm,pool_cnn] [--force]
 
 writes OUT_DIR/dynamo_<name>/model.onnx and test_data_set_<k>/input_<i>.pb, output_<i>.pb for the
 two data sets of tools/models/torch_zoo.py (ONNX's backend-test layout), the outputs computed by
@@ -21,7 +21,7 @@ import tempfile
 import numpy as np
 
 import torch_zoo
-from exported_models import main, save_last, write_data_set
+from exported_models import error_of_range, main, save_last, write_data_set
 
 
 def export(name, out_dir, force):
@@ -49,7 +49,7 @@ def export(name, out_dir, force):
         outputs = torch_zoo.reference(model, inputs)
         ort = session.run(None, inputs)
         for want, got in zip(outputs, ort):
-            worst = max(worst, float(np.max(np.abs(want - got))) / max(float(np.ptp(want)), 1e-30))
+            worst = max(worst, error_of_range(want, got))
         write_data_set(target, k, [(spec.name, inputs[spec.name]) for spec in session.get_inputs()],
                        [(spec.name, value) for spec, value in zip(session.get_outputs(), outputs)])
     if worst > 1e-4:

@@ -12,10 +12,18 @@ small sizes for the tests' time; the architectures are the real ones:
   `[?,?]`, outputs the last hidden state and the pooled output.
 - `conv_lstm`: a keyword spotter of torch's layers (Conv1d + BatchNorm + ReLU over a [?,40,?]
   spectrogram, an LSTM over time, the last step's Linear), BatchNorm with trained-looking statistics.
+- `pool_cnn`: a CNN of torch's layers pooling with `ceil_mode=True` as GoogLeNet and Inception do
+  (MaxPool2d padded and not, AvgPool2d counting its padding), input `[?,3,15,21]`: at 15x21 each
+  padded pooling's last window, rounded up, would start in the end padding on both axes, and
+  ceil_mode drops it. OpenVINO's PyTorch front end converts them to MaxPool-14 and AvgPool-14
+  (`rounding_type="ceil_torch"`). The image size is static: torch.export, tracing ceil_mode's
+  arithmetic, keeps only sizes of the example's residue (height = 12k + 3). No window kept reaches
+  past the padding, where OpenVINO's AvgPool divides by the whole kernel and torch by the part
+  inside the padded image.
 """
 import numpy as np
 
-NAMES = ("vit", "convnext", "bert", "conv_lstm")
+NAMES = ("vit", "convnext", "bert", "conv_lstm", "pool_cnn")
 
 
 def _randomize_batchnorm(model, gen):
@@ -80,6 +88,20 @@ def build(name):
         _randomize_batchnorm(model, gen)
         sets = [{"features": rng.standard_normal(s, np.float32)} for s in ((1, 40, 16), (2, 40, 25))]
         return _wrap(model, ["features"], {"features": {0: "batch", 2: "time"}}, sets)
+    if name == "pool_cnn":
+        def conv(cin, cout):
+            return [torch.nn.Conv2d(cin, cout, 3, padding=1), torch.nn.BatchNorm2d(cout), torch.nn.ReLU()]
+
+        model = torch.nn.Sequential(
+            *conv(3, 16),
+            torch.nn.MaxPool2d(2, stride=2, padding=1, ceil_mode=True),
+            *conv(16, 24),
+            torch.nn.AvgPool2d(3, stride=3, padding=1, ceil_mode=True, count_include_pad=True),
+            torch.nn.MaxPool2d(3, stride=2, ceil_mode=True),
+            torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(24, 10))
+        _randomize_batchnorm(model, gen)
+        sets = [{"pixel_values": rng.standard_normal((b, 3, 15, 21), np.float32)} for b in (1, 2)]
+        return _wrap(model, ["pixel_values"], {"pixel_values": {0: "batch"}}, sets)
     raise SystemExit("unknown model " + name)
 
 

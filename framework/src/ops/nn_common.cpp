@@ -104,8 +104,16 @@ Padding forward_padding(const InferContext& ctx, AutoPad auto_pad, const Shape& 
     return p;
 }
 
+Rounding rounding_attr(const InferContext& ctx, bool with_torch) {
+    const std::string v = with_torch ? choice_attr(ctx, "rounding_type", {"floor", "ceil", "ceil_torch"}, "floor")
+                                     : choice_attr(ctx, "rounding_type", {"floor", "ceil"}, "floor");
+    if (v == "ceil") return Rounding::ceil;
+    if (v == "ceil_torch") return Rounding::ceil_torch;
+    return Rounding::floor;
+}
+
 int64_t window_output_dim(const InferContext& ctx, int64_t in, int64_t pad_begin, int64_t pad_end, int64_t kernel,
-                          int64_t stride, int64_t dilation, bool ceil_mode, size_t axis) {
+                          int64_t stride, int64_t dilation, Rounding rounding, size_t axis) {
     if (in < 0) return kDynamicDim;
     const int64_t padded = checked_sum(ctx, checked_sum(ctx, in, pad_begin, axis), pad_end, axis);
     const int64_t dilated = dilated_extent(ctx, kernel, dilation, axis);
@@ -113,7 +121,12 @@ int64_t window_output_dim(const InferContext& ctx, int64_t in, int64_t pad_begin
                                      ", dilation " + std::to_string(dilation) + ") is larger than the padded input " +
                                      std::to_string(padded) + " on spatial axis " + std::to_string(axis));
     const int64_t span = padded - dilated;
-    return span / stride + (ceil_mode && span % stride != 0 ? 1 : 0) + 1;
+    if (rounding == Rounding::floor) return span / stride + 1;
+    // The last window, rounded up, starts at last * stride of the padded input; ceil_torch drops it
+    // when that start lies in the end padding.
+    const int64_t last = span / stride + (span % stride != 0 ? 1 : 0);
+    if (rounding == Rounding::ceil_torch && last * stride >= in + pad_begin) return last;
+    return last + 1;
 }
 
 void check_floating(const InferContext& ctx, size_t input, const char* what) {

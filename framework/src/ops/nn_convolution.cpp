@@ -69,7 +69,7 @@ std::vector<PortInfo> infer_convolution(const InferContext& ctx, bool grouped) {
             out.push_back((in_spatial[i] + strides[i] - 1) / strides[i]);
         } else {
             out.push_back(nn::window_output_dim(ctx, in_spatial[i], pads.begin[i], pads.end[i], f.kernel[i],
-                                                strides[i], dilations[i], false, i));
+                                                strides[i], dilations[i], nn::Rounding::floor, i));
         }
     }
     return {{ctx.input_type(0), out}};

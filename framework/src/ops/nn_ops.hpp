@@ -52,10 +52,19 @@ Padding forward_padding(const InferContext& ctx, AutoPad auto_pad, const Shape& 
                         const std::vector<int64_t>& kernel, const std::vector<int64_t>& strides,
                         const std::vector<int64_t>& dilations);
 
-// (in + pads - dilated kernel) / stride + 1 with floor or ceil division; fails when the dilated
+// How a sliding window's output count rounds (pooling's `rounding_type`): floor; ceil, which adds a
+// window wherever part of one is left; ceil_torch (MaxPool-14, AvgPool-14: what PyTorch's
+// ceil_mode and ONNX Runtime's do), which adds it only when it starts inside the data or the
+// begin padding, never in the end padding.
+enum class Rounding { floor, ceil, ceil_torch };
+
+// The `rounding_type` attribute; ceil_torch only where `with_torch` (the opset-14 pooling ops).
+Rounding rounding_attr(const InferContext& ctx, bool with_torch);
+
+// (in + pads - dilated kernel) / stride + 1 rounded as `rounding` says; fails when the dilated
 // kernel does not fit in the padded input. Propagates a dynamic input dim.
 int64_t window_output_dim(const InferContext& ctx, int64_t in, int64_t pad_begin, int64_t pad_end, int64_t kernel,
-                          int64_t stride, int64_t dilation, bool ceil_mode, size_t axis);
+                          int64_t stride, int64_t dilation, Rounding rounding, size_t axis);
 
 void check_floating(const InferContext& ctx, size_t input, const char* what);
 // Any type but boolean and undefined.

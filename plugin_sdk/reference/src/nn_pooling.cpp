@@ -1,4 +1,7 @@
-// Reference kernels of MaxPool-1, MaxPool-8 and AvgPool-1 over data [N, C, spatial...].
+// Reference kernels of MaxPool-1, MaxPool-8 and AvgPool-1 over data [N, C, spatial...], and of
+// MaxPool-14 and AvgPool-14, which differ from MaxPool-8 and AvgPool-1 only in how their output
+// shape rounds (ceil_torch): the windows follow from the output shape the kernel is given; and of
+// AvgPool-16, AvgPool-14 with dilations.
 #include "nn_kernels.hpp"
 
 #include <limits>
@@ -100,7 +103,7 @@ void max_pool_8(const KernelArgs& args) {
 }
 
 void avg_pool_1(const KernelArgs& args) {
-    const Pooling p = pooling(args, false);
+    const Pooling p = pooling(args, args.version == "opset16");
     const bool exclude_pad = args.attrs.get_bool("exclude-pad");
     dispatch_floating(args, args.inputs[0].type, [&](auto tag) { avg_pool<decltype(tag)>(args, p, exclude_pad); });
 }
@@ -109,8 +112,8 @@ void avg_pool_1(const KernelArgs& args) {
 
 void register_pooling_kernels(KernelRegistry& r) {
     r.add("MaxPool", {"opset1"}, max_pool_1);
-    r.add("MaxPool", {"opset8"}, max_pool_8);
-    r.add("AvgPool", {"opset1"}, avg_pool_1);
+    r.add("MaxPool", {"opset8", "opset14"}, max_pool_8);
+    r.add("AvgPool", {"opset1", "opset14", "opset16"}, avg_pool_1);
 }
 
 }  // namespace mosaic::reference::nn

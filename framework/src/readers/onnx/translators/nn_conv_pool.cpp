@@ -198,7 +198,9 @@ std::vector<int64_t> kernel_shape(NodeContext& ctx, size_t n) {
 Attributes pool_attrs(NodeContext& ctx, const Window& w, size_t n) {
     Attributes a = window_attrs(w);
     a.set("kernel", kernel_shape(ctx, n));
-    a.set("rounding_type", ctx.attr_int("ceil_mode", 0) ? "ceil" : "floor");
+    // ONNX Runtime's ceil_mode drops a last window that would start in the end padding, as
+    // PyTorch's does: OpenVINO's ceil_torch (pooling-14), not its ceil, which keeps it.
+    a.set("rounding_type", ctx.attr_int("ceil_mode", 0) ? "ceil_torch" : "floor");
     return a;
 }
 
@@ -238,7 +240,7 @@ Outputs max_pool(NodeContext& ctx) {
     Attributes attrs = pool_attrs(ctx, window_of(ctx, n), n);
     attrs.set("index_element_type", "i64");
     attrs.set("axis", int64_t{0});
-    const Output y = ctx.op("MaxPool", {x}, attrs, "opset8");
+    const Output y = ctx.op("MaxPool", {x}, attrs, "opset14");
     if (!ctx.has_output(1)) return {y};
     Output indices{y.node, 1};
     if (ctx.attr_int("storage_order", 0) != 0) indices = column_major_indices(ctx, indices, x);
@@ -248,8 +250,13 @@ Outputs max_pool(NodeContext& ctx) {
 // With count_include_pad, ONNX averages over the part of each window inside the padded input;
 // AvgPool divides by the whole kernel whenever there is padding, which differs for the windows
 // that ceil_mode lets run past the end. The input is padded with zeros explicitly instead, and
-// pooled excluding what lies beyond.
+// pooled excluding what lies beyond. Over the padded input, ceil rounding also keeps a last
+// window that starts in the end padding, which ceil_mode drops: the result is cut to the shape
+// of the pooling as declared (a ShapeOf that folds to a constant when the input's shape is known).
 Output avg_pool_over_padded(NodeContext& ctx, const Output& x, Window w, size_t n) {
+    Attributes declared = pool_attrs(ctx, w, n);
+    declared.set("exclude-pad", true);
+    const Output shape = ctx.shape_of(ctx.op("AvgPool", {x}, declared, "opset14"));
     std::vector<int64_t> begin{0, 0}, end{0, 0};
     begin.insert(begin.end(), w.pads_begin.begin(), w.pads_begin.end());
     end.insert(end.end(), w.pads_end.begin(), w.pads_end.end());
@@ -258,8 +265,11 @@ Output avg_pool_over_padded(NodeContext& ctx, const Output& x, Window w, size_t 
     w.pads_begin.assign(n, 0);
     w.pads_end.assign(n, 0);
     Attributes attrs = pool_attrs(ctx, w, n);
+    attrs.set("rounding_type", "ceil");
     attrs.set("exclude-pad", true);
-    return ctx.op("AvgPool", {padded}, attrs);
+    const Output pooled = ctx.op("AvgPool", {padded}, attrs);
+    return ctx.op("Slice", {pooled, ctx.const_i64(std::vector<int64_t>(n + 2, 0)), shape,
+                            ctx.const_i64(std::vector<int64_t>(n + 2, 1))}, {}, "opset8");
 }
 
 Outputs average_pool(NodeContext& ctx) {
@@ -274,7 +284,7 @@ Outputs average_pool(NodeContext& ctx) {
     if (include_pad && padded && ctx.attr_int("ceil_mode", 0) != 0) return {avg_pool_over_padded(ctx, x, w, n)};
     Attributes attrs = pool_attrs(ctx, w, n);
     attrs.set("exclude-pad", !include_pad);
-    return {ctx.op("AvgPool", {x}, attrs)};
+    return {ctx.op("AvgPool", {x}, attrs, "opset14")};
 }
 
 // The order p of the norm: a float attribute in LpPool-1 and GlobalLpPool-1 (opset 1), an integer
@@ -320,7 +330,11 @@ Outputs lp_pool(NodeContext& ctx) {
         } else {
             const Wide span = Wide{in} + w.pads_begin[i] + w.pads_end[i] - k[i];
             if (span < 0) ctx.fail("kernel_shape is larger than the padded input on spatial axis " + std::to_string(i));
-            out = (ctx.attr_int("ceil_mode", 0) ? (span + s - 1) / s : span / s) + 1;
+            out = span / s + 1;
+            if (ctx.attr_int("ceil_mode", 0)) {  // ceil_torch, as pool_attrs: the last window starts before the end padding
+                const Wide last = (span + s - 1) / s;
+                out = last * s >= Wide{in} + w.pads_begin[i] ? last : last + 1;
+            }
         }
         narrow(out, i);  // the padded input, and so the output, must have a 64-bit size
         begin.push_back(w.pads_begin[i]);
