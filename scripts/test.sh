@@ -25,6 +25,13 @@ free_stage() {  # free_stage DIR...: under MOSAIC_CI, removes the folders but th
   done
   disk "freeing $*"
 }
+free_all_but() {  # free_all_but DIR KEEP...: under MOSAIC_CI, removes DIR's entries but its logs and KEEP
+  [ "$ci" = 1 ] || return 0
+  local dir=$1 keep=(); shift
+  for k in "$@"; do keep+=(! -name "$k"); done
+  [ -d "$dir" ] && find "$dir" -mindepth 1 -maxdepth 1 ! -name '*.log' "${keep[@]}" -exec rm -rf {} +
+  disk "freeing $dir but $*"
+}
 bash "$root/scripts/install_deps.sh"
 bash "$root/scripts/install_python_tools.sh"
 bash "$root/scripts/install_python_deps.sh"
@@ -73,7 +80,9 @@ ctest_suite() {  # ctest_suite NAME BUILD_DIR [cmake args...]
 ctest_suite "release" "$root/build" -DMOSAIC_OP_CASES_ONE_PROCESS=ON
 
 # The Python package, after the release build: its build reuses that build's objects through ccache,
-# and its tests read that build's bundled model.
+# and its tests read that build's bundled model (models/) and run its C++ sample (bin/); the rest of
+# the release build goes first on a CI machine, where the disk may be small.
+free_all_but "$root/build" models bin lib
 count_pytest() {  # count_pytest LOG: adds pytest's final "N passed, N failed, N errors" to the totals
   local line pass fail err
   line=$(grep -E "[0-9]+ (passed|failed|errors?|skipped).* in [0-9.]+s" "$1" 2>/dev/null | tail -1 || true)

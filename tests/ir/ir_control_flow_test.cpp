@@ -1,7 +1,9 @@
 // OpenVINO IR control flow (ir_control_flow.hpp): If-8, Loop-5 and TensorIterator-1 as OpenVINO
 // writes them (tools/models/make_ir_control_flow_models.py, generated on first use with OpenVINO's
 // Python package), read and run on every device, equal to OpenVINO's outputs: an If at both
-// conditions (the branches give different shapes), a Loop at two trip counts given as an input,
+// conditions (the branches give different shapes), torch.onnx's guarded squeeze (an If whose
+// branches differ in rank, decided when the model is read by a static dimension of a shape with a
+// dynamic one), a Loop at two trip counts given as an input,
 // a TensorIterator over two sequence lengths; the same after Mosaic writes them back; and bad port
 // maps named.
 #include "onnx/exporter_models.hpp"
@@ -110,10 +112,10 @@ std::string test_name(const ::testing::TestParamInfo<std::tuple<std::string, std
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, IrControlFlow,
-                         ::testing::Combine(::testing::Values("if", "loop", "tensor_iterator"),
+                         ::testing::Combine(::testing::Values("if", "if_squeeze", "loop", "tensor_iterator"),
                                             ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU")),
                          test_name);
-INSTANTIATE_TEST_SUITE_P(Models, IrControlFlowWritten, ::testing::Values("if", "loop", "tensor_iterator"));
+INSTANTIATE_TEST_SUITE_P(Models, IrControlFlowWritten, ::testing::Values("if", "if_squeeze", "loop", "tensor_iterator"));
 
 // A port map that names a body layer that is not there is an error naming the layer.
 TEST(IrControlFlowErrors, APortMapNamingAMissingBodyLayerIsNamed) {

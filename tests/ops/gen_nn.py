@@ -3,7 +3,7 @@
 
 Ops: Convolution, GroupConvolution, ConvolutionBackpropData, GroupConvolutionBackpropData, MatMul,
 MaxPool-1/-8/-14, AvgPool-1/-14/-16, Softmax-1/-8, LogSoftmax-5, MVN-2/-6, BatchNormInference-1/-5,
-NormalizeL2-1, LRN-1, Interpolate-4/-11 and TopK-1/-3/-11, each with f32 plus f64 or an integer type
+NormalizeL2-1, LRN-1, GroupNormalization-12, Interpolate-4/-11 and TopK-1/-3/-11, each with f32 plus f64 or an integer type
 where the op allows one, every attribute mode, and error cases for bad inputs and attributes.
 Expected values follow the OpenVINO opset specification (and OpenVINO's reference implementation
 where the specification leaves a detail open, e.g. Interpolate's single-precision coordinates).
@@ -780,7 +780,38 @@ def gen_normalization():
               {"beta": "0.75", "bias": "1", "size": "3"}, "missing attribute 'alpha'"),
         error("lrn_axes_rank", "LRN", "opset1", [Z([1, 3, 2]), T(np.ones([1, 1]), "i64", True)],
               {"alpha": "1", "beta": "0.75", "bias": "1", "size": "3"}, "axes (input 1) must have rank 0 to 1"),
+        error("group_norm_groups_divide", "GroupNormalization", "opset12", [Z([1, 6, 2]), Z([6]), Z([6])],
+              {"num_groups": "4", "epsilon": "1e-5"}, "does not divide the data's 6 channels"),
+        error("group_norm_scale_length", "GroupNormalization", "opset12", [Z([1, 6, 2]), Z([3]), Z([6])],
+              {"num_groups": "3", "epsilon": "1e-5"}, "scale has shape [3] but data [1,6,2] has 6 channels"),
+        error("group_norm_zero_groups", "GroupNormalization", "opset12", [Z([1, 6, 2]), Z([6]), Z([6])],
+              {"num_groups": "0", "epsilon": "1e-5"}, "attribute 'num_groups' must be positive"),
+        error("group_norm_rank1", "GroupNormalization", "opset12", [Z([6]), Z([6]), Z([6])],
+              {"num_groups": "2", "epsilon": "1e-5"}, "must have rank at least 2"),
     ]
+    # GroupNormalization-12 (its values drawn without moving the generator on: the cases generated
+    # after these keep the values they were committed with).
+    state = rng.bit_generator.state
+
+    def group_norm(name, shape, groups, eps, et="f32"):
+        x = rand(shape, et, -2, 2)
+        c = shape[1]
+        scale, bias = rand([c], et, 0.5, 1.5), rand([c], et)
+        grouped = x.astype(np.float64).reshape([shape[0], groups, -1])
+        mean = grouped.mean(axis=2, keepdims=True)
+        var = ((grouped - mean) ** 2).mean(axis=2, keepdims=True)
+        normal = ((grouped - mean) / np.sqrt(var + eps)).reshape(shape)
+        bshape = [1, c] + [1] * (len(shape) - 2)
+        y = normal * scale.astype(np.float64).reshape(bshape) + bias.astype(np.float64).reshape(bshape)
+        cases.append(case(name, "GroupNormalization", "opset12", [T(x, et), T(scale, et), T(bias, et)], [T(y, et)],
+                          {"num_groups": str(groups), "epsilon": repr(eps)}, atol=1e-5))
+
+    group_norm("group_norm_4d", [2, 6, 3, 4], 3, 1e-5)
+    group_norm("group_norm_one_group", [1, 4, 5, 2], 1, 1e-5)  # PoolFormer's GroupNorm(1, C)
+    group_norm("group_norm_a_group_per_channel", [2, 3, 4], 3, 1e-3)
+    group_norm("group_norm_2d_data", [3, 8], 2, 1e-5)
+    group_norm("group_norm_large_eps_f64", [1, 4, 2, 2, 2], 2, 0.5, et="f64")
+    rng.bit_generator.state = state
     return write("normalization", cases)
 
 

@@ -6,7 +6,7 @@ formula, attention as MatMul/Softmax with the scale split over Q and K), shapes 
 symbolic dimensions (`Shape` → `Gather` → `Concat` feeding Reshape and Expand), dynamic axes named by
 torch.export's constraints, and its own value names.
 
-    python tools/models/make_dynamo_models.py OUT_DIR [--only vit,convnext,bert,conv_lstm,pool_cnn] [--force]
+    python tools/models/make_dynamo_models.py OUT_DIR [--only vit,convnext,bert,conv_lstm,pool_cnn,token_split,...] [--force]
 
 writes OUT_DIR/dynamo_<name>/model.onnx and test_data_set_<k>/input_<i>.pb, output_<i>.pb for the
 two data sets of tools/models/torch_zoo.py (ONNX's backend-test layout), the outputs computed by

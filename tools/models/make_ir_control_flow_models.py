@@ -3,11 +3,14 @@
 
     python3 make_ir_control_flow_models.py OUT_DIR
 
-writes OUT_DIR/ir_control_flow/{if,loop,tensor_iterator}.xml (+ .bin), built with OpenVINO's
+writes OUT_DIR/ir_control_flow/{if,if_squeeze,loop,tensor_iterator}.xml (+ .bin), built with OpenVINO's
 opsets (If-8, Loop-5, TensorIterator-1) and saved by ov.save_model, and for each model two cases
 OUT_DIR/ir_control_flow/<model>_case_<k>/<input or output name>.npy computed by OpenVINO's CPU
 plugin in f32:
   if: y = cond ? x * 2 + 1 : concat(x, x) - 1 (the branches give different shapes), at both conditions;
+  if_squeeze: torch.onnx's guarded squeeze, y = (shape(x)[1] == 1) ? squeeze(x, 1) * 2 : x, over
+    x [?, 1, 4]: the branches differ in rank, and the condition, a static dimension of a shape with
+    a dynamic one, is known when the model is read; at batch 2 and 3;
   loop: n iterations (an input) of acc = acc * 0.5 + x, the final value and every iteration's
     value concatenated along axis 0, at n = 3 and n = 6;
   tensor_iterator: an RNN cell h = tanh(h W + x_t) over axis 1 of x [1, T, 4] (T dynamic), the
@@ -22,23 +25,43 @@ import openvino as ov
 import openvino.opset8 as o
 
 
-def if_model():
-    x = o.parameter([2, 3], np.float32, name="x")
-    cond = o.parameter([], np.bool_, name="cond")
-    tx = o.parameter([2, 3], np.float32, name="tx")
-    then_body = ov.Model([o.result(o.add(o.multiply(tx, o.constant(np.float32(2))), o.constant(np.float32(1))))],
-                         [tx], "then")
-    ex = o.parameter([2, 3], np.float32, name="ex")
-    else_body = ov.Model([o.result(o.subtract(o.concat([ex, ex], 0), o.constant(np.float32(1))))], [ex], "else")
+def if_of(cond, x, then_fn, else_fn):
+    """An If-8 on `cond` passing `x` to both branches, each branch fn(parameter) -> its value; the
+    If's output, named y."""
+    tx = o.parameter(x.get_partial_shape(), np.float32, name="tx")
+    then_body = ov.Model([o.result(then_fn(tx))], [tx], "then")
+    ex = o.parameter(x.get_partial_shape(), np.float32, name="ex")
+    else_body = ov.Model([o.result(else_fn(ex))], [ex], "else")
     node = o.if_op(cond)
     node.set_then_body(then_body)
     node.set_else_body(else_body)
     node.set_input(x.output(0), tx, ex)
     y = node.set_output(then_body.get_results()[0], else_body.get_results()[0])
     y.get_tensor().set_names({"y"})
+    return y
+
+
+def if_model():
+    x = o.parameter([2, 3], np.float32, name="x")
+    cond = o.parameter([], np.bool_, name="cond")
+    y = if_of(cond, x, lambda t: o.add(o.multiply(t, o.constant(np.float32(2))), o.constant(np.float32(1))),
+              lambda e: o.subtract(o.concat([e, e], 0), o.constant(np.float32(1))))
     x_value = np.arange(6, dtype=np.float32).reshape(2, 3) / 4
     cases = [{"x": x_value, "cond": np.array(True)}, {"x": x_value, "cond": np.array(False)}]
     return ov.Model([y], [x, cond], "if_model"), cases
+
+
+def if_squeeze_model():
+    x = o.parameter([-1, 1, 4], np.float32, name="x")
+    dim = o.gather(o.shape_of(x), o.constant(np.array([1], np.int64)), o.constant(np.int64(0)))
+    cond = o.equal(dim, o.constant(np.array([1], np.int64))).output(0)  # [1], as torch.onnx writes it
+    y = if_of(cond, x, lambda t: o.multiply(o.squeeze(t, o.constant(np.array([1], np.int64))), o.constant(np.float32(2))),
+              o.relu)
+    rng = np.random.default_rng(5)
+    cases = [{"x": rng.uniform(-1, 1, (b, 1, 4)).astype(np.float32)} for b in (2, 3)]
+    model = ov.Model([y], [x], "if_squeeze_model")
+    model.outputs[0].get_tensor().set_names({"y"})
+    return model, cases
 
 
 def loop_model():
@@ -96,20 +119,25 @@ def main():
         return
     os.makedirs(folder, exist_ok=True)
     core = ov.Core()
-    for name, build in (("if", if_model), ("loop", loop_model), ("tensor_iterator", tensor_iterator_model)):
+    for name, build in (("if", if_model), ("if_squeeze", if_squeeze_model), ("loop", loop_model),
+                        ("tensor_iterator", tensor_iterator_model)):
         model, cases = build()
         path = os.path.join(folder, name + ".xml")
         ov.save_model(model, path, compress_to_fp16=False)
         # f32 throughout: on CPUs with bf16 units OpenVINO's CPU plugin computes in bf16 by default.
-        compiled = core.compile_model(core.read_model(path), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+        saved = core.read_model(path)
+        compiled = core.compile_model(saved, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+        # The outputs by the names the IR gives them (OpenVINO's compiled if_squeeze names its
+        # output after its Result instead).
+        names = [port.get_any_name() for port in saved.outputs]
         for k, inputs in enumerate(cases):
             case = os.path.join(folder, f"{name}_case_{k}")
             os.makedirs(case, exist_ok=True)
             results = compiled(inputs)
             for key, value in inputs.items():
                 np.save(os.path.join(case, key + ".npy"), value)
-            for out in compiled.outputs:
-                np.save(os.path.join(case, out.get_any_name() + ".npy"), results[out])
+            for output_name, out in zip(names, compiled.outputs):
+                np.save(os.path.join(case, output_name + ".npy"), results[out])
     open(os.path.join(folder, "done"), "w").close()
 
 

@@ -20,10 +20,20 @@ small sizes for the tests' time; the architectures are the real ones:
   arithmetic, keeps only sizes of the example's residue (height = 12k + 3). No window kept reaches
   past the padding, where OpenVINO's AvgPool divides by the whole kernel and torch by the part
   inside the padded image.
+- `token_split`: a CvT-shaped token mixer of torch's layers: a strided Conv's feature map flattened
+  to tokens behind a class token, then split back by `torch.split(t, [1, h * w])` with h and w read
+  from the map's shape, input `[?,3,?,?]`: OpenVINO converts the split to a `VariadicSplit` whose
+  lengths are computed when the model runs.
+- `swin`, `poolformer`, `cvt`, `hf_resnet`: SwinForImageClassification (shifted windows by `Roll`,
+  the attention mask written by slice assignment, `ScatterNDUpdate` in OpenVINO's conversion),
+  PoolFormerForImageClassification (`GroupNorm(1, C)`, average pooling as the token mixer),
+  CvtForImageClassification (convolutional projections, the class token split off by sizes
+  computed from the shape, attention by `einsum`) and ResNetForImageClassification (max pooling
+  as OpenVINO's `MaxPool`-14), small configs, input `[?,3,32,32]` (`[?,3,64,64]` for cvt).
 """
 import numpy as np
 
-NAMES = ("vit", "convnext", "bert", "conv_lstm", "pool_cnn")
+NAMES = ("vit", "convnext", "bert", "conv_lstm", "pool_cnn", "token_split", "swin", "poolformer", "cvt", "hf_resnet")
 
 
 def _randomize_batchnorm(model, gen):
@@ -102,6 +112,51 @@ def build(name):
         _randomize_batchnorm(model, gen)
         sets = [{"pixel_values": rng.standard_normal((b, 3, 15, 21), np.float32)} for b in (1, 2)]
         return _wrap(model, ["pixel_values"], {"pixel_values": {0: "batch"}}, sets)
+    if name in ("swin", "poolformer", "cvt", "hf_resnet"):
+        size = 64 if name == "cvt" else 32
+        if name == "swin":
+            config = transformers.SwinConfig(image_size=size, patch_size=2, embed_dim=16, depths=[2, 2], num_heads=[2, 4],
+                                             window_size=4, num_labels=10)
+            model = transformers.SwinForImageClassification(config)
+        elif name == "poolformer":
+            config = transformers.PoolFormerConfig(hidden_sizes=[16, 32], depths=[1, 1], num_encoder_blocks=2,
+                                                   patch_sizes=[7, 3], strides=[4, 2], padding=[2, 1], num_labels=10)
+            model = transformers.PoolFormerForImageClassification(config)
+        elif name == "cvt":
+            config = transformers.CvtConfig(embed_dim=[16, 32], num_heads=[1, 2], depth=[1, 2], patch_sizes=[7, 3],
+                                            patch_stride=[4, 2], patch_padding=[2, 1], stride_kv=[2, 2],
+                                            cls_token=[False, True], mlp_ratio=[2.0, 2.0], attention_drop_rate=[0.0, 0.0],
+                                            drop_rate=[0.0, 0.0], drop_path_rate=[0.0, 0.0], qkv_bias=[True, True],
+                                            padding_kv=[1, 1], kernel_qkv=[3, 3], padding_q=[1, 1], stride_q=[1, 1],
+                                            qkv_projection_method=["dw_bn", "dw_bn"], num_labels=10)
+            model = transformers.CvtForImageClassification(config)
+        else:
+            config = transformers.ResNetConfig(embedding_size=16, hidden_sizes=[16, 32], depths=[1, 1],
+                                               layer_type="basic", num_labels=10)
+            model = transformers.ResNetForImageClassification(config)
+        _randomize_batchnorm(model, gen)
+        sets = [{"pixel_values": rng.standard_normal((b, 3, size, size), np.float32)} for b in (1, 2)]
+        return _wrap(model, ["pixel_values"], {"pixel_values": {0: "batch"}}, sets)
+    if name == "token_split":
+        class TokenSplit(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embed = torch.nn.Conv2d(3, 16, 3, stride=2, padding=1)
+                self.cls = torch.nn.Parameter(torch.randn(1, 1, 16, generator=gen))
+                self.mix = torch.nn.Linear(16, 16)
+                self.head = torch.nn.Linear(32, 5)
+
+            def forward(self, pixel_values):
+                x = self.embed(pixel_values)
+                h, w = x.shape[-2:]
+                tokens = torch.cat([self.cls.expand(x.shape[0], -1, -1), x.flatten(2).transpose(1, 2)], dim=1)
+                tokens = torch.relu(self.mix(tokens))
+                cls, rest = torch.split(tokens, [1, h * w], dim=1)
+                return self.head(torch.cat([cls.squeeze(1), rest.mean(dim=1)], dim=1))
+
+        model = TokenSplit()
+        sets = [{"pixel_values": rng.standard_normal(s, np.float32)} for s in ((1, 3, 16, 16), (2, 3, 14, 22))]
+        return _wrap(model, ["pixel_values"], {"pixel_values": {0: "batch", 2: "height", 3: "width"}}, sets)
     raise SystemExit("unknown model " + name)
 
 

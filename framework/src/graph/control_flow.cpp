@@ -1,5 +1,7 @@
 #include "graph/control_flow.hpp"
 
+#include <optional>
+
 namespace mosaic {
 
 namespace {
@@ -150,17 +152,20 @@ std::shared_ptr<Model> loop_body_at(const Model& body, std::vector<ops::PortInfo
     }
 }
 
-std::vector<ops::PortInfo> infer_control_flow(const Node& node) {
+std::vector<ops::PortInfo> infer_control_flow(const Node& node, const ops::KnownValue* condition) {
     if (node.get_type_name() == "Loop") return infer_loop(node);
     if (node.get_type_name() != "If") fail(node, "Mosaic runs If and Loop nodes with bodies only");
     if (node.bodies().size() != 2) fail(node, "an If holds two bodies (then, else), this one " + std::to_string(node.bodies().size()));
     if (node.input_count() < 1) fail(node, "an If takes its condition as input 0");
     check_one(node, 0, ElementType::boolean, "condition");
 
+    std::optional<size_t> taken;
+    if (condition && shape_size(condition->shape) == 1) taken = condition->as_ints().at(0) != 0 ? 0 : 1;
     std::vector<ops::PortInfo> merged;
     bool any = false;
     std::string reasons;
     for (size_t b = 0; b < 2; ++b) {
+        if (taken && b != *taken) continue;
         std::string why;
         std::shared_ptr<Model> body = body_for(node, b, why);
         if (!body) {
@@ -188,6 +193,8 @@ std::vector<ops::PortInfo> infer_control_flow(const Node& node) {
                 if (outs[i].shape[d] != merged[i].shape[d]) merged[i].shape[d] = -1;
         }
     }
+    if (!any && taken) fail(node, "the condition, known from the shapes, takes the " + body_label(node.get_type_name(), *taken) +
+                                      ", which does not hold at its input shapes (" + reasons + ")");
     if (!any) fail(node, "neither branch holds at its input shapes (" + reasons + ")");
     return merged;
 }

@@ -67,6 +67,9 @@ std::shared_ptr<Model> body_for(const Node& node, size_t index, std::string& why
 // ModelError naming the node when a condition or trip count is not one value of its type, when no
 // body holds, when an If's branches disagree in count, element type or rank, or when a Loop's body
 // changes a carried value's element type or rank.
-std::vector<ops::PortInfo> infer_control_flow(const Node& node);
+// `condition`: an If's condition where shape inference knows its value (a test of a static
+// dimension, as torch.onnx writes around squeeze): then only the branch it takes gives the outputs,
+// and the other need not hold, nor agree with it in rank.
+std::vector<ops::PortInfo> infer_control_flow(const Node& node, const ops::KnownValue* condition = nullptr);
 
 }  // namespace mosaic

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace mosaic {
 
@@ -15,6 +16,23 @@ inline void replace_uses(Model& model, const Output& from, const Output& to) {
     for (Node* n : model.get_ops())
         for (size_t i = 0; i < n->input_count(); ++i)
             if (n->input(i) == from) n->set_input(i, to);
+}
+
+// Removes each Identity whose value no Result reads, its readers reading its input instead: the
+// devices never see an op that only passes a value on. One a Result reads stays (the output keeps
+// its producer's names), run as a copy.
+inline void bypass_identities(Model& model) {
+    std::vector<Node*> identities;
+    for (Node* n : model.get_ops())
+        if (n->get_type_name() == "Identity" && n->input_count() == 1) identities.push_back(n);
+    for (Node* id : identities) {
+        bool read_by_result = false;
+        for (Node* n : model.get_ops())
+            for (const Output& in : n->inputs()) read_by_result |= n->is_result() && in.node == id;
+        if (read_by_result) continue;
+        replace_uses(model, id->output(0), id->input(0));
+        model.remove_node(id);
+    }
 }
 
 // `name`, or `name_<k>` when the model has a node of that name (friendly names are unique).

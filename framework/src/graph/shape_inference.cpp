@@ -36,7 +36,7 @@ std::vector<ops::PortInfo> ShapeInference::infer(const Node& node) {
     if (is_control_flow(node)) {
         for (size_t i = 0; i < node.input_count(); ++i)
             if (!node.input(i).node) fail(node, "input " + std::to_string(i) + " is not connected");
-        return infer_control_flow(node);
+        return infer_control_flow(node, node.get_type_name() == "If" ? known_value(node.input(0)) : nullptr);
     }
     const auto& registry = ops::OpRegistry::instance();
     const ops::OpSchema* schema = registry.find(node.get_type_name(), node.version());
@@ -106,9 +106,40 @@ void ShapeInference::apply(Node& node) {
     }
 }
 
+// torch.onnx guards a squeeze with `x.shape[1] == 1`, an If on a Gather from a ShapeOf: with a
+// dynamic batch the whole shape is unknown, but the dimensions gathered are static, and knowing
+// them decides the If when the model is read (its branches may then differ in rank).
+bool ShapeInference::fold_static_dims(const Node& node, const std::vector<ops::PortInfo>& outputs,
+                                      const std::vector<const ops::KnownValue*>& input_values) {
+    if (node.get_type_name() != "Gather" || node.input_count() != 3 || outputs.size() != 1) return false;
+    const Node* shape_of = node.input(0).node;
+    if (!shape_of || shape_of->get_type_name() != "ShapeOf" || !input_values[1] || !input_values[2]) return false;
+    if (node.attrs().get_int("batch_dims", 0) != 0 || input_values[2]->as_ints() != std::vector<int64_t>{0}) return false;
+    const Shape& dims = shape_of->input(0).get_partial_shape();
+    const auto rank = static_cast<int64_t>(dims.size());
+    const ElementType type = outputs[0].type;
+    if ((type != ElementType::i64 && type != ElementType::i32) || !is_static(outputs[0].shape)) return false;
+    std::vector<int64_t> gathered;
+    for (int64_t i : input_values[1]->as_ints()) {
+        if (i < -rank || i >= rank) return false;  // the schema or the kernel reports it
+        const int64_t d = dims[static_cast<size_t>(i < 0 ? i + rank : i)];
+        if (d < 0) return false;
+        gathered.push_back(d);
+    }
+    if (static_cast<int64_t>(gathered.size()) != shape_size(outputs[0].shape)) return false;
+    auto buffer = std::make_shared<std::vector<uint8_t>>(gathered.size() * element_size(type));
+    for (size_t k = 0; k < gathered.size(); ++k) {
+        if (type == ElementType::i64) reinterpret_cast<int64_t*>(buffer->data())[k] = gathered[k];
+        else reinterpret_cast<int32_t*>(buffer->data())[k] = static_cast<int32_t>(gathered[k]);
+    }
+    values_[{&node, 0}] = std::make_shared<ops::KnownValue>(ops::KnownValue{type, outputs[0].shape, buffer->data(), buffer});
+    return true;
+}
+
 void ShapeInference::fold(const Node& node, const ops::OpSchema& schema, const std::vector<ops::PortInfo>& outputs,
                           const std::vector<const ops::KnownValue*>& input_values) {
     if (!schema.foldable) return;
+    if (!input_values[0] && fold_static_dims(node, outputs, input_values)) return;
     // ShapeOf needs only its input's shape; everything else needs every input's value.
     const bool shape_only = node.get_type_name() == "ShapeOf";
     for (size_t i = 0; i < input_values.size(); ++i)

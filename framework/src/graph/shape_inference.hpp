@@ -30,6 +30,10 @@ public:
 private:
     void fold(const Node& node, const ops::OpSchema& schema, const std::vector<ops::PortInfo>& outputs,
               const std::vector<const ops::KnownValue*>& input_values);
+    // Folds a Gather of static dimensions out of the ShapeOf of a tensor that has dynamic ones;
+    // false where `node` is not one.
+    bool fold_static_dims(const Node& node, const std::vector<ops::PortInfo>& outputs,
+                          const std::vector<const ops::KnownValue*>& input_values);
 
     std::map<std::pair<const Node*, size_t>, std::shared_ptr<ops::KnownValue>> values_;
 };

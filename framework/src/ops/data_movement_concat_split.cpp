@@ -61,6 +61,13 @@ std::vector<PortInfo> infer_split(const InferContext& ctx) {
 
 std::vector<PortInfo> infer_variadic_split(const InferContext& ctx) {
     const int64_t axis = split_axis(ctx);
+    if (dm::computed(ctx, 2)) {
+        // Lengths computed when the model runs (torch's split_with_sizes of a dynamic size, as
+        // OpenVINO converts it): as many pieces as the list is long, the split axis unknown in each.
+        Shape piece = ctx.input_shape(0);
+        piece[axis] = kDynamicDim;
+        return std::vector<PortInfo>(dm::computed_list_length(ctx, 2, "split_lengths"), PortInfo{ctx.input_type(0), piece});
+    }
     const std::vector<int64_t> lengths = dm::const_list(ctx, 2, "split_lengths", false);
     const Shape& shape = ctx.input_shape(0);
     const int64_t dim = shape[axis];

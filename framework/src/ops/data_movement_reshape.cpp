@@ -1,4 +1,5 @@
-// Schemas of Reshape, Squeeze and Unsqueeze: ops that change a shape but never the data's order.
+// Schemas of Reshape, Squeeze and Unsqueeze: ops that change a shape but never the data's order; and
+// Identity-16 (OpenVINO's ONNX front end writes ONNX's Identity as it), which changes nothing.
 #include "ops/data_movement_ops.hpp"
 
 #include <algorithm>
@@ -98,6 +99,7 @@ std::vector<PortInfo> infer_unsqueeze(const InferContext& ctx) {
 
 void register_reshape_ops(OpRegistry& r) {
     r.add({"Reshape", {"opset1"}, 2, 2, infer_reshape});
+    r.add({"Identity", {"opset16"}, 1, 1, [](const InferContext& ctx) { return std::vector<PortInfo>{ctx.input(0)}; }});
     r.add({"Squeeze", {"opset1"}, 1, 2, infer_squeeze});
     r.add({"Unsqueeze", {"opset1"}, 2, 2, infer_unsqueeze});
 }

@@ -133,7 +133,7 @@ std::vector<PortInfo> infer_scatter_update(const InferContext& ctx) {
 }  // namespace
 
 void register_scatter_ops(OpRegistry& r) {
-    r.add({"ScatterNDUpdate", {"opset3"}, 3, 3, [](const InferContext& ctx) { return infer_scatter_nd_update(ctx, false); }});
+    r.add({"ScatterNDUpdate", {"opset3", "opset4"}, 3, 3, [](const InferContext& ctx) { return infer_scatter_nd_update(ctx, false); }});
     r.add({"ScatterNDUpdate", {"opset15"}, 3, 3, [](const InferContext& ctx) { return infer_scatter_nd_update(ctx, true); }});
     r.add({"ScatterElementsUpdate", {"opset3"}, 4, 4,
            [](const InferContext& ctx) { return infer_scatter_elements_update(ctx, false); }});

@@ -1,5 +1,6 @@
 // Schemas of the normalisation ops: MVN-1 (named by opset2, the first opset holding it), MVN-6,
-// BatchNormInference-1 and -5 (the same op with a different input order), NormalizeL2-1 and LRN-1.
+// BatchNormInference-1 and -5 (the same op with a different input order), NormalizeL2-1, LRN-1 and
+// GroupNormalization-12 (what OpenVINO converts torch's group_norm to: PoolFormer, MobileViTV2).
 // Each output has the data input's type and shape.
 #include "ops/nn_ops.hpp"
 
@@ -57,6 +58,31 @@ std::vector<PortInfo> infer_batch_norm(const InferContext& ctx, bool data_first)
     return {ctx.input(data)};
 }
 
+// GroupNormalization-12: data [N, C, ...], scale and bias [C]; num_groups divides C.
+std::vector<PortInfo> infer_group_normalization(const InferContext& ctx) {
+    nn::check_floating(ctx, 0, "data");
+    nn::check_rank(ctx, 0, "data", 2);
+    const int64_t channels = ctx.input_shape(0)[1];
+    const char* names[2] = {"scale", "bias"};
+    for (size_t i = 1; i < 3; ++i) {
+        nn::check_same_type(ctx, 0, i);
+        nn::check_rank(ctx, i, names[i - 1], 1, 1);
+        const int64_t c = ctx.input_shape(i)[0];
+        ctx.check(c < 0 || channels < 0 || c == channels, std::string(names[i - 1]) + " has shape " +
+                                                              to_string(ctx.input_shape(i)) + " but data " +
+                                                              to_string(ctx.input_shape(0)) + " has " +
+                                                              std::to_string(channels) + " channels");
+    }
+    const int64_t groups = ctx.attrs().get_int("num_groups");
+    ctx.check(groups > 0, "attribute 'num_groups' must be positive, got " + std::to_string(groups));
+    ctx.check(channels < 0 || channels % groups == 0, "attribute 'num_groups' " + std::to_string(groups) +
+                                                          " does not divide the data's " + std::to_string(channels) +
+                                                          " channels");
+    const double eps = ctx.attrs().get_float("epsilon");
+    ctx.check(eps >= 0, "attribute 'epsilon' must be non-negative, got " + std::to_string(eps));
+    return {ctx.input(0)};
+}
+
 std::vector<PortInfo> infer_normalize_l2(const InferContext& ctx) {
     nn::check_floating(ctx, 0, "data");
     axes_input(ctx, 1, static_cast<int64_t>(ctx.input_shape(0).size()));
@@ -87,6 +113,7 @@ void register_nn_normalization_ops(OpRegistry& r) {
            [](const InferContext& ctx) { return infer_batch_norm(ctx, true); }});
     r.add({"NormalizeL2", {"opset1"}, 2, 2, infer_normalize_l2});
     r.add({"LRN", {"opset1"}, 2, 2, infer_lrn});
+    r.add({"GroupNormalization", {"opset12"}, 3, 3, infer_group_normalization});
 }
 
 }  // namespace mosaic::ops

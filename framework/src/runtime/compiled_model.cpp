@@ -1,6 +1,7 @@
 #include "runtime/compiled_model_impl.hpp"
 #include "runtime/infer_request_impl.hpp"
 #include "graph/control_flow.hpp"
+#include "graph/graph_edit.hpp"
 #include "graph/shape_folding.hpp"
 #include "runtime/memory_guard.hpp"
 #include "registry/plugin_json_checks.hpp"
@@ -140,6 +141,7 @@ std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr
         return create_cut(std::move(device), model, std::move(*cut), properties, device_string, options);
     check_tensor_sizes(model, options.max_tensor_bytes);
     std::shared_ptr<Model> folded = model.clone();
+    bypass_identities(*folded);
     fold_shape_computations(*folded);
     auto graph = std::make_unique<HostGraph>(std::move(folded));
     mosaic_compiled_model* compiled = device->compile(graph->view(), properties);

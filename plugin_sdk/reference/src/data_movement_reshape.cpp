@@ -1,5 +1,5 @@
-// Reference kernels of Reshape, Squeeze and Unsqueeze. They change only the shape, which shape
-// inference has already worked out, so the data is copied as it is.
+// Reference kernels of Reshape, Squeeze, Unsqueeze and Identity-16. They change only the shape (or
+// nothing), which shape inference has already worked out, so the data is copied as it is.
 #include "data_movement_kernels.hpp"
 #include "data_movement_util.hpp"
 
@@ -22,6 +22,7 @@ void register_reshape_kernels(KernelRegistry& r) {
     r.add("Reshape", {"opset1"}, copy_kernel);
     r.add("Squeeze", {"opset1"}, copy_kernel);
     r.add("Unsqueeze", {"opset1"}, copy_kernel);
+    r.add("Identity", {"opset16"}, copy_kernel);
 }
 
 }  // namespace mosaic::reference

@@ -262,7 +262,7 @@ void scatter_update_kernel(const KernelArgs& args) {
 }  // namespace
 
 void register_scatter_kernels(KernelRegistry& r) {
-    r.add("ScatterNDUpdate", {"opset3", "opset15"}, scatter_nd_update_kernel);
+    r.add("ScatterNDUpdate", {"opset3", "opset4", "opset15"}, scatter_nd_update_kernel);
     r.add("ScatterElementsUpdate", {"opset3", "opset12"}, scatter_elements_update_kernel);
     r.add("ScatterUpdate", {"opset3"}, scatter_update_kernel);
 }

@@ -1,5 +1,5 @@
 // Reference kernels of the normalisation ops: MVN-1 (opset2), MVN-6, BatchNormInference-1/-5,
-// NormalizeL2-1 and LRN-1. Statistics are accumulated in double precision.
+// NormalizeL2-1, LRN-1 and GroupNormalization-12. Statistics are accumulated in double precision.
 #include "nn_kernels.hpp"
 
 #include <algorithm>
@@ -65,6 +65,48 @@ void mvn(const KernelArgs& args, const std::vector<int64_t>& axes, bool normaliz
         }
         y[i] = static_cast<T>(v);
     }
+}
+
+// GroupNormalization-12: each batch's channels in num_groups consecutive groups, each group
+// normalised over its channels and spatial positions, then scaled and shifted per channel.
+template <typename T>
+void group_normalization(const KernelArgs& args, int64_t groups, double eps) {
+    const Shape& shape = args.inputs[0].shape;
+    const T* x = args.inputs[0].as<T>();
+    const T* scale = args.inputs[1].as<T>();
+    const T* bias = args.inputs[2].as<T>();
+    T* y = args.outputs[0].as<T>();
+    const int64_t batch = shape[0], channels = shape[1];
+    if (groups <= 0 || channels % groups != 0)
+        throw std::runtime_error("GroupNormalization: num_groups " + std::to_string(groups) + " does not divide " +
+                                 std::to_string(channels) + " channels");
+    const int64_t spatial = shape_size(Shape(shape.begin() + 2, shape.end()));
+    const int64_t per_group = channels / groups * spatial;  // the elements of one group, consecutive
+    for (int64_t b = 0; b < batch; ++b)
+        for (int64_t g = 0; g < groups; ++g) {
+            const int64_t first = (b * groups + g) * per_group;
+            double mean = 0, var = 0;
+            for (int64_t i = 0; i < per_group; ++i) mean += static_cast<double>(x[first + i]);
+            mean /= static_cast<double>(per_group);
+            for (int64_t i = 0; i < per_group; ++i) {
+                const double d = static_cast<double>(x[first + i]) - mean;
+                var += d * d;
+            }
+            const double inv = 1.0 / std::sqrt(var / static_cast<double>(per_group) + eps);
+            for (int64_t i = 0; i < per_group; ++i) {
+                const int64_t c = g * (channels / groups) + i / spatial;
+                y[first + i] = static_cast<T>((static_cast<double>(x[first + i]) - mean) * inv *
+                                                  static_cast<double>(scale[c]) +
+                                              static_cast<double>(bias[c]));
+            }
+        }
+}
+
+void group_normalization_12(const KernelArgs& args) {
+    const int64_t groups = args.attrs.get_int("num_groups");
+    const double eps = args.attrs.get_float("epsilon");
+    dispatch_floating(args, args.inputs[0].type,
+                      [&](auto tag) { group_normalization<decltype(tag)>(args, groups, eps); });
 }
 
 void mvn_6(const KernelArgs& args) {
@@ -195,6 +237,7 @@ void lrn_kernel(const KernelArgs& args) {
 void register_normalization_kernels(KernelRegistry& r) {
     r.add("MVN", {"opset2"}, mvn_1);
     r.add("MVN", {"opset6"}, mvn_6);
+    r.add("GroupNormalization", {"opset12"}, group_normalization_12);
     r.add("BatchNormInference", {"opset1"}, batch_norm_kernel<false>);
     r.add("BatchNormInference", {"opset5"}, batch_norm_kernel<true>);
     r.add("NormalizeL2", {"opset1"}, normalize_l2_kernel);
