@@ -46,12 +46,10 @@ TEST_P(OvcModel, EqualsOpenVinoAtBothShapes) {
     Core core;
     auto model = core.read_model((folder / "model.xml").string());
     EXPECT_LT(model->input(0).get_partial_shape()[0], 0) << "the batch is dynamic as converted";
-    // The op each model has that the GPU has no kernel for (a 1-D convolution's LSTM, Swin's Roll as
-    // OpenVINO's PyTorch front end writes it, GroupNormalization, CvT's Einsum): the GPU alone refuses
-    // the model naming it; HETERO:GPU,CPU runs it.
+    // The op each model has that the GPU has no kernel for (a 1-D convolution's LSTM, CvT's Einsum):
+    // the GPU alone refuses the model naming it; HETERO:GPU,CPU runs it.
     static const std::map<std::string, std::string> gpu_lacks = {
-        {"conv_lstm_f32", "LSTMSequence"}, {"conv_lstm_fp16", "LSTMSequence"}, {"swin_f32", "Roll"},
-        {"poolformer_f32", "GroupNormalization"}, {"cvt_f32", "Einsum"}, {"cvt_fp16", "Einsum"}};
+        {"conv_lstm_f32", "LSTMSequence"}, {"conv_lstm_fp16", "LSTMSequence"}, {"cvt_f32", "Einsum"}, {"cvt_fp16", "Einsum"}};
     if (const auto it = gpu_lacks.find(name); it != gpu_lacks.end() && device == "GPU")
         return expect_refused(core, model, device, read, it->second);
     CompiledModel compiled = core.compile_model(model, device);

@@ -803,7 +803,7 @@ def gen_normalization():
         normal = ((grouped - mean) / np.sqrt(var + eps)).reshape(shape)
         bshape = [1, c] + [1] * (len(shape) - 2)
         y = normal * scale.astype(np.float64).reshape(bshape) + bias.astype(np.float64).reshape(bshape)
-        cases.append(case(name, "GroupNormalization", "opset12", [T(x, et), T(scale, et), T(bias, et)], [T(y, et)],
+        cases.append(case(name, "GroupNormalization", "opset12", [T(x, et), T(scale, et, const=True), T(bias, et, const=True)], [T(y, et)],
                           {"num_groups": str(groups), "epsilon": repr(eps)}, atol=1e-5))
 
     group_norm("group_norm_4d", [2, 6, 3, 4], 3, 1e-5)

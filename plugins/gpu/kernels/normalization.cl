@@ -118,12 +118,16 @@ inline float mvn_inverse_deviation(float var, float eps, int eps_inside_sqrt) {
     return eps_inside_sqrt ? 1.0f / sqrt(var + eps) : 1.0f / (sqrt(var) + eps);
 }
 
+// scale and shift hold `parameter_rows` rows of `length` (1: one for every row, a layer
+// normalisation's; G: a group normalisation's, row r taking row r % G).
 __kernel void mvn_f32(__global const real* x, __global real* y, int length, int normalize_variance, float eps,
                       int eps_inside_sqrt, __global const real* scale, int has_scale, __global const real* shift,
-                      int has_shift, __local float* partial) {
+                      int has_shift, int parameter_rows, __local float* partial) {
     const int r = get_group_id(0), lane = get_local_id(0), lanes = get_local_size(0);
     __global const real* xp = x + r * length;
     __global real* yp = y + r * length;
+    scale += (r % parameter_rows) * length;
+    shift += (r % parameter_rows) * length;
     float mean = 0.0f;
     for (int k = lane; k < length; k += lanes) mean += LOAD(xp, k);
     mean = group_combine(partial, mean, REDUCE_SUM) / (float)length;
@@ -142,10 +146,12 @@ __kernel void mvn_f32(__global const real* x, __global real* y, int length, int 
 // groups with barriers, as softmax_f32's, cost more than the arithmetic there).
 __kernel void mvn_rows16_f32(__global const real* x, __global real* y, int length, int normalize_variance, float eps,
                              int eps_inside_sqrt, __global const real* scale, int has_scale, __global const real* shift,
-                             int has_shift) {
+                             int has_shift, int parameter_rows) {
     const int r = get_global_id(0), whole = length / 16 * 16;
     __global const real* xp = x + r * length;
     __global real* yp = y + r * length;
+    scale += (r % parameter_rows) * length;
+    shift += (r % parameter_rows) * length;
     float16 sum16 = (float16)(0.0f);
     float sum = 0.0f;
     for (int k = 0; k < whole; k += 16) sum16 += LOAD16(xp + k);

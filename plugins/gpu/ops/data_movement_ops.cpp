@@ -1,6 +1,6 @@
 // Ops that move elements without computing, any element type of 1, 2, 4 or 8 bytes: Reshape,
 // Squeeze and Unsqueeze (views: nothing runs, value_table.hpp), Transpose, DepthToSpace,
-// SpaceToDepth, Concat (empty inputs skipped), Split and VariadicSplit (strided copies) and Convert
+// SpaceToDepth, Concat (empty inputs skipped), Split and VariadicSplit, Roll (strided copies) and Convert
 // between f32, i32, i64, u8 and boolean. Slice and Broadcast are in slice_broadcast_ops.cpp, Gather and GatherElements in
 // gather_ops.cpp.
 #include "ops/copy_executor.hpp"
@@ -10,6 +10,8 @@
 
 #include <mosaic/reference/block_permutation.hpp>
 #include <mosaic/sdk/status.hpp>
+
+#include <array>
 
 namespace mosaic::gpu_plugin {
 
@@ -52,6 +54,47 @@ std::unique_ptr<Executor> build_block_permutation(BuildContext& ctx, size_t n) {
     c.count = shape_size(dims);
     return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
                                           std::vector<ValueId>{ctx.values.output(n, 0)}, std::vector<Copy>{c});
+}
+
+// Roll: along each rolled axis the data is two runs that swap places ([0, d - s) moves to s, the
+// last s elements to 0), so k rolled axes are 2^k strided copies (Swin's shifted windows: four).
+std::unique_ptr<Executor> build_roll(BuildContext& ctx, size_t n) {
+    const Shape shape = ctx.graph.input_shape(n, 0);
+    const std::vector<int64_t> shift = constant_ints(ctx.graph, n, 1), axes = constant_ints(ctx.graph, n, 2);
+    std::vector<int64_t> total(shape.size(), 0);  // shifts of a repeated axis add up
+    for (size_t i = 0; i < axes.size(); ++i)
+        total[static_cast<size_t>(axis_of(axes[i], shape.size()))] += shift[shift.size() == 1 ? 0 : i];
+    const std::vector<int64_t> strides = strides_of(shape);
+    // Per axis, its runs as (source start, destination start, length).
+    std::vector<std::vector<std::array<int64_t, 3>>> runs(shape.size());
+    for (size_t d = 0; d < shape.size(); ++d) {
+        const int64_t dim = shape[d], s = ((total[d] % dim) + dim) % dim;
+        runs[d].push_back({0, s, dim - s});
+        if (s != 0) runs[d].push_back({dim - s, 0, s});
+    }
+    std::vector<Copy> copies;
+    std::vector<size_t> pick(shape.size(), 0);
+    while (true) {
+        Copy c;
+        Shape dims(shape.size());
+        int64_t from = 0, to = 0;
+        for (size_t d = 0; d < shape.size(); ++d) {
+            const auto& [source, destination, length] = runs[d][pick[d]];
+            from += source * strides[d];
+            to += destination * strides[d];
+            dims[d] = length;
+        }
+        c.x_offset = static_cast<cl_int>(from);
+        c.y_offset = static_cast<cl_int>(to);
+        c.walk = make_walk(dims, strides, {}, strides);
+        c.count = shape_size(dims);
+        copies.push_back(c);
+        size_t d = shape.size();  // the next combination of runs, the last axis fastest
+        while (d > 0 && ++pick[d - 1] == runs[d - 1].size()) pick[--d] = 0;
+        if (d == 0) break;
+    }
+    return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
+                                          std::vector<ValueId>{ctx.values.output(n, 0)}, std::move(copies));
 }
 
 std::unique_ptr<Executor> build_concat(BuildContext& ctx, size_t n) {
@@ -164,6 +207,12 @@ const OpRegistration depth_space({"DepthToSpace", "SpaceToDepth"},
 // An empty input adds nothing (build_concat skips it): the past of a KV cache on generation's first step.
 const OpRegistration concat({"Concat"}, {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) { return check_movable(g, n, true); },
                                          build_concat});
+
+const OpRegistration roll({"Roll"}, {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
+                                        return first_of({check_movable(g, n), check_constant_input(g, n, 1),
+                                                         check_constant_input(g, n, 2)});
+                                    },
+                                    build_roll});
 
 const OpRegistration split({"Split", "VariadicSplit"},
                            {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {

@@ -1,4 +1,5 @@
-// Softmax, LogSoftmax, MVN over trailing axes, and the reductions over constant axes, f32.
+// Softmax, LogSoftmax, MVN over trailing axes, GroupNormalization, and the reductions over constant
+// axes, f32.
 #include "kernels/kernel_args.hpp"
 #include "ops/op_registry.hpp"
 
@@ -112,13 +113,30 @@ public:
         }
         shape(ctx, shape_size(s));
     }
+    // GroupNormalization-12: each batch's groups are rows of (C / G) * spatial elements, normalised
+    // as MVN's rows; the per-channel scale and bias laid out over the G rows of a batch.
+    MvnExecutor(const BuildContext& ctx, size_t n, int64_t groups)
+        : Executor(ctx.graph.node_name(n), "GroupNormalization", {ctx.values.input(n, 0)}, {ctx.values.output(n, 0)}),
+          eps_(static_cast<float>(ctx.graph.attributes(n).get_float("epsilon"))), parameter_rows_(groups) {
+        const Shape s = ctx.graph.input_shape(n, 0);
+        const int64_t channels = s[1], spatial = shape_size(Shape(s.begin() + 2, s.end()));
+        length_ = channels / groups * spatial;
+        for (auto [input, buffer] : {std::pair{size_t{1}, &scale_}, std::pair{size_t{2}, &shift_}}) {
+            const auto* per_channel = static_cast<const float*>(ctx.values[ctx.values.input(n, input)].constant);
+            std::vector<float> laid_out(static_cast<size_t>(channels * spatial));
+            for (int64_t c = 0; c < channels; ++c)
+                std::fill_n(laid_out.begin() + c * spatial, spatial, per_channel[c]);
+            *buffer = ctx.upload(laid_out.data(), laid_out.size());
+        }
+        shape(ctx, shape_size(s));
+    }
     void enqueue(const ExecContext& ctx) const override {
         cl::Kernel& k = ctx.kernel(exec_type());
         const cl::Buffer& y = ctx[outputs()[0]];
         const cl_uint next = set_args(k, ctx[inputs()[0]], y, static_cast<cl_int>(length_), static_cast<cl_int>(normalize_),
                                       eps_, static_cast<cl_int>(inside_), scale_() ? scale_ : y,
                                       static_cast<cl_int>(scale_() != nullptr), shift_() ? shift_ : y,
-                                      static_cast<cl_int>(shift_() != nullptr));
+                                      static_cast<cl_int>(shift_() != nullptr), static_cast<cl_int>(parameter_rows_));
         if (rows16_) {
             ctx.launch(k, items(rows_));
             return;
@@ -139,8 +157,14 @@ private:
     int64_t length_ = 1, rows_ = 1, lanes_ = 1;
     bool normalize_ = true, inside_ = true, rows16_ = false;
     float eps_ = 0;
-    cl::Buffer scale_, shift_;  // a layer normalisation's, laid out over a row
+    cl::Buffer scale_, shift_;  // a layer normalisation's, laid out over a row; a group normalisation's, over G rows
+    int64_t parameter_rows_ = 1;
 };
+
+std::string check_group_normalization(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
+    if (auto r = check_f32(g, n); !r.empty()) return r;
+    return first_of({check_constant_input(g, n, 1), check_constant_input(g, n, 2)});
+}
 
 // A layer normalisation from `node` (its first ReduceMean, or an MVN), all its ops still to run
 // here, as one MvnExecutor; its other ops marked fused. Null where there is none.
@@ -234,6 +258,11 @@ OpBuild builder_or_layer_norm() {
 }
 
 const OpRegistration mvn({"MVN"}, {check_mvn, builder_or_layer_norm<MvnExecutor>()});
+const OpRegistration group_normalization({"GroupNormalization"},
+                                         {check_group_normalization, [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
+                                              const int64_t groups = ctx.graph.attributes(n).get_int("num_groups");
+                                              return std::make_unique<MvnExecutor>(ctx, n, groups);
+                                          }});
 const OpRegistration reduce({"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2"},
                             {check_reduce, builder_or_layer_norm<ReduceExecutor>()});
 
