@@ -3,8 +3,8 @@
 
 Ops: Convolution, GroupConvolution, ConvolutionBackpropData, GroupConvolutionBackpropData, MatMul,
 MaxPool-1/-8/-14, AvgPool-1/-14/-16, Softmax-1/-8, LogSoftmax-5, MVN-2/-6, BatchNormInference-1/-5,
-NormalizeL2-1, LRN-1, GroupNormalization-12, Interpolate-4/-11 and TopK-1/-3/-11, each with f32 plus f64 or an integer type
-where the op allows one, every attribute mode, and error cases for bad inputs and attributes.
+NormalizeL2-1, LRN-1, GroupNormalization-12, Interpolate-4/-11, TopK-1/-3/-11 and Col2Im-15, each
+with f32 plus f64 or an integer type where the op allows one, every attribute mode, and error cases for bad inputs and attributes.
 Expected values follow the OpenVINO opset specification (and OpenVINO's reference implementation
 where the specification leaves a detail open, e.g. Interpolate's single-precision coordinates).
 Run: python3 tests/ops/gen_nn.py  (deterministic: fixed seed).
@@ -1164,9 +1164,66 @@ def gen_topk():
     return write("topk", cases)
 
 
+# Col2Im-15
+
+
+def col2im_ref(x, image, kernel, strides, dilations, pads_begin, pads_end):
+    batched = x.ndim == 3
+    xb = x if batched else x[None]
+    n, rows, count = xb.shape
+    channels = rows // (kernel[0] * kernel[1])
+    blocks_w = (image[1] + pads_begin[1] + pads_end[1] - (dilations[1] * (kernel[1] - 1) + 1)) // strides[1] + 1
+    y = np.zeros([n, channels] + list(image))
+    for b, row, l in itertools.product(range(n), range(rows), range(count)):
+        c, kh, kw = row // (kernel[0] * kernel[1]), row // kernel[1] % kernel[0], row % kernel[1]
+        iy = l // blocks_w * strides[0] - pads_begin[0] + kh * dilations[0]
+        ix = l % blocks_w * strides[1] - pads_begin[1] + kw * dilations[1]
+        if 0 <= iy < image[0] and 0 <= ix < image[1]:
+            y[b, c, iy, ix] += float(xb[b, row, l])
+    return y if batched else y[0]
+
+
+def gen_col2im():
+    cases = []
+
+    def col2im(name, batch, channels, image, kernel, strides=(1, 1), dilations=(1, 1), pads_begin=(0, 0),
+               pads_end=(0, 0), et="f32"):
+        blocks = 1
+        for i in range(2):
+            blocks *= (image[i] + pads_begin[i] + pads_end[i] - (dilations[i] * (kernel[i] - 1) + 1)) // strides[i] + 1
+        shape = ([batch] if batch else []) + [channels * kernel[0] * kernel[1], blocks]
+        x = rand(shape, et)
+        y = col2im_ref(x, image, kernel, strides, dilations, pads_begin, pads_end)
+        attrs = {"strides": csv(strides), "dilations": csv(dilations), "pads_begin": csv(pads_begin),
+                 "pads_end": csv(pads_end)}
+        cases.append(case(name, "Col2Im", "opset15",
+                          [T(x, et), T(np.array(image), "i64", const=True), T(np.array(kernel), "i64", const=True)],
+                          [T(cast(y, et), et)], attrs, atol=1e-5))
+
+    col2im("col2im_blocks_apart", 2, 3, [4, 6], [2, 2], strides=(2, 2))  # MobileViT's unfolding: no overlap
+    col2im("col2im_overlapping", 1, 2, [5, 4], [3, 2])
+    col2im("col2im_strided_dilated_padded", 2, 1, [7, 6], [2, 3], strides=(2, 1), dilations=(2, 1), pads_begin=(1, 0),
+           pads_end=(0, 2))
+    col2im("col2im_unbatched_f64", 0, 2, [3, 3], [2, 2], et="f64")
+    p = {"strides": "1,1", "dilations": "1,1", "pads_begin": "0,0", "pads_end": "0,0"}
+    k = T(np.array([2, 2]), "i64", const=True)
+    cases += [
+        error("col2im_rows_not_a_kernel_multiple", "Col2Im", "opset15", [Z([1, 6, 4]), T(np.array([3, 3]), "i64", const=True), k],
+              p, "not a multiple of the kernel's 4 elements"),
+        error("col2im_wrong_block_count", "Col2Im", "opset15", [Z([1, 8, 5]), T(np.array([3, 3]), "i64", const=True), k],
+              p, "data holds 5 blocks, but the image 3x3"),
+        error("col2im_output_size_not_2d", "Col2Im", "opset15", [Z([1, 8, 4]), T(np.array([3, 3, 3]), "i64", const=True), k],
+              p, "output_size must hold 2 values"),
+        error("col2im_zero_kernel", "Col2Im", "opset15",
+              [Z([1, 8, 4]), T(np.array([3, 3]), "i64", const=True), T(np.array([0, 2]), "i64", const=True)], p,
+              "kernel_size must be positive"),
+    ]
+    return write("col2im", cases)
+
+
 if __name__ == "__main__":
     total = 0
     for gen in (gen_convolution, gen_matmul, gen_pooling, gen_softmax, gen_normalization, gen_interpolate,
-                gen_topk):
+                gen_topk, gen_col2im):
         total += gen()
     print(f"wrote {total} nn op cases to {OUT_DIR}")

@@ -13,6 +13,7 @@ void register_nn_ops(OpRegistry& r) {
     register_nn_topk_ops(r);
     register_recurrent_ops(r);
     register_nn_grid_sample_ops(r);
+    register_nn_col2im_ops(r);
     register_nn_roi_align_ops(r);
     register_nn_det_ops(r);
     register_nn_detection_ops(r);

@@ -20,6 +20,7 @@ void register_nn_interpolate_ops(OpRegistry&);    // nn_interpolate.cpp
 void register_nn_topk_ops(OpRegistry&);           // nn_topk.cpp
 void register_recurrent_ops(OpRegistry&);         // nn_recurrent.cpp
 void register_nn_grid_sample_ops(OpRegistry&);    // nn_grid_sample.cpp
+void register_nn_col2im_ops(OpRegistry&);         // nn_col2im.cpp
 void register_nn_roi_align_ops(OpRegistry&);      // nn_roi_align.cpp
 void register_nn_det_ops(OpRegistry&);            // nn_det.cpp
 void register_nn_detection_ops(OpRegistry&);      // nn_detection.cpp

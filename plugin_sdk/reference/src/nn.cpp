@@ -20,6 +20,7 @@ void register_nn_kernels(KernelRegistry& r) {
     nn::register_topk_kernels(r);
     nn::register_recurrent_kernels(r);
     nn::register_grid_sample_kernels(r);
+    nn::register_col2im_kernels(r);
     nn::register_roi_align_kernels(r);
     nn::register_det_kernels(r);
     nn::register_detection_kernels(r);

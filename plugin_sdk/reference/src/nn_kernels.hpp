@@ -22,6 +22,7 @@ void register_interpolate_kernels(KernelRegistry&);    // nn_interpolate.cpp
 void register_topk_kernels(KernelRegistry&);           // nn_topk.cpp
 void register_recurrent_kernels(KernelRegistry&);      // nn_recurrent.cpp
 void register_grid_sample_kernels(KernelRegistry&);    // nn_grid_sample.cpp
+void register_col2im_kernels(KernelRegistry&);         // nn_col2im.cpp
 void register_roi_align_kernels(KernelRegistry&);      // nn_roi_align.cpp
 void register_det_kernels(KernelRegistry&);            // nn_det.cpp
 void register_detection_kernels(KernelRegistry&);      // nn_detection.cpp

@@ -439,7 +439,24 @@ Outputs max_unpool(NodeContext& ctx) {
     return {ctx.op("Pad", {y, begin, ctx.const_i64(grow), zero}, {{"pad_mode", "constant"}})};
 }
 
+// Col2Im-18 over 2-D images (torch's fold, as MobileViTV2 uses it): OpenVINO's Col2Im-15, its pads
+// [top, left, bottom, right] split into begin and end.
+Outputs col2im(NodeContext& ctx) {
+    const std::vector<int64_t> image = ctx.const_ints(1, "image_shape");
+    if (image.size() != 2)
+        ctx.unsupported("Col2Im over " + std::to_string(image.size()) + " spatial dimensions; Mosaic's Col2Im takes 2");
+    const std::vector<int64_t> pads = ctx.attr_ints("pads", {0, 0, 0, 0});
+    if (pads.size() != 4) ctx.fail("attribute 'pads' must hold 4 values (begin and end of 2 axes), got " + std::to_string(pads.size()));
+    Attributes a;
+    a.set("strides", ctx.attr_ints("strides", {1, 1}));
+    a.set("dilations", ctx.attr_ints("dilations", {1, 1}));
+    a.set("pads_begin", std::vector<int64_t>{pads[0], pads[1]});
+    a.set("pads_end", std::vector<int64_t>{pads[2], pads[3]});
+    return {ctx.op("Col2Im", {ctx.input(0), ctx.input(1), ctx.input(2)}, a, "opset15")};
+}
+
 const TranslatorRegistration registration({
+    {"Col2Im", col2im},
     {"Conv", conv},
     {"ConvTranspose", conv_transpose},
     {"MaxPool", max_pool},
