@@ -88,7 +88,7 @@ count_pytest() {  # count_pytest LOG: adds pytest's final "N passed, N failed, N
   line=$(grep -E "[0-9]+ (passed|failed|errors?|skipped).* in [0-9.]+s" "$1" 2>/dev/null | tail -1 || true)
   if [ -z "$line" ]; then  # pip or pytest stopped before its summary: say where, from the stage's own output ($2)
     total_fail=$((total_fail + 1))
-    failed_names+=("$1: no pytest summary; the stage's last error: $(grep -iE "error|no space|not found|cannot|failed" "$2" 2>/dev/null | grep -v "^=== " | tail -1 | cut -c1-300); $(df -h --output=avail "$root" | tail -1 | tr -d ' ') of disk free")
+    failed_names+=("$1: no pytest summary; the stage's last error: $( (grep -iE "error|no space|not found|cannot|failed" "$2" 2>/dev/null || true) | grep -v "^=== " | tail -1 | cut -c1-300); $(df -h --output=avail "$root" | tail -1 | tr -d ' ') of disk free")
     return
   fi
   pass=$(echo "$line" | grep -oE "[0-9]+ passed" | grep -oE "[0-9]+" || echo 0)

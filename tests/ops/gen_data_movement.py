@@ -196,6 +196,13 @@ def gen_reshape():
                       error="out of range"))
     cases.append(case("unsqueeze_error_computed_axes_not_1d", "Unsqueeze", "opset1",
                       [tensor(data([2]), "f32"), ints([[0]], const=False)], error="computed when the model runs"))
+    # Identity-16 (what OpenVINO's ONNX front end writes for ONNX's Identity): the value unchanged.
+    # (Drawn without moving the generator on: later cases keep their committed values.)
+    state = RNG.bit_generator.state
+    for name, shape, type_ in (("identity_f32", [2, 3, 4], "f32"), ("identity_i64_scalar", [], "i64")):
+        x = data(shape, type_)
+        cases.append(case(name, "Identity", "opset16", [tensor(x, type_)], [tensor(x, type_)]))
+    RNG.bit_generator.state = state
     return write("reshape", cases)
 
 

@@ -30,13 +30,19 @@ std::vector<PortInfo> infer_col2im(const InferContext& ctx) {
     const bool computed = !ctx.input_value(1);
     const std::vector<int64_t> image = computed ? std::vector<int64_t>(2, kDynamicDim) : size_pair(ctx, 1, "output_size");
     int64_t blocks = computed ? kDynamicDim : 1;
-    for (size_t i = 0; i < 2 && !computed; ++i)
-        blocks *= nn::window_output_dim(ctx, image[i], pads_begin[i], pads_end[i], kernel[i], strides[i], dilations[i],
-                                        nn::Rounding::floor, i);
+    for (size_t i = 0; i < 2 && !computed; ++i) {
+        const int64_t along = nn::window_output_dim(ctx, image[i], pads_begin[i], pads_end[i], kernel[i], strides[i],
+                                                    dilations[i], nn::Rounding::floor, i);
+        ctx.check(!__builtin_mul_overflow(blocks, along, &blocks),
+                  "the number of blocks of output_size " + std::to_string(image[0]) + "x" + std::to_string(image[1]) +
+                      " does not fit in 64 bits");
+    }
     const Shape& data = ctx.input_shape(0);
     const bool batched = data.size() == 3;
     const int64_t columns = data[batched ? 1 : 0], count = data[batched ? 2 : 1];
-    const int64_t block_size = kernel[0] * kernel[1];
+    int64_t block_size = 0;
+    ctx.check(!__builtin_mul_overflow(kernel[0], kernel[1], &block_size),
+              "kernel_size " + std::to_string(kernel[0]) + "x" + std::to_string(kernel[1]) + " does not fit in 64 bits");
     ctx.check(columns < 0 || columns % block_size == 0,
               "data's " + std::to_string(columns) + " rows are not a multiple of the kernel's " +
                   std::to_string(block_size) + " elements (C * kernel height * kernel width)");

@@ -125,7 +125,10 @@ int64_t window_output_dim(const InferContext& ctx, int64_t in, int64_t pad_begin
     // The last window, rounded up, starts at last * stride of the padded input; ceil_torch drops it
     // when that start lies in the end padding.
     const int64_t last = span / stride + (span % stride != 0 ? 1 : 0);
-    if (rounding == Rounding::ceil_torch && last * stride >= in + pad_begin) return last;
+    // last * stride >= in + pad_begin, without the product (which may pass 64 bits); both sides are
+    // non-negative.
+    const int64_t data_end = in + pad_begin;
+    if (rounding == Rounding::ceil_torch && (data_end == 0 || last > (data_end - 1) / stride)) return last;
     return last + 1;
 }
 

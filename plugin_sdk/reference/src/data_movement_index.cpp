@@ -216,13 +216,13 @@ void roll_kernel(const KernelArgs& args) {
     dm::check(args, shift.size() == axes.size() || shift.size() == 1,
               "shift must hold one value, or one per axis (" + std::to_string(axes.size()) + ")");
     dm::check_shape(args, args.outputs[0].shape, data.shape, "output");
+    // Each shift reduced before they add up: the sum of a repeated axis's shifts could pass 64 bits.
     std::vector<int64_t> total(static_cast<size_t>(rank), 0);
     for (size_t i = 0; i < axes.size(); ++i) {
         const int64_t axis = normalize_axis(args, axes[i], rank, "axis");
-        total[axis] += shift[shift.size() == 1 ? 0 : i];
+        const int64_t dim = data.shape[axis];
+        if (dim > 0) total[axis] = (total[axis] + (shift[shift.size() == 1 ? 0 : i] % dim + dim) % dim) % dim;
     }
-    for (int64_t d = 0; d < rank; ++d)
-        if (data.shape[d] > 0) total[d] = ((total[d] % data.shape[d]) + data.shape[d]) % data.shape[d];
 
     const std::vector<int64_t> strides = dm::strides_of(data.shape);
     const size_t esize = element_size(data.type);

@@ -43,7 +43,9 @@ void col2im(const KernelArgs& args, const std::vector<int64_t>& kernel) {
 
 void col2im_15(const KernelArgs& args) {
     const std::vector<int64_t> kernel = read_ints(args.inputs.at(2));
-    if (kernel.size() != 2 || kernel[0] <= 0 || kernel[1] <= 0) throw std::runtime_error("Col2Im: kernel_size must be 2 positive values");
+    int64_t area = 0;
+    if (kernel.size() != 2 || kernel[0] <= 0 || kernel[1] <= 0 || __builtin_mul_overflow(kernel[0], kernel[1], &area))
+        throw std::runtime_error("Col2Im: kernel_size must be 2 positive values whose product fits in 64 bits");
     dispatch_numeric(args, args.inputs[0].type, [&](auto tag) { col2im<decltype(tag)>(args, kernel); });
 }
 

@@ -118,16 +118,19 @@ inline float mvn_inverse_deviation(float var, float eps, int eps_inside_sqrt) {
     return eps_inside_sqrt ? 1.0f / sqrt(var + eps) : 1.0f / (sqrt(var) + eps);
 }
 
-// scale and shift hold `parameter_rows` rows of `length` (1: one for every row, a layer
-// normalisation's; G: a group normalisation's, row r taking row r % G).
+// Element k of row r takes scale and shift element ((r % parameter_rows) * length + k) / repeat: a
+// layer normalisation's laid out over a row (1, 1); a group normalisation's per channel (G rows
+// of a batch, each channel repeated over its spatial positions).
+inline int parameter_index(int r, int k, int length, int parameter_rows, int repeat) {
+    return ((r % parameter_rows) * length + k) / repeat;
+}
+
 __kernel void mvn_f32(__global const real* x, __global real* y, int length, int normalize_variance, float eps,
                       int eps_inside_sqrt, __global const real* scale, int has_scale, __global const real* shift,
-                      int has_shift, int parameter_rows, __local float* partial) {
+                      int has_shift, int parameter_rows, int repeat, __local float* partial) {
     const int r = get_group_id(0), lane = get_local_id(0), lanes = get_local_size(0);
     __global const real* xp = x + r * length;
     __global real* yp = y + r * length;
-    scale += (r % parameter_rows) * length;
-    shift += (r % parameter_rows) * length;
     float mean = 0.0f;
     for (int k = lane; k < length; k += lanes) mean += LOAD(xp, k);
     mean = group_combine(partial, mean, REDUCE_SUM) / (float)length;
@@ -138,20 +141,20 @@ __kernel void mvn_f32(__global const real* x, __global real* y, int length, int 
         var = group_combine(partial, var, REDUCE_SUM) / (float)length;
         inv = mvn_inverse_deviation(var, eps, eps_inside_sqrt);
     }
-    for (int k = lane; k < length; k += lanes)
-        STORE(yp, k, (LOAD(xp, k) - mean) * inv * (has_scale ? LOAD(scale, k) : 1.0f) + (has_shift ? LOAD(shift, k) : 0.0f));
+    for (int k = lane; k < length; k += lanes) {
+        const int p = parameter_index(r, k, length, parameter_rows, repeat);
+        STORE(yp, k, (LOAD(xp, k) - mean) * inv * (has_scale ? LOAD(scale, p) : 1.0f) + (has_shift ? LOAD(shift, p) : 0.0f));
+    }
 }
 
 // mvn_f32 on OpenCL CPU devices: one work item a row, sixteen elements at a time (mvn_f32's work
 // groups with barriers, as softmax_f32's, cost more than the arithmetic there).
 __kernel void mvn_rows16_f32(__global const real* x, __global real* y, int length, int normalize_variance, float eps,
                              int eps_inside_sqrt, __global const real* scale, int has_scale, __global const real* shift,
-                             int has_shift, int parameter_rows) {
+                             int has_shift, int parameter_rows, int repeat) {
     const int r = get_global_id(0), whole = length / 16 * 16;
     __global const real* xp = x + r * length;
     __global real* yp = y + r * length;
-    scale += (r % parameter_rows) * length;
-    shift += (r % parameter_rows) * length;
     float16 sum16 = (float16)(0.0f);
     float sum = 0.0f;
     for (int k = 0; k < whole; k += 16) sum16 += LOAD16(xp + k);
@@ -168,14 +171,17 @@ __kernel void mvn_rows16_f32(__global const real* x, __global real* y, int lengt
         for (int k = whole; k < length; ++k) var += (LOAD(xp, k) - mean) * (LOAD(xp, k) - mean);
         inv = mvn_inverse_deviation((var + reduce_lanes16(REDUCE_SUM, var16)) / (float)length, eps, eps_inside_sqrt);
     }
-    for (int k = 0; k < whole; k += 16) {
+    const int vectors = repeat == 1 ? whole : 0;  // per-channel parameters (repeat > 1) are read one by one
+    for (int k = 0; k < vectors; k += 16) {
         float16 v = (LOAD16(xp + k) - mean) * inv;
         if (has_scale) v *= LOAD16(scale + k);
         if (has_shift) v += LOAD16(shift + k);
         STORE16(v, yp + k);
     }
-    for (int k = whole; k < length; ++k)
-        STORE(yp, k, (LOAD(xp, k) - mean) * inv * (has_scale ? LOAD(scale, k) : 1.0f) + (has_shift ? LOAD(shift, k) : 0.0f));
+    for (int k = vectors; k < length; ++k) {
+        const int p = parameter_index(r, k, length, parameter_rows, repeat);
+        STORE(yp, k, (LOAD(xp, k) - mean) * inv * (has_scale ? LOAD(scale, p) : 1.0f) + (has_shift ? LOAD(shift, p) : 0.0f));
+    }
 }
 
 // `out` walks the output (kept dims) with the input strides of the kept axes; `red` walks the

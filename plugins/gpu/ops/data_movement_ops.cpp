@@ -1,6 +1,6 @@
 // Ops that move elements without computing, any element type of 1, 2, 4 or 8 bytes: Reshape,
 // Squeeze and Unsqueeze (views: nothing runs, value_table.hpp), Transpose, DepthToSpace,
-// SpaceToDepth, Concat (empty inputs skipped), Split and VariadicSplit, Roll (strided copies) and Convert
+// SpaceToDepth, Concat (empty inputs skipped), Split and VariadicSplit, Roll, Identity (strided copies) and Convert
 // between f32, i32, i64, u8 and boolean. Slice and Broadcast are in slice_broadcast_ops.cpp, Gather and GatherElements in
 // gather_ops.cpp.
 #include "ops/copy_executor.hpp"
@@ -61,14 +61,18 @@ std::unique_ptr<Executor> build_block_permutation(BuildContext& ctx, size_t n) {
 std::unique_ptr<Executor> build_roll(BuildContext& ctx, size_t n) {
     const Shape shape = ctx.graph.input_shape(n, 0);
     const std::vector<int64_t> shift = constant_ints(ctx.graph, n, 1), axes = constant_ints(ctx.graph, n, 2);
-    std::vector<int64_t> total(shape.size(), 0);  // shifts of a repeated axis add up
-    for (size_t i = 0; i < axes.size(); ++i)
-        total[static_cast<size_t>(axis_of(axes[i], shape.size()))] += shift[shift.size() == 1 ? 0 : i];
+    // Shifts of a repeated axis add up, each reduced first (their sum could pass 64 bits).
+    std::vector<int64_t> total(shape.size(), 0);
+    for (size_t i = 0; i < axes.size(); ++i) {
+        const size_t axis = static_cast<size_t>(axis_of(axes[i], shape.size()));
+        const int64_t dim = shape[axis];
+        total[axis] = (total[axis] + (shift[shift.size() == 1 ? 0 : i] % dim + dim) % dim) % dim;
+    }
     const std::vector<int64_t> strides = strides_of(shape);
     // Per axis, its runs as (source start, destination start, length).
     std::vector<std::vector<std::array<int64_t, 3>>> runs(shape.size());
     for (size_t d = 0; d < shape.size(); ++d) {
-        const int64_t dim = shape[d], s = ((total[d] % dim) + dim) % dim;
+        const int64_t dim = shape[d], s = total[d];
         runs[d].push_back({0, s, dim - s});
         if (s != 0) runs[d].push_back({dim - s, 0, s});
     }
@@ -95,6 +99,16 @@ std::unique_ptr<Executor> build_roll(BuildContext& ctx, size_t n) {
     }
     return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
                                           std::vector<ValueId>{ctx.values.output(n, 0)}, std::move(copies));
+}
+
+// Identity-16 that a Result reads (the framework bypasses the others, graph_edit.hpp): one copy.
+std::unique_ptr<Executor> build_identity(BuildContext& ctx, size_t n) {
+    const Shape shape = ctx.graph.input_shape(n, 0);
+    Copy c;
+    c.walk = make_walk(shape, strides_of(shape), {}, strides_of(shape));
+    c.count = shape_size(shape);
+    return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
+                                          std::vector<ValueId>{ctx.values.output(n, 0)}, std::vector<Copy>{c});
 }
 
 std::unique_ptr<Executor> build_concat(BuildContext& ctx, size_t n) {
@@ -213,6 +227,9 @@ const OpRegistration roll({"Roll"}, {[](const sdk::GraphView& g, size_t n, const
                                                          check_constant_input(g, n, 2)});
                                     },
                                     build_roll});
+
+const OpRegistration identity({"Identity"}, {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) { return check_movable(g, n); },
+                                             build_identity});
 
 const OpRegistration split({"Split", "VariadicSplit"},
                            {[](const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {

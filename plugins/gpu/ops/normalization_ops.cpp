@@ -114,20 +114,18 @@ public:
         shape(ctx, shape_size(s));
     }
     // GroupNormalization-12: each batch's groups are rows of (C / G) * spatial elements, normalised
-    // as MVN's rows; the per-channel scale and bias laid out over the G rows of a batch.
+    // as MVN's rows; the scale and bias stay per channel, element k of a batch's row g reading
+    // channel (g * (C / G) * spatial + k) / spatial.
     MvnExecutor(const BuildContext& ctx, size_t n, int64_t groups)
         : Executor(ctx.graph.node_name(n), "GroupNormalization", {ctx.values.input(n, 0)}, {ctx.values.output(n, 0)}),
           eps_(static_cast<float>(ctx.graph.attributes(n).get_float("epsilon"))), parameter_rows_(groups) {
         const Shape s = ctx.graph.input_shape(n, 0);
-        const int64_t channels = s[1], spatial = shape_size(Shape(s.begin() + 2, s.end()));
-        length_ = channels / groups * spatial;
-        for (auto [input, buffer] : {std::pair{size_t{1}, &scale_}, std::pair{size_t{2}, &shift_}}) {
-            const auto* per_channel = static_cast<const float*>(ctx.values[ctx.values.input(n, input)].constant);
-            std::vector<float> laid_out(static_cast<size_t>(channels * spatial));
-            for (int64_t c = 0; c < channels; ++c)
-                std::fill_n(laid_out.begin() + c * spatial, spatial, per_channel[c]);
-            *buffer = ctx.upload(laid_out.data(), laid_out.size());
-        }
+        const int64_t channels = s[1];
+        parameter_repeat_ = shape_size(Shape(s.begin() + 2, s.end()));
+        length_ = channels / groups * parameter_repeat_;
+        for (auto [input, buffer] : {std::pair{size_t{1}, &scale_}, std::pair{size_t{2}, &shift_}})
+            *buffer = ctx.upload(static_cast<const float*>(ctx.values[ctx.values.input(n, input)].constant),
+                                 static_cast<size_t>(channels));
         shape(ctx, shape_size(s));
     }
     void enqueue(const ExecContext& ctx) const override {
@@ -136,7 +134,8 @@ public:
         const cl_uint next = set_args(k, ctx[inputs()[0]], y, static_cast<cl_int>(length_), static_cast<cl_int>(normalize_),
                                       eps_, static_cast<cl_int>(inside_), scale_() ? scale_ : y,
                                       static_cast<cl_int>(scale_() != nullptr), shift_() ? shift_ : y,
-                                      static_cast<cl_int>(shift_() != nullptr), static_cast<cl_int>(parameter_rows_));
+                                      static_cast<cl_int>(shift_() != nullptr), static_cast<cl_int>(parameter_rows_),
+                                      static_cast<cl_int>(parameter_repeat_));
         if (rows16_) {
             ctx.launch(k, items(rows_));
             return;
@@ -157,8 +156,8 @@ private:
     int64_t length_ = 1, rows_ = 1, lanes_ = 1;
     bool normalize_ = true, inside_ = true, rows16_ = false;
     float eps_ = 0;
-    cl::Buffer scale_, shift_;  // a layer normalisation's, laid out over a row; a group normalisation's, over G rows
-    int64_t parameter_rows_ = 1;
+    cl::Buffer scale_, shift_;  // a layer normalisation's, laid out over a row; a group normalisation's, per channel
+    int64_t parameter_rows_ = 1, parameter_repeat_ = 1;
 };
 
 std::string check_group_normalization(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
