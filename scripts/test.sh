@@ -18,19 +18,20 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 ci=${MOSAIC_CI:-0}
 if [ "$ci" = 1 ]; then export PIP_NO_CACHE_DIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G}; fi
 disk() { echo "=== disk: $(df -h --output=avail "$root" | tail -1 | tr -d ' ') free after $1"; }
-free_stage() {  # free_stage DIR...: under MOSAIC_CI, removes the folders but their logs (*.log)
+remove_entries() {  # remove_entries DIR KEEP...: removes DIR's entries but its logs (*.log) and KEEP
+  local dir=$1 keep=(); shift
+  for k in "$@"; do keep+=(! -name "$k"); done
+  if [ -d "$dir" ]; then find "$dir" -mindepth 1 -maxdepth 1 ! -name '*.log' "${keep[@]}" -exec rm -rf {} +; fi
+}
+free_stage() {  # free_stage DIR...: under MOSAIC_CI, removes the folders but their logs
   [ "$ci" = 1 ] || return 0
-  for d in "$@"; do
-    [ -d "$d" ] && find "$d" -mindepth 1 -maxdepth 1 ! -name '*.log' -exec rm -rf {} +
-  done
+  for d in "$@"; do remove_entries "$d"; done
   disk "freeing $*"
 }
 free_all_but() {  # free_all_but DIR KEEP...: under MOSAIC_CI, removes DIR's entries but its logs and KEEP
   [ "$ci" = 1 ] || return 0
-  local dir=$1 keep=(); shift
-  for k in "$@"; do keep+=(! -name "$k"); done
-  [ -d "$dir" ] && find "$dir" -mindepth 1 -maxdepth 1 ! -name '*.log' "${keep[@]}" -exec rm -rf {} +
-  disk "freeing $dir but $*"
+  remove_entries "$@"
+  disk "freeing $1 but ${*:2}"
 }
 bash "$root/scripts/install_deps.sh"
 bash "$root/scripts/install_python_tools.sh"

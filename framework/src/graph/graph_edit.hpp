@@ -6,6 +6,7 @@
 #include <mosaic/model.hpp>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,13 +24,14 @@ inline void replace_uses(Model& model, const Output& from, const Output& to) {
 // its producer's names), run as a copy.
 inline void bypass_identities(Model& model) {
     std::vector<Node*> identities;
-    for (Node* n : model.get_ops())
+    std::set<const Node*> read_by_result;
+    for (Node* n : model.get_ops()) {
         if (n->get_type_name() == "Identity" && n->input_count() == 1) identities.push_back(n);
+        if (n->is_result())
+            for (const Output& in : n->inputs()) read_by_result.insert(in.node);
+    }
     for (Node* id : identities) {
-        bool read_by_result = false;
-        for (Node* n : model.get_ops())
-            for (const Output& in : n->inputs()) read_by_result |= n->is_result() && in.node == id;
-        if (read_by_result) continue;
+        if (read_by_result.count(id)) continue;
         replace_uses(model, id->output(0), id->input(0));
         model.remove_node(id);
     }

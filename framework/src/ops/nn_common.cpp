@@ -121,15 +121,7 @@ int64_t window_output_dim(const InferContext& ctx, int64_t in, int64_t pad_begin
                                      ", dilation " + std::to_string(dilation) + ") is larger than the padded input " +
                                      std::to_string(padded) + " on spatial axis " + std::to_string(axis));
     const int64_t span = padded - dilated;
-    if (rounding == Rounding::floor) return span / stride + 1;
-    // The last window, rounded up, starts at last * stride of the padded input; ceil_torch drops it
-    // when that start lies in the end padding.
-    const int64_t last = span / stride + (span % stride != 0 ? 1 : 0);
-    // last * stride >= in + pad_begin, without the product (which may pass 64 bits); both sides are
-    // non-negative.
-    const int64_t data_end = in + pad_begin;
-    if (rounding == Rounding::ceil_torch && (data_end == 0 || last > (data_end - 1) / stride)) return last;
-    return last + 1;
+    return window_count<int64_t>(span, stride, in + pad_begin, rounding);
 }
 
 void check_floating(const InferContext& ctx, size_t input, const char* what) {

@@ -62,6 +62,18 @@ enum class Rounding { floor, ceil, ceil_torch };
 // The `rounding_type` attribute; ceil_torch only where `with_torch` (the opset-14 pooling ops).
 Rounding rounding_attr(const InferContext& ctx, bool with_torch);
 
+// The windows of a padded span (padded input - dilated kernel, >= 0) at `stride`: span / stride + 1
+// rounded as `rounding` says, `data_end` = input + begin padding (ceil_torch drops a last window
+// starting at or past it; tested by division, the product may pass the integer's range). On any
+// integer type: the ONNX reader's LpPool sizes run in 128 bits.
+template <class I>
+I window_count(I span, I stride, I data_end, Rounding rounding) {
+    if (rounding == Rounding::floor) return span / stride + 1;
+    const I last = span / stride + (span % stride != 0 ? 1 : 0);  // the last window, rounded up
+    if (rounding == Rounding::ceil_torch && (data_end == 0 || last > (data_end - 1) / stride)) return last;
+    return last + 1;
+}
+
 // (in + pads - dilated kernel) / stride + 1 rounded as `rounding` says; fails when the dilated
 // kernel does not fit in the padded input. Propagates a dynamic input dim.
 int64_t window_output_dim(const InferContext& ctx, int64_t in, int64_t pad_begin, int64_t pad_end, int64_t kernel,

@@ -97,4 +97,9 @@ void CopyExecutor::enqueue(const ExecContext& ctx) const {
     }
 }
 
+std::unique_ptr<Executor> copies_of_input(const BuildContext& ctx, size_t n, std::vector<Copy> copies) {
+    return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
+                                          std::vector<ValueId>{ctx.values.output(n, 0)}, std::move(copies));
+}
+
 }  // namespace mosaic::gpu_plugin

@@ -46,4 +46,7 @@ private:
     size_t element_bytes_;
 };
 
+// The copies of node `n`'s input 0 into its output 0: the executor of an op that moves one tensor.
+std::unique_ptr<Executor> copies_of_input(const BuildContext& ctx, size_t n, std::vector<Copy> copies);
+
 }  // namespace mosaic::gpu_plugin

@@ -29,8 +29,7 @@ std::unique_ptr<Executor> build_transpose(BuildContext& ctx, size_t n) {
     Copy c;
     c.walk = make_walk(out, read, {}, strides_of(out));
     c.count = shape_size(out);
-    return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
-                                          std::vector<ValueId>{ctx.values.output(n, 0)}, std::vector<Copy>{c});
+    return copies_of_input(ctx, n, std::vector<Copy>{c});
 }
 
 // DepthToSpace and SpaceToDepth: the reference's split view of the input, permuted, as one copy.
@@ -52,8 +51,7 @@ std::unique_ptr<Executor> build_block_permutation(BuildContext& ctx, size_t n) {
     Copy c;
     c.walk = make_walk(dims, read, {}, strides_of(dims));
     c.count = shape_size(dims);
-    return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
-                                          std::vector<ValueId>{ctx.values.output(n, 0)}, std::vector<Copy>{c});
+    return copies_of_input(ctx, n, std::vector<Copy>{c});
 }
 
 // Roll: along each rolled axis the data is two runs that swap places ([0, d - s) moves to s, the
@@ -97,8 +95,7 @@ std::unique_ptr<Executor> build_roll(BuildContext& ctx, size_t n) {
         while (d > 0 && ++pick[d - 1] == runs[d - 1].size()) pick[--d] = 0;
         if (d == 0) break;
     }
-    return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
-                                          std::vector<ValueId>{ctx.values.output(n, 0)}, std::move(copies));
+    return copies_of_input(ctx, n, std::move(copies));
 }
 
 // Identity-16 that a Result reads (the framework bypasses the others, graph_edit.hpp): one copy.
@@ -107,8 +104,7 @@ std::unique_ptr<Executor> build_identity(BuildContext& ctx, size_t n) {
     Copy c;
     c.walk = make_walk(shape, strides_of(shape), {}, strides_of(shape));
     c.count = shape_size(shape);
-    return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
-                                          std::vector<ValueId>{ctx.values.output(n, 0)}, std::vector<Copy>{c});
+    return copies_of_input(ctx, n, std::vector<Copy>{c});
 }
 
 std::unique_ptr<Executor> build_concat(BuildContext& ctx, size_t n) {

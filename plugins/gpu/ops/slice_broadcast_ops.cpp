@@ -60,8 +60,7 @@ std::unique_ptr<Executor> build_slice(BuildContext& ctx, size_t n) {
     c.x_offset = static_cast<cl_int>(offset);
     c.walk = make_walk(counts, read, {}, strides_of(counts));
     c.count = shape_size(counts);
-    return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
-                                          std::vector<ValueId>{ctx.values.output(n, 0)}, std::vector<Copy>{c});
+    return copies_of_input(ctx, n, std::vector<Copy>{c});
 }
 
 std::string check_broadcast(const sdk::GraphView& g, size_t n, const ClDeviceInfo&) {
@@ -76,8 +75,7 @@ std::unique_ptr<Executor> build_broadcast(BuildContext& ctx, size_t n) {
     Copy c;
     c.walk = make_walk(out, broadcast_strides(in, out), {}, strides_of(out));
     c.count = shape_size(out);
-    return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
-                                          std::vector<ValueId>{ctx.values.output(n, 0)}, std::vector<Copy>{c});
+    return copies_of_input(ctx, n, std::vector<Copy>{c});
 }
 
 // Tile's output viewed as [r0, d0, r1, d1, ...] (its data's dims left-padded with ones, repeats of
@@ -115,9 +113,7 @@ const OpRegistration tile({"Tile"},
                                return tile_copy(g, n) ? "" : "a Tile of more than 8 axes and repeats together has no GPU kernel";
                            },
                            [](BuildContext& ctx, size_t n) -> std::unique_ptr<Executor> {
-                               return std::make_unique<CopyExecutor>(ctx, n, std::vector<ValueId>{ctx.values.input(n, 0)},
-                                                                     std::vector<ValueId>{ctx.values.output(n, 0)},
-                                                                     std::vector<Copy>{*tile_copy(ctx.graph, n)});
+                               return copies_of_input(ctx, n, std::vector<Copy>{*tile_copy(ctx.graph, n)});
                            }});
 const OpRegistration broadcast({"Broadcast"}, {check_broadcast, build_broadcast});
 

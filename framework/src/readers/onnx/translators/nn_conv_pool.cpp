@@ -5,6 +5,7 @@
 // ConvTranspose's padding rules are resolved here into explicit pads so that the Mosaic op needs
 // no output_shape input.
 #include "readers/onnx/onnx_node_context.hpp"
+#include "ops/nn_ops.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -330,11 +331,9 @@ Outputs lp_pool(NodeContext& ctx) {
         } else {
             const Wide span = Wide{in} + w.pads_begin[i] + w.pads_end[i] - k[i];
             if (span < 0) ctx.fail("kernel_shape is larger than the padded input on spatial axis " + std::to_string(i));
-            out = span / s + 1;
-            if (ctx.attr_int("ceil_mode", 0)) {  // ceil_torch, as pool_attrs: the last window starts before the end padding
-                const Wide last = (span + s - 1) / s;
-                out = last * s >= Wide{in} + w.pads_begin[i] ? last : last + 1;
-            }
+            // ceil_mode rounds as pool_attrs says (ceil_torch).
+            out = ops::nn::window_count<Wide>(span, s, Wide{in} + w.pads_begin[i],
+                                              ctx.attr_int("ceil_mode", 0) ? ops::nn::Rounding::ceil_torch : ops::nn::Rounding::floor);
         }
         narrow(out, i);  // the padded input, and so the output, must have a 64-bit size
         begin.push_back(w.pads_begin[i]);
