@@ -2,7 +2,8 @@
 // with a [?,3,?,?] input, a BERT encoder and a Conv1d + LSTM keyword spotter, each converted twice
 // (and a CNN pooling with ceil_mode, MaxPool-14 and AvgPool-14 with ceil_torch, converted once; a
 // token mixer whose VariadicSplit takes lengths computed from a dynamic shape, once; small Swin,
-// PoolFormer, CvT and ResNet image classifiers of transformers, twice):
+// PoolFormer, CvT and ResNet image classifiers of transformers, twice; MobileViT's fold, whose Col2Im
+// takes an output size computed when the model runs, once):
 // from the torch module by `openvino.convert_model` with f32 constants, and from its ONNX export by
 // the `ovc` command with its default FP16 compression (f16 constants, each decompressed by a
 // Convert). Each is read as it comes, compiled once and run at its two data sets' shapes, every
@@ -46,10 +47,11 @@ TEST_P(OvcModel, EqualsOpenVinoAtBothShapes) {
     Core core;
     auto model = core.read_model((folder / "model.xml").string());
     EXPECT_LT(model->input(0).get_partial_shape()[0], 0) << "the batch is dynamic as converted";
-    // The op each model has that the GPU has no kernel for (a 1-D convolution's LSTM, CvT's Einsum):
+    // The op each model has that the GPU has no kernel for (a 1-D convolution's LSTM, CvT's Einsum, fold's Col2Im):
     // the GPU alone refuses the model naming it; HETERO:GPU,CPU runs it.
     static const std::map<std::string, std::string> gpu_lacks = {
-        {"conv_lstm_f32", "LSTMSequence"}, {"conv_lstm_fp16", "LSTMSequence"}, {"cvt_f32", "Einsum"}, {"cvt_fp16", "Einsum"}};
+        {"conv_lstm_f32", "LSTMSequence"}, {"conv_lstm_fp16", "LSTMSequence"}, {"cvt_f32", "Einsum"}, {"cvt_fp16", "Einsum"},
+        {"fold_mixer_f32", "Col2Im"}};
     if (const auto it = gpu_lacks.find(name); it != gpu_lacks.end() && device == "GPU")
         return expect_refused(core, model, device, read, it->second);
     CompiledModel compiled = core.compile_model(model, device);
@@ -61,7 +63,7 @@ INSTANTIATE_TEST_SUITE_P(Converted, OvcModel,
                                                               "bert_f32", "bert_fp16", "conv_lstm_f32", "conv_lstm_fp16",
                                                               "pool_cnn_f32", "token_split_f32", "swin_f32", "swin_fp16",
                                                               "poolformer_f32", "poolformer_fp16", "cvt_f32", "cvt_fp16",
-                                                              "hf_resnet_f32", "hf_resnet_fp16"),
+                                                              "hf_resnet_f32", "hf_resnet_fp16", "fold_mixer_f32"),
                                             ::testing::Values("REFERENCE", "CPU", "GPU", "HETERO:GPU,CPU")),
                          [](const auto& info) { return model_device_name(info); });
 

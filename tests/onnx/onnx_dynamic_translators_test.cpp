@@ -199,5 +199,27 @@ TEST(OnnxDynamicTranslatorsErrors, AResizeThatNeedsItsShapesSaysSo) {
     fs::remove(path);
 }
 
+// Col2Im over three spatial dimensions: Mosaic's Col2Im (OpenVINO's) takes two; the reader names
+// the node and the image_shape it was given.
+TEST(OnnxDynamicTranslatorsErrors, ACol2ImOverThreeSpatialDimensionsIsRefusedByName) {
+    ::onnx::ModelProto m = onnx_model(18);
+    add_dynamic_input(m, "x", 3);
+    add_initializer_i64(m, "image_shape", {3}, {4, 4, 4});
+    add_initializer_i64(m, "block_shape", {3}, {2, 2, 2});
+    add_node(m, "Col2Im", {"x", "image_shape", "block_shape"}, {"y"}, "fold3d");
+    add_output(m, "y", {-1, -1, -1, -1, -1});
+    const fs::path path = fs::temp_directory_path() / ("mosaic_col2im_3d_" + std::to_string(::getpid()) + ".onnx");
+    save(m, path.string());
+    try {
+        Core().read_model(path.string());
+        ADD_FAILURE() << "read";
+    } catch (const std::exception& e) {
+        const std::string msg = e.what();
+        for (const char* part : {"'fold3d'", "image_shape of shape [3]", "2 spatial dimensions"})
+            EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
+    }
+    fs::remove(path);
+}
+
 }  // namespace
 }  // namespace mosaic::test

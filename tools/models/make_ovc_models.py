@@ -28,7 +28,8 @@ import numpy as np
 import torch_zoo
 from exported_models import error_of_range, main
 
-# Two models are left out through ONNX and `ovc`:
+# Three models are left out through ONNX and `ovc`:
+# - fold_mixer: torch.onnx's TorchScript exporter at opset 17 has no col2im (ONNX's Col2Im is opset 18).
 # - pool_cnn: OpenVINO's ONNX front end (2026.4) converts ceil_mode max pooling to MaxPool-8 with
 #   rounding "ceil", which keeps a last window lying wholly in the end padding (ONNX Runtime and
 #   torch drop it), and OpenVINO's CPU plugin answers NaN for that model.
@@ -36,7 +37,7 @@ from exported_models import error_of_range, main
 #   Slice of a dynamic axis; OpenVINO knows from dimension intervals that the slice is 1 long and
 #   the branches (of different ranks) agree, Mosaic, with no intervals, cannot read it.
 NAMES = tuple("%s_%s" % (n, kind) for n in torch_zoo.NAMES for kind in ("f32", "fp16")
-              if (n, kind) not in (("pool_cnn", "fp16"), ("token_split", "fp16")))
+              if (n, kind) not in (("pool_cnn", "fp16"), ("token_split", "fp16"), ("fold_mixer", "fp16")))
 
 
 def convert(name, kind, tmp):

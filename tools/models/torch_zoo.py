@@ -24,6 +24,9 @@ small sizes for the tests' time; the architectures are the real ones:
   to tokens behind a class token, then split back by `torch.split(t, [1, h * w])` with h and w read
   from the map's shape, input `[?,3,?,?]`: OpenVINO converts the split to a `VariadicSplit` whose
   lengths are computed when the model runs.
+- `fold_mixer`: MobileViT's unfold, mix, fold of 2x2 patches (`F.unfold`, a Linear over each
+  patch, `F.fold` to the map's own size read from its shape), input `[?,3,?,?]`: `Col2Im`, its
+  output size computed when the model runs in OpenVINO's conversion.
 - `swin`, `poolformer`, `cvt`, `hf_resnet`: SwinForImageClassification (shifted windows by `Roll`,
   the attention mask written by slice assignment, `ScatterNDUpdate` in OpenVINO's conversion),
   PoolFormerForImageClassification (`GroupNorm(1, C)`, average pooling as the token mixer),
@@ -33,7 +36,7 @@ small sizes for the tests' time; the architectures are the real ones:
 """
 import numpy as np
 
-NAMES = ("vit", "convnext", "bert", "conv_lstm", "pool_cnn", "token_split", "swin", "poolformer", "cvt", "hf_resnet")
+NAMES = ("vit", "convnext", "bert", "conv_lstm", "pool_cnn", "token_split", "swin", "poolformer", "cvt", "hf_resnet", "fold_mixer")
 
 
 def _randomize_batchnorm(model, gen):
@@ -137,6 +140,22 @@ def build(name):
         _randomize_batchnorm(model, gen)
         sets = [{"pixel_values": rng.standard_normal((b, 3, size, size), np.float32)} for b in (1, 2)]
         return _wrap(model, ["pixel_values"], {"pixel_values": {0: "batch"}}, sets)
+    if name == "fold_mixer":
+        class FoldMixer(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.mix = torch.nn.Linear(12, 12)
+                self.head = torch.nn.Linear(3, 4)
+
+            def forward(self, pixel_values):
+                patches = torch.nn.functional.unfold(pixel_values, 2, stride=2)  # [B, 12, L]
+                mixed = self.mix(patches.transpose(1, 2)).transpose(1, 2)
+                image = torch.nn.functional.fold(mixed, pixel_values.shape[-2:], 2, stride=2)
+                return self.head(image.mean(dim=(2, 3)))
+
+        model = FoldMixer()
+        sets = [{"pixel_values": rng.standard_normal(s, np.float32)} for s in ((1, 3, 8, 8), (2, 3, 6, 10))]
+        return _wrap(model, ["pixel_values"], {"pixel_values": {0: "batch", 2: "height", 3: "width"}}, sets)
     if name == "token_split":
         class TokenSplit(torch.nn.Module):
             def __init__(self):

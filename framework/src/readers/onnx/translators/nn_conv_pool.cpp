@@ -441,9 +441,11 @@ Outputs max_unpool(NodeContext& ctx) {
 // Col2Im-18 over 2-D images (torch's fold, as MobileViTV2 uses it): OpenVINO's Col2Im-15, its pads
 // [top, left, bottom, right] split into begin and end.
 Outputs col2im(NodeContext& ctx) {
-    const std::vector<int64_t> image = ctx.const_ints(1, "image_shape");
-    if (image.size() != 2)
-        ctx.unsupported("Col2Im over " + std::to_string(image.size()) + " spatial dimensions; Mosaic's Col2Im takes 2");
+    // The image's size may be computed when the model runs (torch's fold to a map's own size, read
+    // from its shape); its length, the number of spatial dimensions, must be 2.
+    const Shape& image = ctx.shape(ctx.input(1));
+    if (image.size() != 1 || image[0] != 2)
+        ctx.unsupported("Col2Im with image_shape of shape " + to_string(image) + "; Mosaic's Col2Im takes 2 spatial dimensions");
     const std::vector<int64_t> pads = ctx.attr_ints("pads", {0, 0, 0, 0});
     if (pads.size() != 4) ctx.fail("attribute 'pads' must hold 4 values (begin and end of 2 axes), got " + std::to_string(pads.size()));
     Attributes a;
