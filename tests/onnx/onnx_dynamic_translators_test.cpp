@@ -17,6 +17,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <random>
 
 namespace mosaic::test {
@@ -176,6 +177,20 @@ INSTANTIATE_TEST_SUITE_P(Patterns, OnnxDynamicTranslators,
                              return std::get<0>(info.param) + "_" + patterns().at(std::get<1>(info.param)).name;
                          });
 
+// Reading `m` fails with a message holding each of `parts`.
+void expect_read_refused(const ::onnx::ModelProto& m, std::initializer_list<const char*> parts) {
+    const fs::path path = fs::temp_directory_path() / ("mosaic_dyn_refused_" + std::to_string(::getpid()) + ".onnx");
+    save(m, path.string());
+    try {
+        Core().read_model(path.string());
+        ADD_FAILURE() << "read";
+    } catch (const std::exception& e) {
+        const std::string msg = e.what();
+        for (const char* part : parts) EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
+    }
+    fs::remove(path);
+}
+
 // What a run-time Resize cannot compute exactly is refused at read time, naming what to give.
 TEST(OnnxDynamicTranslatorsErrors, AResizeThatNeedsItsShapesSaysSo) {
     ::onnx::ModelProto m = onnx_model(13);
@@ -186,17 +201,7 @@ TEST(OnnxDynamicTranslatorsErrors, AResizeThatNeedsItsShapesSaysSo) {
     set_int(n, "antialias", 1);
     set_int(n, "exclude_outside", 1);
     add_output(m, "y", {-1, -1, -1, -1});
-    const fs::path path = fs::temp_directory_path() / ("mosaic_dyn_refused_" + std::to_string(::getpid()) + ".onnx");
-    save(m, path.string());
-    try {
-        Core().read_model(path.string());
-        ADD_FAILURE() << "read";
-    } catch (const std::exception& e) {
-        const std::string msg = e.what();
-        for (const char* part : {"'up'", "exclude_outside", "--shape"})
-            EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
-    }
-    fs::remove(path);
+    expect_read_refused(m, {"'up'", "exclude_outside", "--shape"});
 }
 
 // Col2Im over three spatial dimensions: Mosaic's Col2Im (OpenVINO's) takes two; the reader names
@@ -208,17 +213,7 @@ TEST(OnnxDynamicTranslatorsErrors, ACol2ImOverThreeSpatialDimensionsIsRefusedByN
     add_initializer_i64(m, "block_shape", {3}, {2, 2, 2});
     add_node(m, "Col2Im", {"x", "image_shape", "block_shape"}, {"y"}, "fold3d");
     add_output(m, "y", {-1, -1, -1, -1, -1});
-    const fs::path path = fs::temp_directory_path() / ("mosaic_col2im_3d_" + std::to_string(::getpid()) + ".onnx");
-    save(m, path.string());
-    try {
-        Core().read_model(path.string());
-        ADD_FAILURE() << "read";
-    } catch (const std::exception& e) {
-        const std::string msg = e.what();
-        for (const char* part : {"'fold3d'", "image_shape of shape [3]", "2 spatial dimensions"})
-            EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
-    }
-    fs::remove(path);
+    expect_read_refused(m, {"'fold3d'", "image_shape of shape [3]", "2 spatial dimensions"});
 }
 
 }  // namespace
