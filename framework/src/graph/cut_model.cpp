@@ -75,6 +75,11 @@ std::vector<Tensor> run_data_dependent_op(const CutModel& cut, const std::vector
     std::vector<Tensor> out;
     std::vector<TensorView> views;
     for (size_t o = 0; o < node->output_count(); ++o) {
+        // Every input's value is known here, so the schema gives the exact shape; one that cannot
+        // (inputs it refuses only once it sees their values) is the op's error, not a crash.
+        if (!is_static(node->output_shape(o)))
+            throw ModelError(cut.type + " '" + cut.name + "': output " + std::to_string(o) + " has shape " +
+                             to_string(node->output_shape(o)) + " even with its inputs' values; check its inputs' shapes");
         out.emplace_back(node->output_type(o), node->output_shape(o));
         views.push_back({out.back().get_element_type(), out.back().get_shape(), out.back().data()});
     }

@@ -16,6 +16,8 @@ namespace {
 std::vector<PortInfo> infer_non_max_suppression(const InferContext& ctx) {
     nn::check_floating(ctx, 0, "boxes");
     nn::check_floating(ctx, 1, "scores");
+    nn::check_rank(ctx, 0, "boxes", 3, 3);  // [batches, boxes, 4]
+    nn::check_rank(ctx, 1, "scores", 3, 3);  // [batches, classes, boxes]
     const Shape &boxes = ctx.input_shape(0), &scores = ctx.input_shape(1);
     const bool dynamic = boxes.size() != 3 || scores.size() != 3 || !is_static(boxes) || !is_static(scores);
     if (!dynamic) ctx.check(reference::nms_shape_error(boxes, scores).empty(), reference::nms_shape_error(boxes, scores));
