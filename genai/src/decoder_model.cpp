@@ -207,6 +207,7 @@ std::optional<size_t> cache_positions_axis(const Shape& shape) {
 namespace {
 
 constexpr const char* kPlanLengthKey = "KV_CACHE_PLAN_LENGTH";
+constexpr const char* kWeightsInPlaceKey = "CPU_WEIGHTS_IN_PLACE";  // the CPU device's
 
 // Marks each past_key_values.* input as the KV cache it is: state a device keeps for a request's
 // life, planned at `length` positions (batch one), so that a device that splits the model by memory
@@ -272,6 +273,10 @@ std::unique_ptr<DecoderModel> open_decoder(Core& core, const fs::path& folder, c
                                            const AnyMap& given) {
     AnyMap properties = given;
     DecoderSource source = read_decoder(core, folder, properties);
+    // One sequence decodes one row at a time, where the weights as stored stream as fast as packed
+    // ones (gemv.hpp): the CPU keeps one copy of them instead of two unless told otherwise
+    // (ContinuousBatchingPipeline's rows run faster packed and keep the device's default).
+    if (device == "CPU") properties.try_emplace(kWeightsInPlaceKey, true);
     CompiledModel compiled = core.compile_model(source.model, device, properties);
     if (has_past_inputs(compiled)) return make_past_present_decoder(source.file, std::move(compiled), source.max_length, source.sliding);
     return make_full_sequence_decoder(source.file, std::move(compiled), source.max_length);

@@ -37,7 +37,8 @@ CpuCompiledModel::CpuCompiledModel(const sdk::GraphView& graph, const nlohmann::
     ThreadScope scope(config_.streams.threads_per_stream);
     const auto compute = config_.precision == "bf16" ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
     const sdk::GraphView compiled = sdk::compiled_view(rewritten_, graph);
-    executors_ = build_executors(BuildContext{compiled, values_, engine_, compute, config_.dynamic_quantization_group});
+    executors_ = build_executors(BuildContext{compiled, values_, engine_, compute, config_.dynamic_quantization_group,
+                                                          config_.weights_in_place});
     for (const auto& e : executors_) e->count_packed_weights(packed_weights_);
     plan_ = plan_memory(values_, executors_);
     for (const auto& e : executors_) scratch_bytes_ = std::max(scratch_bytes_, e->scratch_bytes());

@@ -45,6 +45,7 @@ CpuConfig CpuConfig::from(const nlohmann::json& config) {
     // The integer kernels scale chunks of 32 activations: a group is a whole number of them.
     c.dynamic_quantization_group = config.value("DYNAMIC_QUANTIZATION_GROUP_SIZE", int64_t{0});
     c.memory_limit = static_cast<uint64_t>(config.value("DEVICE_MEMORY_LIMIT", int64_t{0}));  // declared >= 0
+    c.weights_in_place = config.value("CPU_WEIGHTS_IN_PLACE", false);
     if (c.dynamic_quantization_group % 32 != 0)
         throw sdk::Error(MOSAIC_ERROR_INVALID_ARGUMENT,
                          "property 'DYNAMIC_QUANTIZATION_GROUP_SIZE' must be 0 (activations stay f32) or a multiple of "

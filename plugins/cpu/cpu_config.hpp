@@ -19,6 +19,7 @@ struct CpuConfig {
     std::string precision = "f32";
     int64_t dynamic_quantization_group = 0;  // DYNAMIC_QUANTIZATION_GROUP_SIZE
     uint64_t memory_limit = 0;               // DEVICE_MEMORY_LIMIT: host bytes the device may hold; 0: no limit
+    bool weights_in_place = false;           // CPU_WEIGHTS_IN_PLACE
 
     static CpuConfig from(const nlohmann::json& config);
 };

@@ -68,6 +68,9 @@ struct BuildContext {
     // DYNAMIC_QUANTIZATION_GROUP_SIZE: the compressed MatMul's activations quantized to int8 in
     // groups of this many values (compressed_matmul_vnni.hpp); 0: they stay f32.
     int64_t dynamic_quantization_group = 0;
+    // CPU_WEIGHTS_IN_PLACE: f32 MatMul weights read where the host holds them, not packed (one copy
+    // of an LLM's weights in memory instead of two).
+    bool weights_in_place = false;
 };
 
 }  // namespace mosaic::cpu_plugin

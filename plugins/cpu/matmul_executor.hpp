@@ -1,7 +1,8 @@
 // MatMul on oneDNN's matmul primitive, f32, with OpenVINO's semantics (transpose_a/transpose_b as
 // strides, 1-D operands, numpy-broadcast batch dims), a fused bias, activations and residual Add.
-// Constant weights are reordered once at compile time into the layout the primitive prefers; one
-// row times them (an LLM's decode step) runs the streaming kernel of gemv.hpp on that layout.
+// Constant weights are reordered once at compile time into the layout the primitive prefers, or
+// read as the model stores them (CPU_WEIGHTS_IN_PLACE); one row times them (an LLM's decode step)
+// runs the streaming kernel of gemv.hpp on either layout.
 // Dequantized operands (a QDQ model's) run as integers (integer_operands.hpp).
 #pragma once
 
@@ -46,7 +47,8 @@ private:
     void prepare_gemv(const BuildContext& ctx, const std::vector<FusedOp>& fused, const Shape& a_shape,
                       bool transposed_a, bool matrix_b);
     void execute_gemv(const ExecContext& ctx) const;
-    std::optional<BlockedWeights> gemv_;
+    std::optional<BlockedWeights> gemv_;      // packed weights
+    std::optional<PlainWeights> plain_gemv_;  // or weights in place
     std::vector<FusedOp> post_ops_;
     std::vector<dnnl::eltwise_forward> eltwise_;  // one per eltwise post-op, run in place on the row
     dnnl::memory::desc row_desc_;

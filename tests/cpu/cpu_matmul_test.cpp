@@ -1,8 +1,8 @@
 // MatMul of a batch of rows by one 2-D matrix runs as one tall 2-D product (every fully connected
 // layer of an encoder); a bias along the columns fuses either way, one that varies along the rows
 // keeps the batched form. One row by constant weights (an LLM's decode step) runs the streaming
-// kernel (gemv.hpp) on AVX-512 CPUs, with the bias, activations and residual Add after it. All agree
-// with REFERENCE.
+// kernel (gemv.hpp) on AVX-512 CPUs, with the bias, activations and residual Add after it, over
+// packed weights or, with CPU_WEIGHTS_IN_PLACE, the model's own. All agree with REFERENCE.
 #include "cpu/cpu_test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -48,7 +48,7 @@ struct RowCase {
     Shape a;
     int64_t k, n;
     bool transpose_b = false;
-    Shape bias;             // empty: none
+    Shape bias = {};        // empty: none
     bool swish = false;     // x * Sigmoid(x) after (a gate projection)
     bool residual = false;  // + another input after (a residual connection)
     bool computed_residual = false;  // the residual a Relu of that input, whose buffer the result may take
@@ -80,25 +80,36 @@ TEST(CpuMatMul, OneRowByConstantWeightsStreamsThemWithItsPostOps) {
     for (const RowCase& c : {RowCase{{1, 100}, 100, 200}, RowCase{{1, 1, 896}, 896, 130, true, {130}},
                              RowCase{{100}, 100, 1}, RowCase{{1, 1, 70}, 70, 300, false, {300}, true},
                              RowCase{{1, 64}, 64, 64, true, {64}, true, true}, RowCase{{1, 1, 33}, 33, 96, false, {}, false, true},
-                             RowCase{{1, 1, 40}, 40, 70, true, {70}, false, true, true, true}}) {
+                             RowCase{{1, 1, 40}, 40, 70, true, {70}, false, true, true, true},
+                             RowCase{{1, 37}, 37, 71, true}, RowCase{{1, 1, 50}, 50, 1, true}}) {
         const std::shared_ptr<Model> model = row_times_weights(c);
         const std::string what = "A " + to_string(c.a) + " x [" + std::to_string(c.k) + ", " + std::to_string(c.n) + "]";
         Shape out = c.a;
         out.back() = c.n;
         Inputs inputs{{"x", random_tensor(c.a, 7)}};
         if (c.residual) inputs.emplace("r", random_tensor(out, 8));
-        const RunResult r = expect_matches_reference(model, inputs);
-        std::string exec_type = "(no MatMul record)";
-        for (const ProfilingInfo& p : r.profile)
-            if (p.node_type == "MatMul") exec_type = p.exec_type;
-        EXPECT_EQ(exec_type == "gemv:avx512_core", avx512) << what << ": " << exec_type << "\n" << contents(r.profile);
+        // Packed weights (the default), then the weights where the model holds them.
+        for (const bool in_place : {false, true}) {
+            const RunResult r = expect_matches_reference(
+                model, inputs, {{"PERF_COUNT", true}, {"CPU_WEIGHTS_IN_PLACE", in_place}});
+            std::string exec_type = "(no MatMul record)";
+            for (const ProfilingInfo& p : r.profile)
+                if (p.node_type == "MatMul") exec_type = p.exec_type;
+            const std::string kernel = in_place ? "gemv_in_place:avx512_core" : "gemv:avx512_core";
+            EXPECT_EQ(exec_type == kernel, avx512) << what << ": " << exec_type << "\n" << contents(r.profile);
+        }
     }
 }
 
 TEST(CpuMatMul, TwoRowsStayOnOneDnn) {
-    const RunResult r = expect_matches_reference(row_times_weights({{2, 100}, 100, 200}), {{"x", random_tensor({2, 100}, 9)}});
-    ASSERT_EQ(op_records(r.profile).size(), 1u) << contents(r.profile);
-    EXPECT_NE(r.profile[0].exec_type, "gemv:avx512_core");
+    for (const bool transpose_b : {false, true})
+        for (const bool in_place : {false, true}) {
+            const RunResult r =
+                expect_matches_reference(row_times_weights({{2, 100}, 100, 200, transpose_b}), {{"x", random_tensor({2, 100}, 9)}},
+                                         {{"PERF_COUNT", true}, {"CPU_WEIGHTS_IN_PLACE", in_place}});
+            ASSERT_EQ(op_records(r.profile).size(), 1u) << contents(r.profile);
+            EXPECT_EQ(r.profile[0].exec_type.rfind("gemv", 0), std::string::npos) << r.profile[0].exec_type;
+        }
 }
 
 }  // namespace

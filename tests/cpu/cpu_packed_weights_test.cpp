@@ -80,5 +80,36 @@ TEST(CpuPackedWeights, WeightsOfAModelGoneAreNeverReused) {
     }
 }
 
+// CPU_WEIGHTS_IN_PLACE: the MatMuls read their weights where the model holds them (nothing packed
+// for them, one copy of an LLM's weights in memory), the convolution still packs its filters, and
+// every row count computes what REFERENCE does.
+TEST(CpuPackedWeights, InPlaceMatMulWeightsAreNotCopied) {
+    const std::shared_ptr<Model> model = conv_and_fc({-1, 3, 8, 8}, 61);
+    CompiledModel packed = shared_core().compile_model(model, "CPU");
+    CompiledModel in_place = shared_core().compile_model(model, "CPU", {{"CPU_WEIGHTS_IN_PLACE", "YES"}});
+    CompiledModel reference = shared_core().compile_model(model, "REFERENCE");
+    for (int64_t rows : {1, 7}) {
+        const Tensor x = random_tensor({rows, 3, 8, 8}, static_cast<uint32_t>(rows + 60));
+        const std::string what = "rows " + std::to_string(rows);
+        expect_near_all(infer(reference, x), infer(in_place, x), 1e-4, 1e-4, what);
+        expect_near_all(infer(reference, x), infer(packed, x), 1e-4, 1e-4, what);
+        const int64_t matmul_weights = (16 * 256 + 256 * 512) * 4;
+        EXPECT_GT(packed_of(in_place).bytes, 0) << what << ": the convolution's filters are still packed";
+        EXPECT_EQ(packed_of(packed).bytes - packed_of(in_place).bytes, matmul_weights) << what;
+    }
+}
+
+TEST(CpuPackedWeights, InPlaceTakesOnlyABoolean) {
+    const std::shared_ptr<Model> model = conv_and_fc({1, 3, 8, 8}, 71);
+    try {
+        shared_core().compile_model(model, "CPU", {{"CPU_WEIGHTS_IN_PLACE", "sometimes"}});
+        ADD_FAILURE() << "an invalid CPU_WEIGHTS_IN_PLACE was accepted";
+    } catch (const std::exception& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("CPU_WEIGHTS_IN_PLACE"), std::string::npos) << m;
+        EXPECT_NE(m.find("YES or NO"), std::string::npos) << m;
+    }
+}
+
 }  // namespace
 }  // namespace mosaic::test

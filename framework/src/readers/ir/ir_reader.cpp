@@ -518,8 +518,7 @@ private:
                                                          size_t alignment, const std::shared_ptr<const WeightsFile>& owner) {
         const uint8_t* bytes = w.data() + offset;
         if (alignment <= 1 || reinterpret_cast<uintptr_t>(bytes) % alignment == 0) return Buffer::view(bytes, size, owner);
-        // new[] aligns for every element type; not value-initialised: read() writes every byte.
-        std::shared_ptr<uint8_t[]> copy(new uint8_t[size]);
+        std::shared_ptr<void> copy = weights_memory(size);
         w.read(offset, size, copy.get());
         return Buffer::view(copy.get(), size, copy);
     }

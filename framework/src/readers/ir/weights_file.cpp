@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -66,6 +67,17 @@ std::shared_ptr<const WeightsFile> WeightsFile::open(const std::string& path) {
                          "); check that it is readable and not being truncated");
     }
     return w;
+}
+
+std::shared_ptr<void> weights_memory(size_t size) {
+    constexpr size_t kHugePage = size_t{2} << 20;
+    if (size < kHugePage) return std::shared_ptr<uint8_t[]>(new uint8_t[size]);  // new[] aligns for every type
+    void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        throw ModelError("cannot allocate " + std::to_string(size) + " bytes for a copy of weights (" +
+                         std::strerror(errno) + ")");
+    ::madvise(p, size, MADV_HUGEPAGE);  // a hint: refused where huge pages are off, which only costs speed
+    return std::shared_ptr<void>(p, [size](void* q) { ::munmap(q, size); });
 }
 
 }  // namespace mosaic::ir
