@@ -49,6 +49,8 @@ def main():
                             runs.append((runtime, weights, path["ov"], device, threads))
                 elif runtime == "mosaic_dq" and weights != "f32":  # only compressed MatMuls quantize
                     runs.append((runtime, weights, path["ov"], "CPU", threads))
+                elif runtime == "mosaic_packed" and weights == "f32":  # only f32 weights are read in place
+                    runs.append((runtime, weights, path["ov"], "CPU", threads))
                 elif runtime == "openvino_genai":
                     runs.append((runtime, weights, path["ov"], "CPU", threads))
                 elif runtime == "ort_genai" and path["ort"]:

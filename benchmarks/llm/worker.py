@@ -6,7 +6,8 @@ token ids, a fixed number of new tokens with end-of-sequence ignored. Prints one
 
 RUNTIME: mosaic (mosaic.genai on an optimum-intel IR folder), mosaic_dq (the same with
 DYNAMIC_QUANTIZATION_GROUP_SIZE 32: a compressed model's MatMuls quantize their activations to int8,
-as OpenVINO's CPU plugin does by default), openvino_genai (the same folder),
+as OpenVINO's CPU plugin does by default), mosaic_packed (the same with CPU_WEIGHTS_IN_PLACE off: the
+CPU packs the weights beside the model's, two copies in memory), openvino_genai (the same folder),
 ort_genai (onnxruntime-genai on its model builder's folder), llama_cpp (llama-cpp-python on a GGUF).
 """
 import json
@@ -47,6 +48,10 @@ def run_mosaic(path, device, threads, ids, new, extra=None):
 
 def run_mosaic_dq(path, device, threads, ids, new):
     return run_mosaic(path, device, threads, ids, new, {"DYNAMIC_QUANTIZATION_GROUP_SIZE": 32})
+
+
+def run_mosaic_packed(path, device, threads, ids, new):
+    return run_mosaic(path, device, threads, ids, new, {"CPU_WEIGHTS_IN_PLACE": False})
 
 
 def run_openvino_genai(path, device, threads, ids, new):
@@ -129,8 +134,8 @@ def run_llama_cpp(path, device, threads, ids, new):
 
 def main():
     runtime, path, device, threads, prompt_len, new = sys.argv[1:7]
-    runner = {"mosaic": run_mosaic, "mosaic_dq": run_mosaic_dq, "openvino_genai": run_openvino_genai, "ort_genai": run_ort_genai,
-              "llama_cpp": run_llama_cpp}[runtime]
+    runner = {"mosaic": run_mosaic, "mosaic_dq": run_mosaic_dq, "mosaic_packed": run_mosaic_packed,
+              "openvino_genai": run_openvino_genai, "ort_genai": run_ort_genai, "llama_cpp": run_llama_cpp}[runtime]
     ttft, rate, tokens = runner(path, device, int(threads), prompt_ids(int(prompt_len)), int(new))
     print(json.dumps({"runtime": runtime, "device": device, "threads": int(threads), "ttft_ms": round(ttft, 1),
                       "decode_tokens_per_s": round(rate, 2), "peak_rss_mib": round(peak_rss_mib()), "tokens": tokens}))
