@@ -1,5 +1,6 @@
 // Reading IR v10 and v11: graph structure, attributes, tensor names, rt_info, dynamic dims, the
 // default .bin path, and that weights are views into the memory-mapped .bin.
+#include "common/process_status.hpp"
 #include "ir_test_util.hpp"
 
 #include <cstdio>
@@ -204,14 +205,6 @@ TEST(IrReader, DefaultBinPathIsTheXmlStem) {
     EXPECT_FLOAT_EQ(value_at<float>(node_named(*m, "c"), 3), 4.f);
 }
 
-// The process's resident file-backed memory, from /proc/self/status (kB); -1 where unknown.
-long resident_file_kb() {
-    std::ifstream status("/proc/self/status");
-    for (std::string line; std::getline(status, line);)
-        if (line.rfind("RssFile:", 0) == 0) return std::stol(line.substr(8));
-    return -1;
-}
-
 // A misaligned constant is copied out of the .bin by reading the file: copying it through the
 // mapping left the mapping's pages resident beside the copy, twice its size for as long as the
 // model lived (optimum-intel's LLM IRs put 1.4 GB of weights one byte off alignment).
@@ -227,10 +220,10 @@ TEST(IrReader, MisalignedWeightsAreReadFromTheFileNotThroughTheMapping) {
     const float last = 7.5f;
     std::memcpy(&bin[bin.size() - 4], &last, 4);
     dir.write("big.bin", bin);
-    const long before = resident_file_kb();
+    const int64_t before = mosaic::test::process_status_kib("RssFile");
     if (before < 0) GTEST_SKIP() << "no RssFile in /proc/self/status";
     auto m = read_ir(dir.write("big.xml", xml), dir.path("big.bin"));
-    const long grown_kb = resident_file_kb() - before;
+    const int64_t grown_kb = mosaic::test::process_status_kib("RssFile") - before;
     EXPECT_LT(grown_kb, 16 * 1024) << "the reader kept " << grown_kb << " kB of the .bin's mapping resident";
     EXPECT_EQ(reinterpret_cast<uintptr_t>(node_named(*m, "c").constant_data()->data()) % alignof(float), 0u);
     EXPECT_FLOAT_EQ(value_at<float>(node_named(*m, "c"), static_cast<size_t>(n - 1)), last);

@@ -3,12 +3,12 @@
 // system sees, blurred by the allocator's caching).
 #pragma once
 
+#include "common/process_status.hpp"
+
 #include <malloc.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
-#include <string>
 
 namespace mosaic::test::stress {
 
@@ -20,18 +20,6 @@ inline int64_t heap_bytes_in_use() {
 }
 
 // VmRSS of /proc/self/status in KiB, -1 where there is none.
-inline int64_t rss_kib() {
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key) {
-        if (key == "VmRSS:") {
-            int64_t kib = -1;
-            status >> kib;
-            return kib;
-        }
-        status.ignore(1 << 12, '\n');
-    }
-    return -1;
-}
+inline int64_t rss_kib() { return process_status_kib("VmRSS"); }
 
 }  // namespace mosaic::test::stress

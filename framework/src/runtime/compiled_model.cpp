@@ -3,6 +3,7 @@
 #include "graph/control_flow.hpp"
 #include "graph/graph_edit.hpp"
 #include "graph/shape_folding.hpp"
+#include "graph/transposed_gather.hpp"
 #include "runtime/memory_guard.hpp"
 #include "registry/plugin_json_checks.hpp"
 #include "common/port_lookup.hpp"
@@ -142,6 +143,7 @@ std::shared_ptr<CompiledModel::Impl> CompiledModel::Impl::create(std::shared_ptr
     check_tensor_sizes(model, options.max_tensor_bytes);
     std::shared_ptr<Model> folded = model.clone();
     bypass_identities(*folded);
+    gather_through_transposed_constants(*folded);
     fold_shape_computations(*folded);
     auto graph = std::make_unique<HostGraph>(std::move(folded));
     mosaic_compiled_model* compiled = device->compile(graph->view(), properties);
