@@ -174,7 +174,9 @@ void MatMulExecutor::prepare_gemv(const BuildContext& ctx, const std::vector<Fus
         dst_desc_.get_size() != static_cast<size_t>(columns) * sizeof(float) || a_compute_desc_ != dnnl::memory::desc())
         return;
     std::optional<BlockedWeights> blocked = blocked_weights_of(b_desc_);
-    std::optional<PlainWeights> plain = blocked ? std::nullopt : plain_weights_of(b_desc_);
+    // The plain kernel only for weights read where the host holds them (a plain copy oneDNN asked
+    // for is rare and runs on oneDNN).
+    std::optional<PlainWeights> plain = blocked || weights_.reordered() ? std::nullopt : plain_weights_of(b_desc_);
     const int64_t rows = blocked ? blocked->rows : plain ? plain->rows : -1;
     if (rows != a_shape.back() || (blocked ? blocked->columns : plain->columns) != columns) return;
     if (bias_ && bias_desc_.get_size() != static_cast<size_t>(columns) * sizeof(float)) return;  // one per column

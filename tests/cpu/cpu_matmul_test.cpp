@@ -81,7 +81,9 @@ TEST(CpuMatMul, OneRowByConstantWeightsStreamsThemWithItsPostOps) {
                              RowCase{{100}, 100, 1}, RowCase{{1, 1, 70}, 70, 300, false, {300}, true},
                              RowCase{{1, 64}, 64, 64, true, {64}, true, true}, RowCase{{1, 1, 33}, 33, 96, false, {}, false, true},
                              RowCase{{1, 1, 40}, 40, 70, true, {70}, false, true, true, true},
-                             RowCase{{1, 37}, 37, 71, true}, RowCase{{1, 1, 50}, 50, 1, true}}) {
+                             RowCase{{1, 37}, 37, 71, true}, RowCase{{1, 1, 50}, 50, 1, true},
+                             RowCase{{1, 200}, 200, 71, true}, RowCase{{1, 5}, 5, 20}, RowCase{{1, 5}, 5, 20, true},
+                             RowCase{{1, 7}, 7, 33}}) {
         const std::shared_ptr<Model> model = row_times_weights(c);
         const std::string what = "A " + to_string(c.a) + " x [" + std::to_string(c.k) + ", " + std::to_string(c.n) + "]";
         Shape out = c.a;

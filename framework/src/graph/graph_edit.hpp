@@ -44,6 +44,14 @@ inline std::string unique_name(const Model& model, const std::string& name) {
     return unique;
 }
 
+// True when some node reads an output of `n`.
+inline bool has_readers(const Model& model, const Node* n) {
+    for (const Node* reader : model.get_ops())
+        for (const Output& in : reader->inputs())
+            if (in.node == n) return true;
+    return false;
+}
+
 // Removes the ops no Result depends on; Parameters stay, so the model keeps its inputs in order (an
 // input nothing reads is simply not read).
 inline void remove_unread_ops(Model& model) {

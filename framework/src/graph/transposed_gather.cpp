@@ -47,13 +47,6 @@ Node* transposed_matrix_of(const Node& gather) {
     return matrix;
 }
 
-bool read_by_none(const Model& model, const Node* n) {
-    for (const Node* reader : model.get_ops())
-        for (const Output& in : reader->inputs())
-            if (in.node == n) return false;
-    return true;
-}
-
 }  // namespace
 
 void gather_through_transposed_constants(Model& model) {
@@ -66,16 +59,15 @@ void gather_through_transposed_constants(Model& model) {
         const Output indices = gather->input(1);
         const int64_t k = static_cast<int64_t>(indices.get_partial_shape().size());
         const std::string name = gather->get_friendly_name();
-        auto i64_constant = [&](const std::vector<int64_t>& values, const std::string& suffix) {
-            const Shape shape = suffix == "/axis" ? Shape{} : Shape{static_cast<int64_t>(values.size())};
+        auto i64_constant = [&](const Shape& shape, const std::vector<int64_t>& values, const std::string& suffix) {
             return model.add_constant(ElementType::i64, shape, Buffer::from_vector(values), unique_name(model, name + suffix))
                 ->output(0);
         };
-        Node* columns = model.add_node("Gather", "opset8", {matrix->output(0), indices, i64_constant({1}, "/axis")},
+        Node* columns = model.add_node("Gather", "opset8", {matrix->output(0), indices, i64_constant({}, {1}, "/axis")},
                                        {{"batch_dims", "0"}}, unique_name(model, name + "/columns"));
         std::vector<int64_t> last(static_cast<size_t>(k + 1));
         for (int64_t i = 0; i < k; ++i) last[static_cast<size_t>(i)] = i + 1;
-        Node* moved = model.add_node("Transpose", "opset1", {columns->output(0), i64_constant(last, "/order")}, {},
+        Node* moved = model.add_node("Transpose", "opset1", {columns->output(0), i64_constant({k + 1}, last, "/order")}, {},
                                      unique_name(model, name + "/rows"));
         moved->set_output_names(0, gather->output_names(0));
         moved->get_rt_info() = gather->get_rt_info();
@@ -83,7 +75,7 @@ void gather_through_transposed_constants(Model& model) {
         replace_uses(model, gather->output(0), moved->output(0));
         model.remove_node(gather);
         moved->set_friendly_name(name);
-        if (read_by_none(model, transpose)) model.remove_node(transpose);
+        if (!has_readers(model, transpose)) model.remove_node(transpose);
     }
     if (!gathers.empty()) model.validate();
 }
