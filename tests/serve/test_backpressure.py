@@ -28,7 +28,9 @@ PROMPT = "The quick brown fox"
 # (past 6000 tokens, tens of seconds on 2 cores), so it runs until its stream is closed or the
 # context (HOLD_CONTEXT) is full; from PROMPT it would end at 1928 tokens, a few seconds.
 HOLD_PROMPT, HOLD_CONTEXT = "The", 16384
-SLOW_SIZE, SLOW_LAYERS = 2048, 12  # about 2 s an inference on one core
+# About 4 s an inference on one core: every request of the burst must reach the replica while the
+# first runs (at 12 layers, 2 s, a CI run under load once saw a third request answered).
+SLOW_SIZE, SLOW_LAYERS = 2048, 24
 BURST = 6
 
 CONFIG = """\
