@@ -143,9 +143,9 @@ echo "=== tsan: building in $root/build-tsan"
 start=$SECONDS
 MOSAIC_TARGETS="mosaic_runtime_test mosaic_registry_test mosaic_hetero_test mosaic_cpu_test mosaic_gpu_test mosaic_stress_test mosaic_isolation_test mosaic_device_memory_test mosaic_genai_test mosaic_plugin_host mosaic_test_plugins mosaic_reference_plugin mosaic_hetero_plugin mosaic_cpu_plugin mosaic_gpu_plugin mosaic_config" \
   bash "$root/scripts/build.sh" "$root/build-tsan" -DMOSAIC_SANITIZE=thread "${SAN_FLAGS[@]}"
-# The runtime suite's tests that infer on the CPU device (named .../CPU, .../HETERO_CPU_REFERENCE)
-# run oneDNN's uninstrumented OpenMP threads; the same tests run on REFERENCE here.
-declare -A tsan_filter=([runtime]="*-*/CPU:*/HETERO_CPU_REFERENCE" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*:HeteroSubgraphErrors.*"
+# The runtime suite's tests that infer on the CPU device (named .../CPU, .../HETERO_CPU_REFERENCE,
+# .../HETERO_GPU_CPU) run oneDNN's uninstrumented OpenMP threads; the same tests run on REFERENCE here.
+declare -A tsan_filter=([runtime]="*-*/CPU:*/HETERO_CPU_REFERENCE:*/HETERO_GPU_CPU" [registry]="*" [hetero]="HeteroThreads.*:HeteroOverlap.*:HeteroSubgraphErrors.*"
                         [cpu]="CpuThreads.ConcurrentRequestsAreBitIdenticalToSerial:CpuStreamLimiter.*:CpuStreamThreads.*:CpuStreams.MoreRequestsThanStreamsOnTwoSingleThreadStreams"
                         [gpu]="GpuThreads.*" [stress]="*/HETERO_ACCEL_REFERENCE"
                         [isolation]="HealthyPlugins/IsolatedResults.*/0:IsolatedHetero.*:IsolationRegistry.*:IsolatedConcurrency.*"
