@@ -1,9 +1,9 @@
 #include "graph/transposed_gather.hpp"
 
 #include "graph/graph_edit.hpp"
+#include "ops/op_schema.hpp"
 
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -11,25 +11,12 @@ namespace mosaic {
 
 namespace {
 
-// The integer values of a constant i32/i64 node, or nothing.
+// The values of a constant i32/i64 node (the shape inference's conversion), or nothing.
 std::optional<std::vector<int64_t>> integers_of(const Node* n) {
     if (!n->is_constant() || !n->constant_data()) return std::nullopt;
     const ElementType t = n->output_type(0);
-    const size_t count = static_cast<size_t>(shape_size(n->output_shape(0)));
-    std::vector<int64_t> values(count);
-    const auto* bytes = static_cast<const uint8_t*>(n->constant_data()->data());
-    for (size_t i = 0; i < count; ++i) {
-        if (t == ElementType::i64) {
-            std::memcpy(&values[i], bytes + 8 * i, 8);
-        } else if (t == ElementType::i32) {
-            int32_t v;
-            std::memcpy(&v, bytes + 4 * i, 4);
-            values[i] = v;
-        } else {
-            return std::nullopt;
-        }
-    }
-    return values;
+    if (t != ElementType::i64 && t != ElementType::i32) return std::nullopt;
+    return ops::KnownValue{t, n->output_shape(0), n->constant_data()->data(), nullptr}.as_ints();
 }
 
 // The constant C of `gather` = Gather(Transpose(C, [1, 0]), idx, axis 0 or -2, batch_dims 0), else null.
